@@ -1,0 +1,776 @@
+//! Scenario files (version 1): the whole input of one simulation, as SCENARIO-FORMAT.md
+//! specifies. Parsed with serde, unknown keys rejected; every problem is reported as one
+//! line naming the place and what is wrong, and nothing runs.
+
+use crate::sim::{
+    BrokerId, ClusterState, Command, Endpoint, Event, Profile, Settings, Setup, World,
+};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The most brokers a scenario may list.
+pub const MAX_BROKERS: usize = 64;
+
+/// A problem with a scenario: where it is and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The place, e.g. `actions[2]` (empty for the whole file).
+    pub place: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ScenarioError {
+    fn at(place: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError {
+            place: place.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.place.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.place, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn some_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+/// A scenario file as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Format version; must be 1.
+    pub version: u32,
+    /// Short machine name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Title for people.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// What the scenario shows.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Seed of the world's RNG.
+    #[serde(default)]
+    pub seed: u64,
+    /// Kafka release whose rules apply (default "3.9").
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// Setting overrides.
+    #[serde(default)]
+    pub config: BTreeMap<String, Value>,
+    /// Broker ids, or `{"id": N, "start_ms": T}`.
+    pub brokers: Vec<Value>,
+    /// Topics (not simulated yet: must be empty).
+    #[serde(default)]
+    pub topics: Vec<Value>,
+    /// Consumer groups (not simulated yet: must be empty).
+    #[serde(default)]
+    pub groups: Vec<Value>,
+    /// Timed actions, in time order.
+    #[serde(default)]
+    pub actions: Vec<ActionSpec>,
+    /// When the run ends.
+    #[serde(default)]
+    pub until_ms: Option<u64>,
+    /// Checkpoints.
+    #[serde(default)]
+    pub expect: Vec<Map<String, Value>>,
+}
+
+/// One action as written: `{"at_ms": 1000, "do": "crash", "broker": 1}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionSpec {
+    /// When.
+    pub at_ms: u64,
+    /// What.
+    #[serde(rename = "do")]
+    pub action: String,
+    /// The broker acted on.
+    #[serde(default)]
+    pub broker: Option<BrokerId>,
+    /// How long a pause lasts.
+    #[serde(default)]
+    pub for_ms: Option<u64>,
+    /// One end of a link.
+    #[serde(default)]
+    pub from: Option<Endpoint>,
+    /// The other end.
+    #[serde(default)]
+    pub to: Option<Endpoint>,
+    /// Fields of actions that later versions simulate (produce, groups, config, ...).
+    #[serde(default)]
+    pub topic: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub partition: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub records: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub acks: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub rate_per_s: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub key: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default, deserialize_with = "some_value")]
+    pub value: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub replicas: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub group: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub member: Option<Value>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub instance_id: Option<Value>,
+}
+
+/// The actions of the format, with the fields each takes.
+const ACTIONS: [(&str, &[&str]); 15] = [
+    ("crash", &["broker"]),
+    ("start", &["broker"]),
+    ("shutdown", &["broker"]),
+    ("pause", &["broker", "for_ms"]),
+    ("expire_session", &["broker"]),
+    ("cut", &["from", "to"]),
+    ("heal", &["from", "to"]),
+    ("stall_fetcher", &[]),
+    ("resume_fetcher", &[]),
+    ("produce", &[]),
+    ("set_config", &[]),
+    ("preferred_election", &[]),
+    ("reassign", &[]),
+    ("join", &[]),
+    ("leave", &[]),
+];
+
+impl ActionSpec {
+    fn present_fields(&self) -> Vec<&'static str> {
+        let mut f = Vec::new();
+        let mut add = |name: &'static str, present: bool| {
+            if present {
+                f.push(name)
+            }
+        };
+        add("broker", self.broker.is_some());
+        add("for_ms", self.for_ms.is_some());
+        add("from", self.from.is_some());
+        add("to", self.to.is_some());
+        add("topic", self.topic.is_some());
+        add("partition", self.partition.is_some());
+        add("records", self.records.is_some());
+        add("acks", self.acks.is_some());
+        add("rate_per_s", self.rate_per_s.is_some());
+        add("key", self.key.is_some());
+        add("value", self.value.is_some());
+        add("replicas", self.replicas.is_some());
+        add("group", self.group.is_some());
+        add("member", self.member.is_some());
+        add("instance_id", self.instance_id.is_some());
+        f
+    }
+
+    /// The command this action stands for.
+    pub fn to_command(&self) -> Result<Command, String> {
+        let known = ACTIONS.iter().find(|(n, _)| *n == self.action);
+        let fields = match known {
+            None if self.action == "crash_consumer" => &[][..],
+            None => {
+                return Err(format!(
+                    "unknown action \"{}\"; the actions are {}, crash_consumer",
+                    self.action,
+                    ACTIONS.map(|(n, _)| n).join(", ")
+                ))
+            }
+            Some((_, fields)) => fields,
+        };
+        if fields.is_empty() {
+            return Err(format!(
+                "action \"{}\" needs partitions or consumer groups, which this version does not simulate yet",
+                self.action
+            ));
+        }
+        for f in self.present_fields() {
+            if !fields.contains(&f) {
+                return Err(format!(
+                    "field \"{f}\" does not apply to \"{}\" (it takes {})",
+                    self.action,
+                    fields.join(", ")
+                ));
+            }
+        }
+        let broker = || {
+            self.broker
+                .ok_or_else(|| format!("\"{}\" needs \"broker\"", self.action))
+        };
+        let ends = || match (self.from, self.to) {
+            (Some(a), Some(b)) => Ok((a, b)),
+            _ => Err(format!("\"{}\" needs \"from\" and \"to\"", self.action)),
+        };
+        Ok(match self.action.as_str() {
+            "crash" => Command::Crash(broker()?),
+            "start" => Command::Start(broker()?),
+            "shutdown" => Command::Shutdown(broker()?),
+            "expire_session" => Command::ExpireSession(broker()?),
+            "pause" => {
+                let for_ms = self.for_ms.ok_or("\"pause\" needs \"for_ms\"")?;
+                if for_ms == 0 {
+                    return Err("\"for_ms\" must be at least 1".into());
+                }
+                Command::Pause {
+                    broker: broker()?,
+                    for_ms,
+                }
+            }
+            "cut" => {
+                let (a, b) = ends()?;
+                Command::Cut(a, b)
+            }
+            "heal" => {
+                let (a, b) = ends()?;
+                Command::Heal(a, b)
+            }
+            _ => unreachable!("every action with fields is handled above"),
+        })
+    }
+}
+
+/// One checkpoint: the state at `at_ms` must match `state` (a subset of the state object)
+/// and the events so far must include `events`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    /// When.
+    pub at_ms: u64,
+    /// Expected parts of the state. A list where the state holds one value means "any of
+    /// these"; a list against a list is compared as a set.
+    pub state: Map<String, Value>,
+    /// Expected events (each a subset of an event object); `count` asks for an exact number.
+    pub events: Vec<Map<String, Value>>,
+}
+
+/// The result of one checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckResult {
+    /// When.
+    pub at_ms: u64,
+    /// What differed; empty when the checkpoint passed.
+    pub differences: Vec<String>,
+}
+
+/// A validated scenario, ready to run.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The file as written.
+    pub file: ScenarioFile,
+    /// The world's setup.
+    pub setup: Setup,
+    /// Actions with their times, in order.
+    pub actions: Vec<(u64, Command)>,
+    /// When the run ends.
+    pub until_ms: u64,
+    /// Checkpoints in time order.
+    pub checkpoints: Vec<Checkpoint>,
+}
+
+/// Parses and validates a scenario. Nothing runs when this fails.
+pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let mut msg = inner.to_string();
+        if inner.is_syntax() || inner.is_eof() {
+            msg = format!("not valid JSON: {msg}");
+        }
+        ScenarioError::at(if path == "." { String::new() } else { path }, msg)
+    })?;
+    validate(file)
+}
+
+fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
+    if file.version != 1 {
+        return Err(ScenarioError::at(
+            "version",
+            format!(
+                "version {} is not supported; this program reads version 1",
+                file.version
+            ),
+        ));
+    }
+    let profile = match &file.profile {
+        None => Profile::default(),
+        Some(p) => Profile::parse(p).map_err(|e| ScenarioError::at("profile", e))?,
+    };
+    let settings = Settings::with_overrides(profile, &file.config)
+        .map_err(|e| ScenarioError::at("config", e))?;
+
+    if file.brokers.is_empty() {
+        return Err(ScenarioError::at(
+            "brokers",
+            "at least one broker is needed",
+        ));
+    }
+    if file.brokers.len() > MAX_BROKERS {
+        return Err(ScenarioError::at(
+            "brokers",
+            format!("at most {MAX_BROKERS} brokers, not {}", file.brokers.len()),
+        ));
+    }
+    let mut brokers = Vec::new();
+    let mut ids = BTreeSet::new();
+    for (i, b) in file.brokers.iter().enumerate() {
+        let place = format!("brokers[{i}]");
+        let (id, start) = parse_broker(b).map_err(|e| ScenarioError::at(&place, e))?;
+        if !ids.insert(id) {
+            return Err(ScenarioError::at(
+                place,
+                format!("broker {id} is listed twice"),
+            ));
+        }
+        brokers.push((id, start));
+    }
+    if !file.topics.is_empty() {
+        return Err(ScenarioError::at(
+            "topics",
+            "partitions are not simulated yet in this version: leave \"topics\" empty",
+        ));
+    }
+    if !file.groups.is_empty() {
+        return Err(ScenarioError::at(
+            "groups",
+            "consumer groups are not simulated yet in this version: leave \"groups\" empty",
+        ));
+    }
+
+    let mut actions = Vec::new();
+    let mut last = 0;
+    for (i, a) in file.actions.iter().enumerate() {
+        let place = format!("actions[{i}]");
+        if a.at_ms < last {
+            return Err(ScenarioError::at(
+                place,
+                format!("at_ms {} is before the previous action's {last}: actions must be in time order", a.at_ms),
+            ));
+        }
+        last = a.at_ms;
+        let cmd = a.to_command().map_err(|e| ScenarioError::at(&place, e))?;
+        for b in command_brokers(&cmd) {
+            if !ids.contains(&b) {
+                return Err(ScenarioError::at(&place, format!("there is no broker {b}")));
+            }
+        }
+        actions.push((a.at_ms, cmd));
+    }
+
+    let template =
+        serde_json::to_value(World::new(&Setup::with_brokers(0, Settings::default(), 1)).state())
+            .expect("the state serializes");
+    let broker_keys: BTreeSet<String> = template["brokers"]["1"]
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut checkpoints = Vec::new();
+    let mut last_expect = 0;
+    for (i, e) in file.expect.iter().enumerate() {
+        let place = format!("expect[{i}]");
+        let at_ms = e.get("at_ms").and_then(Value::as_u64).ok_or_else(|| {
+            ScenarioError::at(
+                &place,
+                "\"at_ms\" (a whole number of milliseconds) is required",
+            )
+        })?;
+        if at_ms < last_expect {
+            return Err(ScenarioError::at(
+                place,
+                "checkpoints must be in time order",
+            ));
+        }
+        last_expect = at_ms;
+        let mut state = Map::new();
+        let mut events = Vec::new();
+        for (k, v) in e {
+            match k.as_str() {
+                "at_ms" => {}
+                "events" => {
+                    let list = v.as_array().ok_or_else(|| {
+                        ScenarioError::at(format!("{place}.events"), "must be a list of event objects")
+                    })?;
+                    for (j, ev) in list.iter().enumerate() {
+                        let obj = ev.as_object().filter(|o| o.contains_key("kind")).ok_or_else(|| {
+                            ScenarioError::at(
+                                format!("{place}.events[{j}]"),
+                                "must be an object with at least \"kind\"",
+                            )
+                        })?;
+                        if let Some(c) = obj.get("count") {
+                            if !c.is_u64() {
+                                return Err(ScenarioError::at(
+                                    format!("{place}.events[{j}].count"),
+                                    "must be a whole number",
+                                ));
+                            }
+                        }
+                        events.push(obj.clone());
+                    }
+                }
+                "partitions" | "groups" | "lost_records" if !v.as_object().is_some_and(|o| o.is_empty()) => {
+                    return Err(ScenarioError::at(
+                        format!("{place}.{k}"),
+                        "partitions and groups are not simulated yet in this version",
+                    ));
+                }
+                key if template.get(key).is_some() => {
+                    if key == "brokers" {
+                        let obj = v.as_object().ok_or_else(|| {
+                            ScenarioError::at(format!("{place}.brokers"), "must be an object keyed by broker id")
+                        })?;
+                        for (id, fields) in obj {
+                            let bplace = format!("{place}.brokers.{id}");
+                            if !id.parse::<BrokerId>().is_ok_and(|b| ids.contains(&b)) {
+                                return Err(ScenarioError::at(bplace, format!("there is no broker {id}")));
+                            }
+                            let fields = fields.as_object().ok_or_else(|| {
+                                ScenarioError::at(&bplace, "must be an object of broker fields")
+                            })?;
+                            for f in fields.keys() {
+                                if !broker_keys.contains(f) {
+                                    return Err(ScenarioError::at(
+                                        format!("{bplace}.{f}"),
+                                        format!(
+                                            "unknown broker field; the fields are {}",
+                                            broker_keys.iter().cloned().collect::<Vec<_>>().join(", ")
+                                        ),
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    state.insert(key.to_string(), v.clone());
+                }
+                other => {
+                    return Err(ScenarioError::at(
+                        format!("{place}.{other}"),
+                        format!(
+                            "unknown field; a checkpoint takes at_ms, events and the state's fields ({})",
+                            template.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>().join(", ")).unwrap_or_default()
+                        ),
+                    ))
+                }
+            }
+        }
+        checkpoints.push(Checkpoint {
+            at_ms,
+            state,
+            events,
+        });
+    }
+
+    let latest = last
+        .max(last_expect)
+        .max(brokers.iter().filter_map(|(_, s)| *s).max().unwrap_or(0));
+    let until_ms = file.until_ms.unwrap_or(latest + 30_000);
+    if until_ms < latest {
+        return Err(ScenarioError::at(
+            "until_ms",
+            format!("{until_ms} is before the last action or checkpoint ({latest})"),
+        ));
+    }
+    Ok(Scenario {
+        setup: Setup {
+            seed: file.seed,
+            settings,
+            brokers,
+        },
+        actions,
+        until_ms,
+        checkpoints,
+        file,
+    })
+}
+
+fn parse_broker(v: &Value) -> Result<(BrokerId, Option<u64>), String> {
+    let as_id = |v: &Value| -> Result<BrokerId, String> {
+        v.as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(|| format!("a broker id is a whole number from 0, not {v}"))
+    };
+    match v {
+        Value::Number(_) => Ok((as_id(v)?, Some(0))),
+        Value::Object(o) => {
+            for k in o.keys() {
+                if k != "id" && k != "start_ms" {
+                    return Err(format!(
+                        "unknown field \"{k}\", expected \"id\" or \"start_ms\""
+                    ));
+                }
+            }
+            let id = as_id(o.get("id").ok_or("\"id\" is required")?)?;
+            let start =
+                match o.get("start_ms") {
+                    None => Some(0),
+                    Some(Value::Null) => None,
+                    Some(t) => Some(t.as_u64().ok_or_else(|| {
+                        format!("start_ms must be a whole number or null, not {t}")
+                    })?),
+                };
+            Ok((id, start))
+        }
+        other => Err(format!(
+            "a broker is an id or {{\"id\": N, \"start_ms\": T}}, not {other}"
+        )),
+    }
+}
+
+fn command_brokers(cmd: &Command) -> Vec<BrokerId> {
+    let ep = |e: &Endpoint| match e {
+        Endpoint::Broker(b) => Some(*b),
+        Endpoint::Zk => None,
+    };
+    match cmd {
+        Command::Start(b)
+        | Command::Crash(b)
+        | Command::Shutdown(b)
+        | Command::ExpireSession(b) => vec![*b],
+        Command::Pause { broker, .. } => vec![*broker],
+        Command::Cut(a, b) | Command::Heal(a, b) => ep(a).into_iter().chain(ep(b)).collect(),
+    }
+}
+
+/// A scenario being run: the world and how far through the actions it is.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    /// The world.
+    pub world: World,
+    actions: Vec<(u64, Command)>,
+    next: usize,
+}
+
+impl Runner {
+    /// A fresh run of `scenario`.
+    pub fn new(scenario: &Scenario) -> Runner {
+        Runner {
+            world: World::new(&scenario.setup),
+            actions: scenario.actions.clone(),
+            next: 0,
+        }
+    }
+
+    /// Runs to `t`, applying the actions due on the way. An action that cannot apply (say,
+    /// crashing a broker that is not running) stops the run with a message naming it.
+    pub fn advance_to(&mut self, t: u64) -> Result<(), ScenarioError> {
+        while let Some((at, cmd)) = self.actions.get(self.next).cloned() {
+            if at > t {
+                break;
+            }
+            self.world.advance_to(at);
+            self.world.apply(cmd).map_err(|e| {
+                ScenarioError::at(format!("actions[{}] (at {at} ms)", self.next), e)
+            })?;
+            self.next += 1;
+        }
+        self.world.advance_to(t);
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// Runs every checkpoint and reports what differed.
+    pub fn check(&self) -> Result<Vec<CheckResult>, ScenarioError> {
+        let mut runner = Runner::new(self);
+        let mut results = Vec::new();
+        for cp in &self.checkpoints {
+            runner.advance_to(cp.at_ms)?;
+            results.push(CheckResult {
+                at_ms: cp.at_ms,
+                differences: compare_checkpoint(cp, &runner.world.state(), runner.world.events()),
+            });
+        }
+        Ok(results)
+    }
+}
+
+/// Compares one checkpoint with a state and the events so far.
+pub fn compare_checkpoint(cp: &Checkpoint, state: &ClusterState, events: &[Event]) -> Vec<String> {
+    let actual = serde_json::to_value(state).expect("the state serializes");
+    let mut diffs = Vec::new();
+    for (k, v) in &cp.state {
+        compare(k, v, actual.get(k).unwrap_or(&Value::Null), &mut diffs);
+    }
+    let events: Vec<Value> = events
+        .iter()
+        .filter(|e| e.time_ms <= cp.at_ms)
+        .map(|e| serde_json::to_value(e).expect("events serialize"))
+        .collect();
+    for want in &cp.events {
+        let count = want.get("count").and_then(Value::as_u64);
+        let n = events
+            .iter()
+            .filter(|e| {
+                want.iter()
+                    .filter(|(k, _)| k.as_str() != "count")
+                    .all(|(k, v)| e.get(k).is_some_and(|a| matches(v, a)))
+            })
+            .count() as u64;
+        let mut pattern = want.clone();
+        pattern.remove("count");
+        let pattern = Value::Object(pattern);
+        match count {
+            Some(c) if c != n => diffs.push(format!(
+                "events: expected {c} matching {pattern}, found {n}"
+            )),
+            None if n == 0 => diffs.push(format!(
+                "events: expected an event matching {pattern}, found none"
+            )),
+            _ => {}
+        }
+    }
+    diffs
+}
+
+fn matches(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Array(options), a) if !a.is_array() => options.iter().any(|o| matches(o, a)),
+        (Value::Array(want), Value::Array(got)) => {
+            let w: BTreeSet<String> = want.iter().map(Value::to_string).collect();
+            let g: BTreeSet<String> = got.iter().map(Value::to_string).collect();
+            w == g
+        }
+        (Value::Object(want), Value::Object(got)) => want
+            .iter()
+            .all(|(k, v)| got.get(k).is_some_and(|a| matches(v, a))),
+        _ => expected == actual,
+    }
+}
+
+fn compare(path: &str, expected: &Value, actual: &Value, diffs: &mut Vec<String>) {
+    match (expected, actual) {
+        (Value::Object(want), Value::Object(got)) => {
+            for (k, v) in want {
+                compare(
+                    &format!("{path}.{k}"),
+                    v,
+                    got.get(k).unwrap_or(&Value::Null),
+                    diffs,
+                );
+            }
+        }
+        _ if matches(expected, actual) => {}
+        (Value::Array(_), a) if !a.is_array() => {
+            diffs.push(format!("{path}: expected one of {expected}, got {actual}"))
+        }
+        _ => diffs.push(format!("{path}: expected {expected}, got {actual}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse(text).map(|_| ()).unwrap_err().to_string()
+    }
+
+    const MINIMAL: &str = r#"{"version": 1, "brokers": [1, 2, 3]}"#;
+
+    #[test]
+    fn a_minimal_scenario_parses_with_defaults() {
+        let s = parse(MINIMAL).unwrap();
+        assert_eq!(s.setup.settings.profile, Profile::V3_9);
+        assert_eq!(s.until_ms, 30_000);
+        assert_eq!(
+            s.setup.brokers,
+            vec![(1, Some(0)), (2, Some(0)), (3, Some(0))]
+        );
+    }
+
+    #[test]
+    fn bad_input_gets_one_clear_message() {
+        assert!(err("{").starts_with("not valid JSON"), "{}", err("{"));
+        assert!(err(r#"{"version": 1, "brokers": [1], "sed": 3}"#).contains("unknown field `sed`"));
+        assert_eq!(
+            err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "crash", "brokr": 1}]}"#)
+                .split(':')
+                .next()
+                .unwrap(),
+            "actions[0]"
+        );
+        assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "crash", "broker": 7}]}"#)
+            .contains("there is no broker 7"));
+        assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 5, "do": "crash", "broker": 1}, {"at_ms": 1, "do": "start", "broker": 1}]}"#)
+            .contains("time order"));
+        assert!(err(r#"{"version": 2, "brokers": [1]}"#).starts_with("version"));
+        assert!(err(r#"{"version": 1, "brokers": [1, 1]}"#).contains("listed twice"));
+        assert!(
+            err(r#"{"version": 1, "brokers": [1], "profile": "1.0"}"#).contains("unknown profile")
+        );
+        assert!(err(
+            r#"{"version": 1, "brokers": [1], "config": {"zookeeper.session.timeout": 1}}"#
+        )
+        .starts_with("config: unknown setting"));
+        assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "pause", "broker": 1}]}"#)
+            .contains("for_ms"));
+        assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "crash", "broker": 1, "for_ms": 5}]}"#)
+            .contains("does not apply"));
+        assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "explode", "broker": 1}]}"#)
+            .contains("unknown action"));
+        assert!(
+            err(r#"{"version": 1, "brokers": [1], "expect": [{"at_ms": 1, "controler": 1}]}"#)
+                .starts_with("expect[0].controler")
+        );
+        assert!(err(r#"{"version": 1, "brokers": [1], "expect": [{"at_ms": 1, "brokers": {"1": {"stat": "running"}}}]}"#)
+            .starts_with("expect[0].brokers.1.stat"));
+        assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "cut", "from": "zoo", "to": 1}]}"#)
+            .contains("not an endpoint"));
+    }
+
+    #[test]
+    fn an_action_that_cannot_apply_stops_the_run_with_its_place() {
+        let s = parse(
+            r#"{"version": 1, "brokers": [1, 2], "actions": [
+            {"at_ms": 1000, "do": "crash", "broker": 2},
+            {"at_ms": 2000, "do": "crash", "broker": 2}]}"#,
+        )
+        .unwrap();
+        let e = Runner::new(&s).advance_to(5000).unwrap_err().to_string();
+        assert!(
+            e.starts_with("actions[1] (at 2000 ms): broker 2 is not running"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn lists_mean_any_of_or_a_set() {
+        assert!(matches(&serde_json::json!([2, 3]), &serde_json::json!(3)));
+        assert!(!matches(&serde_json::json!([2, 3]), &serde_json::json!(1)));
+        assert!(matches(
+            &serde_json::json!([2, 3]),
+            &serde_json::json!([3, 2])
+        ));
+        assert!(!matches(
+            &serde_json::json!([2, 3]),
+            &serde_json::json!([2])
+        ));
+        assert!(matches(&serde_json::json!(null), &serde_json::json!(null)));
+    }
+}

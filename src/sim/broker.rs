@@ -1,0 +1,777 @@
+//! A Kafka broker process in ZooKeeper mode: its ZooKeeper client (session, heartbeats, read
+//! timeout, reconnects, expiry), its registration under `/brokers/ids`, the metadata it learns
+//! from the controller, and its lifecycle (start, crash, pause, controlled shutdown).
+//!
+//! Sources: `kafka.zookeeper.ZooKeeperClient`, `kafka.zk.KafkaZkClient.registerBroker`
+//! (the czxid of `/brokers/ids/N` is the broker epoch, KIP-380), `KafkaServer.startup` /
+//! `controlledShutdown`, and `ReplicaManager.maybeUpdateMetadataCache` (stale controller
+//! epochs are rejected with STALE_CONTROLLER_EPOCH). The controller role of a broker is in
+//! [`super::controller`].
+
+use super::config::Settings;
+use super::controller::ControllerRole;
+use super::event::EventKind;
+use super::message::{Body, KafkaError, OpResult, Out, SessionId, Timer, ZkError, ZkOp};
+use super::net::{BrokerId, Endpoint};
+use std::collections::BTreeMap;
+
+/// How often a disconnected ZooKeeper client retries.
+pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
+
+/// Where a broker process is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // the variants are documented; their fields say what they hold
+pub enum BrokerStatus {
+    /// Listed in the scenario, not started yet.
+    NotStarted,
+    /// Up and running.
+    Running,
+    /// Frozen (a long GC pause) until the given time.
+    Paused { until_ms: u64 },
+    /// Waiting for the controller to complete its controlled shutdown.
+    ShuttingDown,
+    /// Killed without a goodbye.
+    Crashed,
+    /// Stopped after a (controlled or failed) shutdown.
+    Stopped,
+}
+
+impl BrokerStatus {
+    /// The name used in state output and on the page.
+    pub fn name(self) -> &'static str {
+        match self {
+            BrokerStatus::NotStarted => "not_started",
+            BrokerStatus::Running => "running",
+            BrokerStatus::Paused { .. } => "paused",
+            BrokerStatus::ShuttingDown => "shutting_down",
+            BrokerStatus::Crashed => "crashed",
+            BrokerStatus::Stopped => "stopped",
+        }
+    }
+
+    /// Whether the process exists (running, frozen or shutting down).
+    pub fn is_alive(self) -> bool {
+        matches!(
+            self,
+            BrokerStatus::Running | BrokerStatus::Paused { .. } | BrokerStatus::ShuttingDown
+        )
+    }
+}
+
+/// The ZooKeeper client's connection state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZkState {
+    /// No session (process not running).
+    Idle,
+    /// Waiting for the server to open or resume a session.
+    Connecting,
+    /// Session open and the server heard from recently.
+    Connected,
+    /// Read timeout passed with no word from the server; retrying.
+    Disconnected,
+}
+
+impl ZkState {
+    /// The name used in state output.
+    pub fn name(self) -> &'static str {
+        match self {
+            ZkState::Idle => "none",
+            ZkState::Connecting => "connecting",
+            ZkState::Connected => "connected",
+            ZkState::Disconnected => "disconnected",
+        }
+    }
+}
+
+/// What a ZooKeeper request was for, so its response can be handled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // the variants are documented; their fields say what they hold
+pub enum Pending {
+    /// Create `/brokers/ids/N`.
+    Register,
+    /// `elect()`: does `/controller` exist? (sets the watch)
+    ElectCheck,
+    /// `elect()`: read `/controller_epoch`.
+    ReadEpoch,
+    /// `elect()`: create `/controller_epoch` with "0" in a fresh cluster.
+    CreateEpoch,
+    /// `elect()`: the atomic create of `/controller` + increment of `/controller_epoch`.
+    ElectMulti { epoch: u64 },
+    /// After losing the race: who won?
+    AfterRaceLost { error: ZkError },
+    /// `/controller` was created or changed: re-read it (and re-arm the watch).
+    ControllerChange,
+    /// Controller failover: read the live brokers and their epochs.
+    LoadBrokers { epoch: u64 },
+    /// `/brokers/ids` changed: re-read it.
+    BrokerChange { epoch: u64 },
+}
+
+/// The client side of the ZooKeeper connection.
+#[derive(Debug, Clone)]
+pub struct ZkClient {
+    /// Connection state.
+    pub state: ZkState,
+    /// Current session, once the server opened one.
+    pub session: Option<SessionId>,
+    /// When the client last heard from the server.
+    pub last_heard_ms: u64,
+    /// When the client last sent anything.
+    pub last_sent_ms: u64,
+    next_xid: u64,
+    /// Requests sent and not yet answered, by xid.
+    pub pending: BTreeMap<u64, (ZkOp, Pending)>,
+    /// Requests waiting for a connection.
+    queued: Vec<(ZkOp, Pending)>,
+    /// The time of the tick timer that is current (others are stale).
+    next_tick_ms: u64,
+}
+
+impl ZkClient {
+    fn new() -> Self {
+        ZkClient {
+            state: ZkState::Idle,
+            session: None,
+            last_heard_ms: 0,
+            last_sent_ms: 0,
+            next_xid: 1,
+            pending: BTreeMap::new(),
+            queued: Vec::new(),
+            next_tick_ms: 0,
+        }
+    }
+}
+
+/// One broker.
+#[derive(Debug, Clone)]
+pub struct Broker {
+    /// `broker.id`.
+    pub id: BrokerId,
+    /// Lifecycle state.
+    pub status: BrokerStatus,
+    /// Bumped at every start and crash: timers of an older incarnation are void.
+    pub incarnation: u64,
+    /// The ZooKeeper client.
+    pub zk: ZkClient,
+    /// The czxid of its current registration, as the broker knows it.
+    pub broker_epoch: Option<i64>,
+    /// The last broker epoch it had, kept after a crash for display.
+    pub last_broker_epoch: Option<i64>,
+    /// Whether it believes `/brokers/ids/N` is its own and alive.
+    pub registered: bool,
+    /// The controller named by `/controller` when it last read it.
+    pub active_controller: Option<BrokerId>,
+    /// The newest controller epoch seen in a controller request.
+    pub metadata_epoch: u64,
+    /// The controller that sent that request.
+    pub metadata_controller: Option<BrokerId>,
+    /// Brokers alive according to the latest accepted metadata.
+    pub metadata_live: Vec<BrokerId>,
+    /// Present while this broker acts as controller.
+    pub controller: Option<ControllerRole>,
+    /// Controlled shutdown attempt under way (1-based), if shutting down.
+    pub shutdown_attempt: u32,
+    /// Whether this start is the process's first registration (startup), not a re-registration.
+    starting_up: bool,
+}
+
+impl Broker {
+    /// A broker that has not started.
+    pub fn new(id: BrokerId) -> Self {
+        Broker {
+            id,
+            status: BrokerStatus::NotStarted,
+            incarnation: 0,
+            zk: ZkClient::new(),
+            broker_epoch: None,
+            last_broker_epoch: None,
+            registered: false,
+            active_controller: None,
+            metadata_epoch: 0,
+            metadata_controller: None,
+            metadata_live: Vec::new(),
+            controller: None,
+            shutdown_attempt: 0,
+            starting_up: false,
+        }
+    }
+
+    pub(crate) fn me(&self) -> Endpoint {
+        Endpoint::Broker(self.id)
+    }
+
+    /// Forgets everything a process keeps in memory (a crash, or a fresh start).
+    fn reset_memory(&mut self) {
+        self.zk = ZkClient::new();
+        self.broker_epoch = None;
+        self.registered = false;
+        self.active_controller = None;
+        self.metadata_epoch = 0;
+        self.metadata_controller = None;
+        self.metadata_live.clear();
+        self.controller = None;
+        self.shutdown_attempt = 0;
+    }
+
+    /// Starts the process: a new ZooKeeper session, then registration, then `elect()`.
+    pub fn start(&mut self, now: u64, settings: &Settings, cause: &str, out: &mut Out) {
+        self.reset_memory();
+        self.incarnation += 1;
+        self.status = BrokerStatus::Running;
+        self.starting_up = true;
+        out.event(EventKind::BrokerStarted { broker: self.id }, cause);
+        self.zk_connect(now, settings, out);
+    }
+
+    /// Kills the process. Its ZooKeeper session lives on at the server until it times out.
+    pub fn crash(&mut self, cause: &str, out: &mut Out) {
+        let epoch = self.broker_epoch.or(self.last_broker_epoch);
+        self.reset_memory();
+        self.last_broker_epoch = epoch;
+        self.incarnation += 1;
+        self.status = BrokerStatus::Crashed;
+        out.event(EventKind::BrokerCrashed { broker: self.id }, cause);
+    }
+
+    /// Freezes the process until `until_ms`.
+    pub fn pause(&mut self, until_ms: u64, out: &mut Out) {
+        self.status = BrokerStatus::Paused { until_ms };
+        out.timer(until_ms, self.me(), Timer::Resume);
+        out.event(
+            EventKind::BrokerPaused {
+                broker: self.id,
+                until_ms,
+            },
+            "the process freezes (a long garbage-collection pause): no heartbeats, no work",
+        );
+    }
+
+    /// The process carries on where it froze.
+    pub fn resume(&mut self, out: &mut Out) {
+        self.status = if self.shutdown_attempt > 0 {
+            BrokerStatus::ShuttingDown
+        } else {
+            BrokerStatus::Running
+        };
+        out.event(
+            EventKind::BrokerResumed { broker: self.id },
+            "the pause is over; the process still holds the state it had before it froze",
+        );
+    }
+
+    // ----- ZooKeeper client -----
+
+    fn zk_connect(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+        self.zk.state = ZkState::Connecting;
+        self.zk.session = None;
+        self.zk.last_sent_ms = now;
+        self.zk.last_heard_ms = now;
+        out.send(
+            self.me(),
+            Endpoint::Zk,
+            Body::Connect {
+                timeout_ms: settings.zookeeper_session_timeout_ms,
+            },
+        );
+        self.schedule_tick(now + settings.zk_read_timeout_ms(), out);
+    }
+
+    fn schedule_tick(&mut self, at: u64, out: &mut Out) {
+        self.zk.next_tick_ms = at;
+        out.timer(at, self.me(), Timer::ZkTick);
+    }
+
+    /// Sends a ZooKeeper request now, or when the connection is back.
+    pub(crate) fn zk_request(&mut self, now: u64, op: ZkOp, purpose: Pending, out: &mut Out) {
+        match (self.zk.state, self.zk.session) {
+            (ZkState::Connected, Some(session)) => {
+                let xid = self.zk.next_xid;
+                self.zk.next_xid += 1;
+                self.zk.pending.insert(xid, (op.clone(), purpose));
+                self.zk.last_sent_ms = now;
+                out.send(self.me(), Endpoint::Zk, Body::Request { session, xid, op });
+            }
+            _ => self.zk.queued.push((op, purpose)),
+        }
+    }
+
+    fn on_zk_tick(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+        if now != self.zk.next_tick_ms {
+            return; // a stale tick
+        }
+        match self.zk.state {
+            ZkState::Idle => {}
+            ZkState::Connected => {
+                let session = self.zk.session.unwrap_or_default();
+                if now >= self.zk.last_heard_ms + settings.zk_read_timeout_ms() {
+                    self.zk.state = ZkState::Disconnected;
+                    out.event(
+                        EventKind::ZkDisconnected {
+                            broker: self.id,
+                            session,
+                        },
+                        format!(
+                            "nothing heard from ZooKeeper for 2/3 of zookeeper.session.timeout.ms ({} ms)",
+                            settings.zk_read_timeout_ms()
+                        ),
+                    );
+                    self.zk_try_reconnect(now, out);
+                    return;
+                }
+                if now >= self.zk.last_sent_ms + settings.zk_ping_interval_ms() {
+                    self.zk.last_sent_ms = now;
+                    out.send(self.me(), Endpoint::Zk, Body::Ping { session });
+                }
+                let next = (self.zk.last_sent_ms + settings.zk_ping_interval_ms())
+                    .min(self.zk.last_heard_ms + settings.zk_read_timeout_ms())
+                    .max(now + 1);
+                self.schedule_tick(next, out);
+            }
+            ZkState::Connecting | ZkState::Disconnected => {
+                // No answer yet: try again.
+                match self.zk.session {
+                    Some(_) => self.zk_try_reconnect(now, out),
+                    None => self.zk_connect(now, settings, out),
+                }
+            }
+        }
+    }
+
+    fn zk_try_reconnect(&mut self, now: u64, out: &mut Out) {
+        if let Some(session) = self.zk.session {
+            self.zk.last_sent_ms = now;
+            out.send(self.me(), Endpoint::Zk, Body::Reconnect { session });
+        }
+        self.schedule_tick(now + ZK_RECONNECT_BACKOFF_MS, out);
+    }
+
+    fn on_connected(
+        &mut self,
+        now: u64,
+        session: SessionId,
+        resumed: bool,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        if resumed && self.zk.session != Some(session) {
+            return;
+        }
+        let was = self.zk.state;
+        self.zk.state = ZkState::Connected;
+        self.zk.session = Some(session);
+        self.zk.last_heard_ms = now;
+        self.schedule_tick(now + settings.zk_ping_interval_ms(), out);
+        if resumed {
+            if was == ZkState::Disconnected {
+                out.event(
+                    EventKind::ZkReconnected {
+                        broker: self.id,
+                        session,
+                    },
+                    "the session had not expired yet, so the client resumes it",
+                );
+            }
+            // Requests lost with the connection are sent again (ZooKeeperClient retries on
+            // CONNECTIONLOSS).
+            let lost: Vec<(ZkOp, Pending)> =
+                std::mem::take(&mut self.zk.pending).into_values().collect();
+            self.zk.queued.splice(0..0, lost);
+        } else {
+            // New session: register (KafkaZkClient.registerBroker), then elect.
+            self.zk.pending.clear();
+            self.zk.queued.clear();
+            self.zk_request(
+                now,
+                ZkOp::Create {
+                    path: format!("/brokers/ids/{}", self.id),
+                    data: format!(
+                        r#"{{"version":5,"host":"broker-{0}","port":9092,"jmx_port":-1,"timestamp":"{now}"}}"#,
+                        self.id
+                    ),
+                    ephemeral: true,
+                },
+                Pending::Register,
+                out,
+            );
+        }
+        for (op, purpose) in std::mem::take(&mut self.zk.queued) {
+            self.zk_request(now, op, purpose, out);
+        }
+    }
+
+    /// The client learns its session is gone: resign if controller, then a new session,
+    /// re-registration and `elect()` (ZooKeeperClient's Expired state, then Kafka's
+    /// `RegisterBrokerAndReelect`).
+    fn on_expired(&mut self, now: u64, session: SessionId, settings: &Settings, out: &mut Out) {
+        if self.zk.session != Some(session) {
+            return;
+        }
+        out.event(
+            EventKind::SessionExpiryNoticed {
+                broker: self.id,
+                session,
+            },
+            "the ZooKeeper server answers that the session expired",
+        );
+        if self.controller.is_some() {
+            self.resign(
+                "its ZooKeeper session expired (ZooKeeperClient's Expired state: onControllerResignation)",
+                out,
+            );
+        }
+        self.last_broker_epoch = self.broker_epoch.or(self.last_broker_epoch);
+        self.broker_epoch = None;
+        self.registered = false;
+        self.active_controller = None;
+        self.zk.pending.clear();
+        self.zk.queued.clear();
+        if self.status == BrokerStatus::Running || self.status == BrokerStatus::ShuttingDown {
+            self.starting_up = false;
+            self.zk_connect(now, settings, out);
+        }
+    }
+
+    fn on_response(
+        &mut self,
+        now: u64,
+        session: SessionId,
+        xid: u64,
+        result: Result<OpResult, ZkError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        if self.zk.session != Some(session) {
+            return;
+        }
+        self.zk.last_heard_ms = now;
+        let Some((_, purpose)) = self.zk.pending.remove(&xid) else {
+            return;
+        };
+        match purpose {
+            Pending::Register => self.on_registered(now, result, settings, out),
+            other => self.on_controller_response(now, other, result, settings, out),
+        }
+    }
+
+    fn on_registered(
+        &mut self,
+        now: u64,
+        result: Result<OpResult, ZkError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        match result {
+            Ok(OpResult::Created(stat)) => {
+                self.broker_epoch = Some(stat.czxid);
+                self.last_broker_epoch = Some(stat.czxid);
+                self.registered = true;
+                let cause = if self.starting_up {
+                    "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
+                } else {
+                    "new session after expiry: RegisterBrokerAndReelect creates /brokers/ids/N again, so the broker epoch grows"
+                };
+                self.starting_up = false;
+                out.event(
+                    EventKind::BrokerRegistered {
+                        broker: self.id,
+                        broker_epoch: stat.czxid,
+                    },
+                    cause,
+                );
+                self.elect(now, out);
+            }
+            Err(ZkError::NodeExists) => {
+                // CheckedEphemeral: the znode belongs to an older session that has not
+                // expired yet. KafkaServer.startup fails and the broker shuts down.
+                out.event(
+                    EventKind::BrokerStartFailed { broker: self.id },
+                    format!(
+                        "/brokers/ids/{} still belongs to the previous process's ZooKeeper session, which lives until zookeeper.session.timeout.ms ({} ms) passes without heartbeats (NODEEXISTS)",
+                        self.id, settings.zookeeper_session_timeout_ms
+                    ),
+                );
+                self.stop(now, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// Handles a message delivered to this broker.
+    pub fn handle(
+        &mut self,
+        now: u64,
+        from: Endpoint,
+        body: Body,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        match body {
+            Body::Connected {
+                session, resumed, ..
+            } => {
+                if matches!(self.zk.state, ZkState::Connecting | ZkState::Disconnected) {
+                    self.on_connected(now, session, resumed, settings, out)
+                }
+            }
+            Body::Pong { session } => {
+                if self.zk.session == Some(session) {
+                    self.zk.last_heard_ms = now;
+                }
+            }
+            Body::Expired { session } => self.on_expired(now, session, settings, out),
+            Body::Response {
+                session,
+                xid,
+                result,
+            } => self.on_response(now, session, xid, result, settings, out),
+            Body::Watch {
+                session,
+                path,
+                change,
+            } => {
+                if self.zk.session == Some(session) {
+                    self.zk.last_heard_ms = now;
+                    self.on_watch(now, &path, change, out);
+                }
+            }
+            Body::UpdateMetadata {
+                controller,
+                controller_epoch,
+                broker_epoch,
+                live_brokers,
+            } => self.on_update_metadata(
+                now,
+                controller,
+                controller_epoch,
+                broker_epoch,
+                live_brokers,
+                settings,
+                out,
+            ),
+            Body::UpdateMetadataResponse { .. } => {}
+            Body::ControlledShutdown {
+                broker_epoch,
+                attempt,
+            } => {
+                if let Endpoint::Broker(from) = from {
+                    self.on_controlled_shutdown_request(from, broker_epoch, attempt, settings, out)
+                }
+            }
+            Body::ControlledShutdownResponse { attempt, error } => {
+                self.on_controlled_shutdown_response(now, attempt, error, settings, out)
+            }
+            Body::Connect { .. }
+            | Body::Reconnect { .. }
+            | Body::Ping { .. }
+            | Body::Request { .. }
+            | Body::Close { .. } => {}
+        }
+    }
+
+    /// Handles one of this broker's timers.
+    pub fn on_timer(&mut self, now: u64, timer: Timer, settings: &Settings, out: &mut Out) {
+        match timer {
+            Timer::ZkTick | Timer::ZkReconnect => self.on_zk_tick(now, settings, out),
+            Timer::ShutdownTimeout { attempt } => {
+                if self.status == BrokerStatus::ShuttingDown && self.shutdown_attempt == attempt {
+                    self.controlled_shutdown_failed(
+                        now,
+                        format!(
+                            "no answer within controller.socket.timeout.ms ({} ms)",
+                            settings.controller_socket_timeout_ms
+                        ),
+                        settings,
+                        out,
+                    );
+                }
+            }
+            Timer::ShutdownRetry { attempt } => {
+                if self.status == BrokerStatus::ShuttingDown && self.shutdown_attempt == attempt {
+                    self.send_controlled_shutdown(now, attempt + 1, settings, out);
+                }
+            }
+            Timer::Resume | Timer::SessionDeadline(_) => {}
+        }
+    }
+
+    /// `ReplicaManager.maybeUpdateMetadataCache`: an older controller epoch is refused with
+    /// STALE_CONTROLLER_EPOCH; since 2.2 an older broker epoch with STALE_BROKER_EPOCH.
+    #[allow(clippy::too_many_arguments)]
+    fn on_update_metadata(
+        &mut self,
+        _now: u64,
+        controller: BrokerId,
+        controller_epoch: u64,
+        broker_epoch: i64,
+        live_brokers: Vec<BrokerId>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let reply = |error: Option<KafkaError>, out: &mut Out| {
+            out.send(
+                Endpoint::Broker(self.id),
+                Endpoint::Broker(controller),
+                Body::UpdateMetadataResponse {
+                    controller_epoch,
+                    error,
+                },
+            );
+        };
+        if controller_epoch < self.metadata_epoch {
+            out.event(
+                EventKind::StaleRequestRejected {
+                    broker: self.id,
+                    from: controller,
+                    request: "UpdateMetadata".into(),
+                    epoch: controller_epoch as i64,
+                    current: self.metadata_epoch as i64,
+                    error: KafkaError::StaleControllerEpoch.name().into(),
+                },
+                "a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers",
+            );
+            reply(Some(KafkaError::StaleControllerEpoch), out);
+            return;
+        }
+        if settings.profile.has_broker_epochs() {
+            let mine = self.broker_epoch.unwrap_or(-1);
+            if broker_epoch >= 0 && broker_epoch < mine {
+                out.event(
+                    EventKind::StaleRequestRejected {
+                        broker: self.id,
+                        from: controller,
+                        request: "UpdateMetadata".into(),
+                        epoch: broker_epoch,
+                        current: mine,
+                        error: KafkaError::StaleBrokerEpoch.name().into(),
+                    },
+                    "the request was meant for an earlier registration of this broker (broker epoch, KIP-380)",
+                );
+                reply(Some(KafkaError::StaleBrokerEpoch), out);
+                return;
+            }
+        }
+        let changed =
+            controller_epoch != self.metadata_epoch || self.metadata_controller != Some(controller);
+        self.metadata_epoch = controller_epoch;
+        self.metadata_controller = Some(controller);
+        self.metadata_live = live_brokers;
+        if changed {
+            out.event(
+                EventKind::MetadataUpdated {
+                    broker: self.id,
+                    controller,
+                    controller_epoch,
+                },
+                "UpdateMetadata from the controller; brokers learn the controller epoch only from requests",
+            );
+        }
+        reply(None, out);
+    }
+
+    // ----- controlled shutdown -----
+
+    /// Begins a controlled shutdown (`KafkaServer.controlledShutdown`).
+    pub fn begin_shutdown(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+        self.status = BrokerStatus::ShuttingDown;
+        self.send_controlled_shutdown(now, 1, settings, out);
+    }
+
+    fn send_controlled_shutdown(
+        &mut self,
+        now: u64,
+        attempt: u32,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        self.shutdown_attempt = attempt;
+        let target = self.metadata_controller.or(self.active_controller);
+        out.event(
+            EventKind::ControlledShutdownRequested {
+                broker: self.id,
+                attempt,
+            },
+            "controlled shutdown: the broker asks the controller to move its leaderships before it stops",
+        );
+        match target {
+            Some(c) => {
+                out.send(
+                    self.me(),
+                    Endpoint::Broker(c),
+                    Body::ControlledShutdown {
+                        broker_epoch: self.broker_epoch.unwrap_or(-1),
+                        attempt,
+                    },
+                );
+                out.timer(
+                    now + settings.controller_socket_timeout_ms,
+                    self.me(),
+                    Timer::ShutdownTimeout { attempt },
+                );
+            }
+            None => {
+                self.controlled_shutdown_failed(now, "no controller is known".into(), settings, out)
+            }
+        }
+    }
+
+    fn controlled_shutdown_failed(
+        &mut self,
+        now: u64,
+        why: String,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let attempt = self.shutdown_attempt;
+        if attempt <= settings.controlled_shutdown_max_retries {
+            // Retry after the back-off (controlled.shutdown.retry.backoff.ms).
+            out.timer(
+                now + settings.controlled_shutdown_retry_backoff_ms,
+                self.me(),
+                Timer::ShutdownRetry { attempt },
+            );
+        } else {
+            let _ = why;
+            self.stop(now, out);
+        }
+    }
+
+    fn on_controlled_shutdown_response(
+        &mut self,
+        now: u64,
+        attempt: u32,
+        error: Option<KafkaError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        if self.status != BrokerStatus::ShuttingDown || attempt != self.shutdown_attempt {
+            return;
+        }
+        match error {
+            None => self.stop(now, out),
+            Some(e) => self.controlled_shutdown_failed(now, e.name().into(), settings, out),
+        }
+    }
+
+    /// Stops the process: resign if controller, close the ZooKeeper session (its ephemeral
+    /// znodes go at once), and exit.
+    fn stop(&mut self, _now: u64, out: &mut Out) {
+        if self.controller.is_some() {
+            self.resign(
+                "the controller is shutting down (KafkaController.shutdown)",
+                out,
+            );
+        }
+        if let Some(session) = self.zk.session {
+            out.send(self.me(), Endpoint::Zk, Body::Close { session });
+        }
+        let epoch = self.broker_epoch.or(self.last_broker_epoch);
+        self.reset_memory();
+        self.last_broker_epoch = epoch;
+        self.incarnation += 1;
+        self.status = BrokerStatus::Stopped;
+        out.event(
+            EventKind::BrokerStopped { broker: self.id },
+            "the broker process exits after closing its ZooKeeper session",
+        );
+    }
+}

@@ -1,0 +1,260 @@
+//! Version profiles and settings.
+//!
+//! A profile is the Kafka release whose rules and defaults apply (KAFKA-RULES.md, "Defaults
+//! table"). Scenario `config` overrides a profile's defaults using Kafka's own setting names;
+//! the simulator's own knobs (network latency) live under the `sim.` prefix.
+
+use std::collections::BTreeMap;
+
+/// The Kafka releases the simulator can imitate. `3.9` is the default: the last release
+/// that still runs on ZooKeeper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Profile {
+    /// Kafka 0.10: 6 s ZooKeeper sessions, no controller fencing, no broker epochs.
+    V0_10,
+    /// Kafka 2.0: like 0.10 for elections; the zombie-controller split brain is still possible.
+    V2_0,
+    /// Kafka 2.4: controller writes fenced (2.1, KAFKA-6082), broker epochs (2.2, KIP-380), 6 s sessions.
+    V2_4,
+    /// Kafka 3.9: 18 s ZooKeeper sessions (2.5, KIP-537) and everything above.
+    V3_9,
+}
+
+impl Profile {
+    /// Every profile, oldest first.
+    pub const ALL: [Profile; 4] = [Profile::V0_10, Profile::V2_0, Profile::V2_4, Profile::V3_9];
+
+    /// The profile's name as scenarios spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::V0_10 => "0.10",
+            Profile::V2_0 => "2.0",
+            Profile::V2_4 => "2.4",
+            Profile::V3_9 => "3.9",
+        }
+    }
+
+    /// Parses a profile name such as `"2.4"`.
+    pub fn parse(name: &str) -> Result<Profile, String> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown profile \"{name}\"; the profiles are {}",
+                    Profile::ALL.map(|p| format!("\"{}\"", p.name())).join(", ")
+                )
+            })
+    }
+
+    /// Whether the controller's ZooKeeper writes carry a check of `/controller_epoch`'s
+    /// zkVersion (Kafka 2.1, KAFKA-6082).
+    pub fn fences_controller_writes(self) -> bool {
+        self >= Profile::V2_4
+    }
+
+    /// Whether requests carry broker epochs and brokers reject stale ones (Kafka 2.2, KIP-380).
+    pub fn has_broker_epochs(self) -> bool {
+        self >= Profile::V2_4
+    }
+
+    fn default_session_timeout_ms(self) -> u64 {
+        if self >= Profile::V3_9 {
+            18_000
+        } else {
+            6_000
+        }
+    }
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile::V3_9
+    }
+}
+
+/// The settings a simulation runs with: a profile's defaults plus overrides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The Kafka release whose rules apply.
+    pub profile: Profile,
+    /// `zookeeper.session.timeout.ms`: how long ZooKeeper waits without a heartbeat before it
+    /// expires a session (6000 until 2.4, 18000 from 2.5).
+    pub zookeeper_session_timeout_ms: u64,
+    /// `controlled.shutdown.max.retries` (3).
+    pub controlled_shutdown_max_retries: u32,
+    /// `controlled.shutdown.retry.backoff.ms` (5000).
+    pub controlled_shutdown_retry_backoff_ms: u64,
+    /// `controller.socket.timeout.ms` (30000): how long a request to or from the controller may go unanswered.
+    pub controller_socket_timeout_ms: u64,
+    /// `sim.network.latency.ms`: the one-way latency of every message (simulator knob).
+    pub network_latency_ms: u64,
+    /// `sim.network.jitter.ms`: a seeded random extra delay of 0..=jitter on every message.
+    pub network_jitter_ms: u64,
+}
+
+/// The setting names a scenario's `config` accepts, with what each means.
+pub const SETTING_NAMES: [(&str, &str); 6] = [
+    ("zookeeper.session.timeout.ms", "ZooKeeper session timeout"),
+    (
+        "controlled.shutdown.max.retries",
+        "controlled shutdown attempts after the first",
+    ),
+    (
+        "controlled.shutdown.retry.backoff.ms",
+        "wait between controlled shutdown attempts",
+    ),
+    (
+        "controller.socket.timeout.ms",
+        "how long a controller request may go unanswered",
+    ),
+    (
+        "sim.network.latency.ms",
+        "one-way message latency (simulator)",
+    ),
+    (
+        "sim.network.jitter.ms",
+        "random extra latency per message, 0..=this (simulator)",
+    ),
+];
+
+impl Settings {
+    /// The defaults of `profile`.
+    pub fn for_profile(profile: Profile) -> Settings {
+        Settings {
+            profile,
+            zookeeper_session_timeout_ms: profile.default_session_timeout_ms(),
+            controlled_shutdown_max_retries: 3,
+            controlled_shutdown_retry_backoff_ms: 5_000,
+            controller_socket_timeout_ms: 30_000,
+            network_latency_ms: 2,
+            network_jitter_ms: 3,
+        }
+    }
+
+    /// Applies one override; the error names the key and what is wrong with the value.
+    pub fn set(&mut self, key: &str, value: &serde_json::Value) -> Result<(), String> {
+        let as_u64 = |min: u64, max: u64| -> Result<u64, String> {
+            let v = value
+                .as_u64()
+                .ok_or_else(|| format!("\"{key}\" must be a whole number, not {value}"))?;
+            if v < min || v > max {
+                return Err(format!(
+                    "\"{key}\" must be between {min} and {max}, not {v}"
+                ));
+            }
+            Ok(v)
+        };
+        match key {
+            "zookeeper.session.timeout.ms" => {
+                self.zookeeper_session_timeout_ms = as_u64(300, 600_000)?
+            }
+            "controlled.shutdown.max.retries" => {
+                self.controlled_shutdown_max_retries = as_u64(0, 100)? as u32
+            }
+            "controlled.shutdown.retry.backoff.ms" => {
+                self.controlled_shutdown_retry_backoff_ms = as_u64(0, 600_000)?
+            }
+            "controller.socket.timeout.ms" => {
+                self.controller_socket_timeout_ms = as_u64(1, 600_000)?
+            }
+            "sim.network.latency.ms" => self.network_latency_ms = as_u64(1, 10_000)?,
+            "sim.network.jitter.ms" => self.network_jitter_ms = as_u64(0, 10_000)?,
+            _ => {
+                return Err(format!(
+                    "unknown setting \"{key}\"; known settings: {}",
+                    SETTING_NAMES.map(|(k, _)| k).join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// A profile's defaults with `overrides` applied in key order.
+    pub fn with_overrides(
+        profile: Profile,
+        overrides: &BTreeMap<String, serde_json::Value>,
+    ) -> Result<Settings, String> {
+        let mut s = Settings::for_profile(profile);
+        for (k, v) in overrides {
+            s.set(k, v)?;
+        }
+        Ok(s)
+    }
+
+    /// The ZooKeeper client's read timeout: two thirds of the session timeout. A client that
+    /// hears nothing from the server for this long considers itself disconnected.
+    pub fn zk_read_timeout_ms(&self) -> u64 {
+        self.zookeeper_session_timeout_ms * 2 / 3
+    }
+
+    /// How often an idle ZooKeeper client pings: a third of the session timeout.
+    pub fn zk_ping_interval_ms(&self) -> u64 {
+        (self.zookeeper_session_timeout_ms / 3).max(1)
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::for_profile(Profile::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_timeout_follows_the_profile() {
+        assert_eq!(
+            Settings::for_profile(Profile::V0_10).zookeeper_session_timeout_ms,
+            6_000
+        );
+        assert_eq!(
+            Settings::for_profile(Profile::V2_4).zookeeper_session_timeout_ms,
+            6_000
+        );
+        assert_eq!(
+            Settings::for_profile(Profile::V3_9).zookeeper_session_timeout_ms,
+            18_000
+        );
+    }
+
+    #[test]
+    fn fencing_and_broker_epochs_arrive_with_their_releases() {
+        assert!(!Profile::V2_0.fences_controller_writes());
+        assert!(Profile::V2_4.fences_controller_writes());
+        assert!(!Profile::V0_10.has_broker_epochs());
+        assert!(Profile::V3_9.has_broker_epochs());
+    }
+
+    #[test]
+    fn overrides_are_checked() {
+        let mut s = Settings::default();
+        assert!(s
+            .set("zookeeper.session.timeout.ms", &serde_json::json!(6000))
+            .is_ok());
+        assert_eq!(s.zookeeper_session_timeout_ms, 6000);
+        let e = s
+            .set("zookeeper.session.timeout", &serde_json::json!(6000))
+            .unwrap_err();
+        assert!(e.contains("unknown setting"), "{e}");
+        let e = s
+            .set("zookeeper.session.timeout.ms", &serde_json::json!("x"))
+            .unwrap_err();
+        assert!(e.contains("whole number"), "{e}");
+        let e = s
+            .set("zookeeper.session.timeout.ms", &serde_json::json!(1))
+            .unwrap_err();
+        assert!(e.contains("between"), "{e}");
+        assert_eq!(s.zookeeper_session_timeout_ms, 6000);
+    }
+
+    #[test]
+    fn profile_names_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::parse(p.name()), Ok(p));
+        }
+        assert!(Profile::parse("1.0").unwrap_err().contains("\"3.9\""));
+    }
+}

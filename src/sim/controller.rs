@@ -1,0 +1,409 @@
+//! Controller election and the controller role, as Kafka's ZooKeeper mode does them.
+//!
+//! Sources: `KafkaController.elect` / `onControllerFailover` / `onControllerResignation` /
+//! `processBrokerChange`, and `KafkaZkClient.registerControllerAndIncrementControllerEpoch`:
+//! a broker becomes controller by one multi-op that creates the ephemeral `/controller` and
+//! sets `/controller_epoch` to epoch + 1 on the version it read. Whoever's write lands first
+//! wins; the others get NODEEXISTS or BADVERSION and watch `/controller`. When the znode
+//! goes away, every live broker races again.
+
+use super::broker::{Broker, Pending};
+use super::config::Settings;
+use super::event::EventKind;
+use super::message::{Body, KafkaError, OpResult, Out, WatchChange, ZkError, ZkOp};
+use super::net::{BrokerId, Endpoint};
+use super::zookeeper::parse_broker_id;
+use std::collections::BTreeMap;
+
+/// What a broker holds while it acts as controller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerRole {
+    /// The controller epoch it won.
+    pub epoch: u64,
+    /// The zkVersion of `/controller_epoch` after its election (fences its writes, 2.1+).
+    pub epoch_zk_version: i32,
+    /// Live brokers and their broker epochs, once loaded.
+    pub live: BTreeMap<BrokerId, i64>,
+    /// Whether failover has loaded the broker list.
+    pub loaded: bool,
+}
+
+impl Broker {
+    /// `KafkaController.elect`: if `/controller` exists, follow it (the read sets a watch);
+    /// otherwise try to become controller.
+    pub(crate) fn elect(&mut self, now: u64, out: &mut Out) {
+        self.zk_request(
+            now,
+            ZkOp::Exists {
+                path: "/controller".into(),
+                watch: true,
+            },
+            Pending::ElectCheck,
+            out,
+        );
+    }
+
+    fn read_epoch(&mut self, now: u64, out: &mut Out) {
+        self.zk_request(
+            now,
+            ZkOp::Exists {
+                path: "/controller_epoch".into(),
+                watch: false,
+            },
+            Pending::ReadEpoch,
+            out,
+        );
+    }
+
+    /// Handles the response to one of the election's or the controller's ZooKeeper requests.
+    pub(crate) fn on_controller_response(
+        &mut self,
+        now: u64,
+        purpose: Pending,
+        result: Result<OpResult, ZkError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        match (purpose, result) {
+            (Pending::ElectCheck, Ok(OpResult::Node(node))) => match node {
+                Some(n) => self.follow(parse_broker_id(&n.data), out),
+                None => self.read_epoch(now, out),
+            },
+            (Pending::ReadEpoch, Ok(OpResult::Node(None))) => {
+                // A fresh cluster: create /controller_epoch with "0" first.
+                self.zk_request(
+                    now,
+                    ZkOp::Create {
+                        path: "/controller_epoch".into(),
+                        data: "0".into(),
+                        ephemeral: false,
+                    },
+                    Pending::CreateEpoch,
+                    out,
+                );
+            }
+            (Pending::ReadEpoch, Ok(OpResult::Node(Some(n)))) => {
+                let epoch: u64 = n.data.parse().unwrap_or(0) + 1;
+                self.zk_request(
+                    now,
+                    ZkOp::Multi(vec![
+                        ZkOp::Create {
+                            path: "/controller".into(),
+                            data: format!(
+                                r#"{{"version":1,"brokerid":{},"timestamp":"{now}"}}"#,
+                                self.id
+                            ),
+                            ephemeral: true,
+                        },
+                        ZkOp::SetData {
+                            path: "/controller_epoch".into(),
+                            data: epoch.to_string(),
+                            version: Some(n.stat.version),
+                        },
+                    ]),
+                    Pending::ElectMulti { epoch },
+                    out,
+                );
+            }
+            (Pending::CreateEpoch, Ok(_)) | (Pending::CreateEpoch, Err(ZkError::NodeExists)) => {
+                self.read_epoch(now, out)
+            }
+            (Pending::ElectMulti { epoch }, Ok(OpResult::Multi(results))) => {
+                let version = results
+                    .iter()
+                    .find_map(|r| match r {
+                        OpResult::Set(stat) => Some(stat.version),
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                self.become_controller(now, epoch, version, out);
+            }
+            (Pending::ElectMulti { .. }, Err(error)) => {
+                // ControllerMovedException: someone else's write landed first.
+                self.zk_request(
+                    now,
+                    ZkOp::Exists {
+                        path: "/controller".into(),
+                        watch: true,
+                    },
+                    Pending::AfterRaceLost { error },
+                    out,
+                );
+            }
+            (Pending::AfterRaceLost { error }, Ok(OpResult::Node(node))) => match node {
+                Some(n) => {
+                    let winner = parse_broker_id(&n.data);
+                    out.event(
+                        EventKind::ControllerRaceLost {
+                            broker: self.id,
+                            error: error.name().into(),
+                            controller: winner,
+                        },
+                        match error {
+                            ZkError::BadVersion => "/controller_epoch changed since it was read: another broker's election landed first",
+                            _ => "the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule",
+                        },
+                    );
+                    self.follow(winner, out);
+                }
+                // Gone again already: race again.
+                None => self.elect(now, out),
+            },
+            (Pending::ControllerChange, Ok(OpResult::Node(node))) => {
+                let now_controller = node.and_then(|n| parse_broker_id(&n.data));
+                self.follow(now_controller, out);
+            }
+            (Pending::LoadBrokers { epoch }, Ok(OpResult::Children(children))) => {
+                if self.controller.as_ref().is_some_and(|c| c.epoch == epoch) {
+                    let live = parse_brokers(&children);
+                    if let Some(c) = self.controller.as_mut() {
+                        c.live = live;
+                        c.loaded = true;
+                    }
+                    self.send_update_metadata(out);
+                }
+            }
+            (Pending::BrokerChange { epoch }, Ok(OpResult::Children(children))) => {
+                if self.controller.as_ref().is_some_and(|c| c.epoch == epoch) {
+                    self.on_broker_change(parse_brokers(&children), settings, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Another broker (or nobody) is controller now; resign if this one was.
+    fn follow(&mut self, controller: Option<BrokerId>, out: &mut Out) {
+        self.active_controller = controller;
+        if self.controller.is_some() && controller != Some(self.id) {
+            let cause = match controller {
+                Some(c) => format!("/controller now names broker {c} (ControllerMovedException)"),
+                None => "/controller is gone".to_string(),
+            };
+            self.resign(&cause, out);
+        }
+    }
+
+    fn become_controller(&mut self, now: u64, epoch: u64, epoch_zk_version: i32, out: &mut Out) {
+        self.active_controller = Some(self.id);
+        self.controller = Some(ControllerRole {
+            epoch,
+            epoch_zk_version,
+            live: BTreeMap::new(),
+            loaded: false,
+        });
+        let cause = if epoch == 1 {
+            "first broker to create the ephemeral /controller znode; /controller_epoch created with 0 and set to 1 in the same multi-op"
+        } else {
+            "first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same multi-op"
+        };
+        out.event(
+            EventKind::ControllerElected {
+                broker: self.id,
+                epoch,
+            },
+            cause,
+        );
+        // onControllerFailover: watch and load the live brokers, then tell everyone.
+        self.zk_request(
+            now,
+            ZkOp::GetChildren {
+                path: "/brokers/ids".into(),
+                watch: true,
+            },
+            Pending::LoadBrokers { epoch },
+            out,
+        );
+    }
+
+    /// `onControllerResignation`: stop acting as controller, drop its queues and watches.
+    pub(crate) fn resign(&mut self, cause: &str, out: &mut Out) {
+        if let Some(role) = self.controller.take() {
+            out.event(
+                EventKind::ControllerResigned {
+                    broker: self.id,
+                    epoch: role.epoch,
+                },
+                cause,
+            );
+        }
+        if self.active_controller == Some(self.id) {
+            self.active_controller = None;
+        }
+    }
+
+    /// A watch notification from ZooKeeper.
+    pub(crate) fn on_watch(&mut self, now: u64, path: &str, change: WatchChange, out: &mut Out) {
+        match (path, change) {
+            ("/controller", WatchChange::Deleted) => {
+                out.event(
+                    EventKind::WatchFired {
+                        broker: self.id,
+                        path: path.into(),
+                        change: change.words().into(),
+                    },
+                    "the controller's session ended, so its ephemeral /controller znode was deleted",
+                );
+                // Reelect: maybeResign, then elect.
+                self.follow(None, out);
+                self.elect(now, out);
+            }
+            ("/controller", _) => {
+                self.zk_request(
+                    now,
+                    ZkOp::Exists {
+                        path: "/controller".into(),
+                        watch: true,
+                    },
+                    Pending::ControllerChange,
+                    out,
+                );
+            }
+            ("/brokers/ids", WatchChange::ChildrenChanged) => {
+                if let Some(epoch) = self.controller.as_ref().map(|c| c.epoch) {
+                    out.event(
+                        EventKind::WatchFired {
+                            broker: self.id,
+                            path: path.into(),
+                            change: change.words().into(),
+                        },
+                        "the controller watches /brokers/ids to learn of brokers joining and leaving",
+                    );
+                    self.zk_request(
+                        now,
+                        ZkOp::GetChildren {
+                            path: "/brokers/ids".into(),
+                            watch: true,
+                        },
+                        Pending::BrokerChange { epoch },
+                        out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `processBrokerChange`: compare the registered brokers with the ones the controller knew.
+    fn on_broker_change(
+        &mut self,
+        now_live: BTreeMap<BrokerId, i64>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let Some(role) = self.controller.as_mut() else {
+            return;
+        };
+        let before = std::mem::replace(&mut role.live, now_live.clone());
+        let me = self.id;
+        let mut changed = false;
+        for (b, epoch) in &before {
+            match now_live.get(b) {
+                None => {
+                    changed = true;
+                    out.event(
+                        EventKind::BrokerLost {
+                            controller: me,
+                            broker: *b,
+                        },
+                        format!(
+                            "/brokers/ids/{b} was deleted: the broker's ZooKeeper session ended"
+                        ),
+                    );
+                }
+                Some(new_epoch) if new_epoch > epoch && settings.profile.has_broker_epochs() => {
+                    changed = true;
+                    out.event(
+                        EventKind::BrokerLost {
+                            controller: me,
+                            broker: *b,
+                        },
+                        format!("broker {b} re-registered with a newer broker epoch before its loss was processed: a bounce (KIP-380) is handled as failure, then startup"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        for (b, epoch) in &now_live {
+            let is_new = match before.get(b) {
+                None => true,
+                Some(old) => epoch > old && settings.profile.has_broker_epochs(),
+            };
+            if is_new {
+                changed = true;
+                out.event(
+                    EventKind::BrokerOnline {
+                        controller: me,
+                        broker: *b,
+                        broker_epoch: *epoch,
+                    },
+                    format!("/brokers/ids/{b} appeared: onBrokerStartup sends it and every live broker the cluster metadata"),
+                );
+            }
+        }
+        if changed {
+            self.send_update_metadata(out);
+        }
+    }
+
+    /// Sends UpdateMetadata, stamped with this controller's epoch, to every live broker.
+    fn send_update_metadata(&mut self, out: &mut Out) {
+        let Some(role) = self.controller.as_ref() else {
+            return;
+        };
+        let live: Vec<BrokerId> = role.live.keys().copied().collect();
+        for (b, broker_epoch) in &role.live {
+            out.send(
+                self.me(),
+                Endpoint::Broker(*b),
+                Body::UpdateMetadata {
+                    controller: self.id,
+                    controller_epoch: role.epoch,
+                    broker_epoch: *broker_epoch,
+                    live_brokers: live.clone(),
+                },
+            );
+        }
+    }
+
+    /// `KafkaController.doControlledShutdown`, for a cluster without partitions to move.
+    pub(crate) fn on_controlled_shutdown_request(
+        &mut self,
+        from: BrokerId,
+        broker_epoch: i64,
+        attempt: u32,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let error = match self.controller.as_ref() {
+            None => Some(KafkaError::NotController),
+            Some(role) => match role.live.get(&from) {
+                Some(known) if settings.profile.has_broker_epochs() && broker_epoch < *known => {
+                    Some(KafkaError::StaleBrokerEpoch)
+                }
+                _ => None,
+            },
+        };
+        if error.is_none() {
+            out.event(
+                EventKind::ControlledShutdownCompleted {
+                    broker: from,
+                    controller: self.id,
+                },
+                "the controller moves leadership off the stopping broker (it leads no partitions here) and lets it go",
+            );
+        }
+        out.send(
+            self.me(),
+            Endpoint::Broker(from),
+            Body::ControlledShutdownResponse { attempt, error },
+        );
+    }
+}
+
+fn parse_brokers(children: &[(String, i64)]) -> BTreeMap<BrokerId, i64> {
+    children
+        .iter()
+        .filter_map(|(name, czxid)| name.parse().ok().map(|b| (b, *czxid)))
+        .collect()
+}

@@ -1,0 +1,313 @@
+//! Events: the trace of everything that changed, each with the rule and setting that caused it.
+//!
+//! The page's event log, the command line's `--events` and the golden traces all print these.
+
+use super::net::BrokerId;
+use serde::Serialize;
+use std::fmt;
+
+/// One state change at one virtual time, with its cause.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Event {
+    /// Virtual milliseconds since the simulation began.
+    pub time_ms: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EventKind,
+    /// The rule, and where one drives it the setting, that made it happen.
+    pub cause: String,
+}
+
+/// What happened. Serialized with a `"kind"` tag in snake case, e.g. `"controller_elected"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[allow(missing_docs)] // the variants are documented; their fields say what they hold
+pub enum EventKind {
+    /// A broker process started.
+    BrokerStarted { broker: BrokerId },
+    /// A broker's startup failed and the process stopped.
+    BrokerStartFailed { broker: BrokerId },
+    /// A broker process was killed without a goodbye.
+    BrokerCrashed { broker: BrokerId },
+    /// A broker process froze (a long GC pause).
+    BrokerPaused { broker: BrokerId, until_ms: u64 },
+    /// A frozen broker process carried on with the state it had.
+    BrokerResumed { broker: BrokerId },
+    /// A broker asked the controller to move its leadership away before stopping.
+    ControlledShutdownRequested { broker: BrokerId, attempt: u32 },
+    /// The controller answered a controlled shutdown request.
+    ControlledShutdownCompleted {
+        broker: BrokerId,
+        controller: BrokerId,
+    },
+    /// A broker process stopped after its shutdown.
+    BrokerStopped { broker: BrokerId },
+    /// A network link started dropping everything.
+    LinkCut { from: String, to: String },
+    /// A cut link carries messages again.
+    LinkHealed { from: String, to: String },
+    /// ZooKeeper opened a session for a broker.
+    ZkSessionCreated { broker: BrokerId, session: u64 },
+    /// A broker's ZooKeeper client heard nothing from the server for its read timeout.
+    ZkDisconnected { broker: BrokerId, session: u64 },
+    /// A broker's ZooKeeper client got back to its still-valid session.
+    ZkReconnected { broker: BrokerId, session: u64 },
+    /// ZooKeeper expired a session and deleted its ephemeral znodes.
+    SessionExpired { broker: BrokerId, session: u64 },
+    /// A session was closed by its owner and its ephemeral znodes deleted.
+    SessionClosed { broker: BrokerId, session: u64 },
+    /// A broker learned that its ZooKeeper session had expired.
+    SessionExpiryNoticed { broker: BrokerId, session: u64 },
+    /// `/brokers/ids/N` was created; its czxid is the broker epoch.
+    BrokerRegistered { broker: BrokerId, broker_epoch: i64 },
+    /// ZooKeeper notified a broker of a change on a watched znode.
+    WatchFired {
+        broker: BrokerId,
+        path: String,
+        change: String,
+    },
+    /// A broker tried to become controller and another was faster.
+    ControllerRaceLost {
+        broker: BrokerId,
+        error: String,
+        controller: Option<BrokerId>,
+    },
+    /// A broker created `/controller` and incremented `/controller_epoch`.
+    ControllerElected { broker: BrokerId, epoch: u64 },
+    /// A broker stopped acting as controller.
+    ControllerResigned { broker: BrokerId, epoch: u64 },
+    /// The controller saw a broker register (or re-register).
+    BrokerOnline {
+        controller: BrokerId,
+        broker: BrokerId,
+        broker_epoch: i64,
+    },
+    /// The controller saw a broker's registration disappear.
+    BrokerLost {
+        controller: BrokerId,
+        broker: BrokerId,
+    },
+    /// A broker accepted metadata from a controller of a newer epoch.
+    MetadataUpdated {
+        broker: BrokerId,
+        controller: BrokerId,
+        controller_epoch: u64,
+    },
+    /// A broker refused a request from an old controller epoch or for an old broker epoch.
+    StaleRequestRejected {
+        broker: BrokerId,
+        from: BrokerId,
+        request: String,
+        epoch: i64,
+        current: i64,
+        error: String,
+    },
+    /// A safety invariant was broken.
+    InvariantViolated { invariant: String, detail: String },
+}
+
+impl EventKind {
+    /// The snake-case name of the kind, as serialized.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::BrokerStarted { .. } => "broker_started",
+            EventKind::BrokerStartFailed { .. } => "broker_start_failed",
+            EventKind::BrokerCrashed { .. } => "broker_crashed",
+            EventKind::BrokerPaused { .. } => "broker_paused",
+            EventKind::BrokerResumed { .. } => "broker_resumed",
+            EventKind::ControlledShutdownRequested { .. } => "controlled_shutdown_requested",
+            EventKind::ControlledShutdownCompleted { .. } => "controlled_shutdown_completed",
+            EventKind::BrokerStopped { .. } => "broker_stopped",
+            EventKind::LinkCut { .. } => "link_cut",
+            EventKind::LinkHealed { .. } => "link_healed",
+            EventKind::ZkSessionCreated { .. } => "zk_session_created",
+            EventKind::ZkDisconnected { .. } => "zk_disconnected",
+            EventKind::ZkReconnected { .. } => "zk_reconnected",
+            EventKind::SessionExpired { .. } => "session_expired",
+            EventKind::SessionClosed { .. } => "session_closed",
+            EventKind::SessionExpiryNoticed { .. } => "session_expiry_noticed",
+            EventKind::BrokerRegistered { .. } => "broker_registered",
+            EventKind::WatchFired { .. } => "watch_fired",
+            EventKind::ControllerRaceLost { .. } => "controller_race_lost",
+            EventKind::ControllerElected { .. } => "controller_elected",
+            EventKind::ControllerResigned { .. } => "controller_resigned",
+            EventKind::BrokerOnline { .. } => "broker_online",
+            EventKind::BrokerLost { .. } => "broker_lost",
+            EventKind::MetadataUpdated { .. } => "metadata_updated",
+            EventKind::StaleRequestRejected { .. } => "stale_request_rejected",
+            EventKind::InvariantViolated { .. } => "invariant_violated",
+        }
+    }
+
+    /// The broker the event is mainly about, if any (the page highlights it).
+    pub fn broker(&self) -> Option<BrokerId> {
+        use EventKind::*;
+        match self {
+            BrokerStarted { broker }
+            | BrokerStartFailed { broker }
+            | BrokerCrashed { broker }
+            | BrokerPaused { broker, .. }
+            | BrokerResumed { broker }
+            | ControlledShutdownRequested { broker, .. }
+            | ControlledShutdownCompleted { broker, .. }
+            | BrokerStopped { broker }
+            | ZkSessionCreated { broker, .. }
+            | ZkDisconnected { broker, .. }
+            | ZkReconnected { broker, .. }
+            | SessionExpired { broker, .. }
+            | SessionClosed { broker, .. }
+            | SessionExpiryNoticed { broker, .. }
+            | BrokerRegistered { broker, .. }
+            | WatchFired { broker, .. }
+            | ControllerRaceLost { broker, .. }
+            | ControllerElected { broker, .. }
+            | ControllerResigned { broker, .. }
+            | BrokerOnline { broker, .. }
+            | BrokerLost { broker, .. }
+            | MetadataUpdated { broker, .. }
+            | StaleRequestRejected { broker, .. } => Some(*broker),
+            LinkCut { .. } | LinkHealed { .. } | InvariantViolated { .. } => None,
+        }
+    }
+
+    /// Whether the event is part of the election story itself (the page's "key events" filter).
+    pub fn is_key(&self) -> bool {
+        use EventKind::*;
+        !matches!(
+            self,
+            WatchFired { .. } | ZkSessionCreated { .. } | MetadataUpdated { .. }
+        )
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use EventKind::*;
+        match self {
+            BrokerStarted { broker } => write!(f, "broker {broker} started"),
+            BrokerStartFailed { broker } => write!(f, "broker {broker} failed to start and stopped"),
+            BrokerCrashed { broker } => write!(f, "broker {broker} crashed"),
+            BrokerPaused { broker, until_ms } => {
+                write!(f, "broker {broker} froze until {}", fmt_ms(*until_ms))
+            }
+            BrokerResumed { broker } => write!(f, "broker {broker} woke up with its old state"),
+            ControlledShutdownRequested { broker, attempt } => write!(
+                f,
+                "broker {broker} asked the controller for a controlled shutdown (attempt {attempt})"
+            ),
+            ControlledShutdownCompleted { broker, controller } => write!(
+                f,
+                "controller {controller} completed the controlled shutdown of broker {broker}"
+            ),
+            BrokerStopped { broker } => write!(f, "broker {broker} stopped"),
+            LinkCut { from, to } => write!(f, "link {from} <-> {to} cut"),
+            LinkHealed { from, to } => write!(f, "link {from} <-> {to} healed"),
+            ZkSessionCreated { broker, session } => {
+                write!(f, "ZooKeeper opened session 0x{session:x} for broker {broker}")
+            }
+            ZkDisconnected { broker, session } => write!(
+                f,
+                "broker {broker} lost its ZooKeeper connection (session 0x{session:x} may still live)"
+            ),
+            ZkReconnected { broker, session } => {
+                write!(f, "broker {broker} reconnected to session 0x{session:x}")
+            }
+            SessionExpired { broker, session } => write!(
+                f,
+                "ZooKeeper expired session 0x{session:x} of broker {broker}; its ephemeral znodes are gone"
+            ),
+            SessionClosed { broker, session } => write!(
+                f,
+                "broker {broker} closed session 0x{session:x}; its ephemeral znodes are gone"
+            ),
+            SessionExpiryNoticed { broker, session } => write!(
+                f,
+                "broker {broker} learned that its session 0x{session:x} had expired"
+            ),
+            BrokerRegistered {
+                broker,
+                broker_epoch,
+            } => write!(
+                f,
+                "broker {broker} registered /brokers/ids/{broker} (broker epoch {broker_epoch})"
+            ),
+            WatchFired {
+                broker,
+                path,
+                change,
+            } => write!(f, "ZooKeeper notified broker {broker}: {path} {change}"),
+            ControllerRaceLost {
+                broker,
+                error,
+                controller,
+            } => match controller {
+                Some(c) => write!(
+                    f,
+                    "broker {broker} lost the controller race ({error}); broker {c} is controller, broker {broker} watches /controller"
+                ),
+                None => write!(
+                    f,
+                    "broker {broker} lost the controller race ({error}) and watches /controller"
+                ),
+            },
+            ControllerElected { broker, epoch } => {
+                write!(f, "broker {broker} became controller (controller epoch {epoch})")
+            }
+            ControllerResigned { broker, epoch } => write!(
+                f,
+                "broker {broker} stopped acting as controller (it had epoch {epoch})"
+            ),
+            BrokerOnline {
+                controller,
+                broker,
+                broker_epoch,
+            } => write!(
+                f,
+                "controller {controller} sees broker {broker} online (broker epoch {broker_epoch})"
+            ),
+            BrokerLost { controller, broker } => {
+                write!(f, "controller {controller} sees broker {broker} gone")
+            }
+            MetadataUpdated {
+                broker,
+                controller,
+                controller_epoch,
+            } => write!(
+                f,
+                "broker {broker} now follows controller {controller} (controller epoch {controller_epoch})"
+            ),
+            StaleRequestRejected {
+                broker,
+                from,
+                request,
+                epoch,
+                current,
+                error,
+            } => write!(
+                f,
+                "broker {broker} rejected {request} from broker {from}: epoch {epoch} < {current} ({error})"
+            ),
+            InvariantViolated { invariant, detail } => {
+                write!(f, "INVARIANT BROKEN: {invariant}: {detail}")
+            }
+        }
+    }
+}
+
+impl Event {
+    /// One readable line: time, kind, what happened, and why.
+    pub fn line(&self) -> String {
+        format!(
+            "{:>9}  {:<30} {} [{}]",
+            fmt_ms(self.time_ms),
+            self.kind.name(),
+            self.kind,
+            self.cause
+        )
+    }
+}
+
+/// Virtual time as seconds with milliseconds, e.g. `18.204s`.
+pub fn fmt_ms(ms: u64) -> String {
+    format!("{}.{:03}s", ms / 1000, ms % 1000)
+}

@@ -1,0 +1,84 @@
+//! The safety monitor: checked after every step of the simulation.
+//!
+//! Each invariant has a plain-English name (after stateright's properties) and the Kafka
+//! rule it comes from. A broken invariant is recorded in the state and the event log.
+
+use super::broker::Broker;
+use super::net::BrokerId;
+use super::zookeeper::ZooKeeper;
+use std::collections::BTreeMap;
+
+/// "Election Safety": at most one live broker acts as controller in any one epoch.
+/// The whole point of `controller_epoch` (KafkaZkClient.registerControllerAndIncrementControllerEpoch):
+/// two brokers may both believe they are controller for a while, but never in the same epoch.
+pub const ONE_CONTROLLER_PER_EPOCH: &str = "one controller per epoch";
+
+/// "Epochs only grow": `/controller_epoch` never goes back, and no broker ever accepts a
+/// controller epoch older than one it has accepted.
+pub const EPOCHS_ONLY_GROW: &str = "controller epochs only grow";
+
+/// The monitor's memory between steps.
+#[derive(Debug, Clone, Default)]
+pub struct Monitor {
+    zk_epoch: u64,
+    seen: BTreeMap<BrokerId, u64>,
+    reported: Vec<(String, String)>,
+}
+
+impl Monitor {
+    /// Checks every invariant; returns the violations not reported before, as (name, detail).
+    pub fn check(
+        &mut self,
+        zk: &ZooKeeper,
+        brokers: &BTreeMap<BrokerId, Broker>,
+    ) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+
+        let mut by_epoch: BTreeMap<u64, Vec<BrokerId>> = BTreeMap::new();
+        for b in brokers.values() {
+            if let (true, Some(role)) = (b.status.is_alive(), b.controller.as_ref()) {
+                by_epoch.entry(role.epoch).or_default().push(b.id);
+            }
+        }
+        for (epoch, ids) in by_epoch {
+            if ids.len() > 1 {
+                found.push((
+                    ONE_CONTROLLER_PER_EPOCH.to_string(),
+                    format!("brokers {ids:?} all act as controller in epoch {epoch}"),
+                ));
+            }
+        }
+
+        let epoch = zk.controller_epoch();
+        if epoch < self.zk_epoch {
+            found.push((
+                EPOCHS_ONLY_GROW.to_string(),
+                format!(
+                    "/controller_epoch went back from {} to {epoch}",
+                    self.zk_epoch
+                ),
+            ));
+        }
+        self.zk_epoch = self.zk_epoch.max(epoch);
+        for b in brokers.values() {
+            if !b.status.is_alive() {
+                self.seen.remove(&b.id);
+                continue;
+            }
+            let prev = self.seen.insert(b.id, b.metadata_epoch).unwrap_or(0);
+            if b.metadata_epoch < prev {
+                found.push((
+                    EPOCHS_ONLY_GROW.to_string(),
+                    format!(
+                        "broker {} went back from controller epoch {prev} to {}",
+                        b.id, b.metadata_epoch
+                    ),
+                ));
+            }
+        }
+
+        found.retain(|v| !self.reported.contains(v));
+        self.reported.extend(found.iter().cloned());
+        found
+    }
+}

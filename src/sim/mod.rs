@@ -1,0 +1,31 @@
+//! The election core: a deterministic, sans-IO discrete-event simulation of Kafka's
+//! ZooKeeper-mode controller election.
+//!
+//! Contract: no wall clock, no I/O, no thread RNG. Time is virtual milliseconds passed in
+//! through [`World::advance_to`]; randomness comes from one RNG seeded by [`Setup::seed`];
+//! every collection whose order reaches a result is ordered. The same setup and the same
+//! commands at the same times give the identical event trace, natively and in wasm.
+//!
+//! Inputs: [`Command`]s (a click, a scenario action) and the passing of time.
+//! Outputs: [`Event`]s (the trace), [`ClusterState`] snapshots and [`MessageRecord`]s.
+
+pub mod broker;
+pub mod config;
+pub mod controller;
+pub mod event;
+pub mod invariants;
+pub mod message;
+pub mod net;
+pub mod rng;
+pub mod state;
+pub mod world;
+pub mod zookeeper;
+
+pub use config::{Profile, Settings};
+pub use event::{fmt_ms, Event, EventKind};
+pub use net::{BrokerId, Endpoint, MessageRecord};
+pub use state::{BrokerView, ClusterState};
+pub use world::{Command, Setup, World};
+
+#[cfg(test)]
+mod tests;

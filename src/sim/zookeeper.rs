@@ -1,0 +1,868 @@
+//! ZooKeeper, as Kafka's ZooKeeper mode uses it: sessions with heartbeats and expiry,
+//! persistent and ephemeral znodes with owners, zxids, czxids and versions, one-shot watches
+//! and atomic multi-ops.
+//!
+//! Model of the server side of `org.apache.zookeeper` (sessions expire when no heartbeat
+//! arrives within the negotiated timeout; ephemeral znodes die with their session; a watch
+//! fires once). The client side lives in [`super::broker`].
+
+use super::event::EventKind;
+use super::message::{
+    Body, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
+};
+use super::net::{BrokerId, Endpoint};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One znode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Znode {
+    /// Its data.
+    pub data: String,
+    /// Its stat.
+    pub stat: Stat,
+}
+
+/// Why a session is no longer alive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// No heartbeat within the timeout, or forced expiry.
+    Expired,
+    /// Closed by its owner.
+    Closed,
+}
+
+/// One client session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// The broker that opened it.
+    pub owner: BrokerId,
+    /// Negotiated timeout.
+    pub timeout_ms: u64,
+    /// When the server last heard from the client.
+    pub last_heard_ms: u64,
+    /// `None` while alive.
+    pub ended: Option<SessionEnd>,
+}
+
+impl Session {
+    /// When the server will expire the session if it hears nothing more.
+    pub fn deadline_ms(&self) -> u64 {
+        self.last_heard_ms + self.timeout_ms
+    }
+}
+
+/// The ZooKeeper ensemble, as one server.
+#[derive(Debug, Clone)]
+pub struct ZooKeeper {
+    zxid: i64,
+    next_session: SessionId,
+    nodes: BTreeMap<String, Znode>,
+    sessions: BTreeMap<SessionId, Session>,
+    data_watches: BTreeMap<String, BTreeSet<SessionId>>,
+    child_watches: BTreeMap<String, BTreeSet<SessionId>>,
+}
+
+impl Default for ZooKeeper {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn parent(path: &str) -> Option<&str> {
+    let i = path.rfind('/')?;
+    if i == 0 {
+        if path.len() > 1 {
+            Some("/")
+        } else {
+            None
+        }
+    } else {
+        Some(&path[..i])
+    }
+}
+
+impl ZooKeeper {
+    /// A fresh ensemble with Kafka's persistent paths `/brokers/ids` already there.
+    pub fn new() -> Self {
+        let mut zk = ZooKeeper {
+            zxid: 0,
+            next_session: 0x1001,
+            nodes: BTreeMap::new(),
+            sessions: BTreeMap::new(),
+            data_watches: BTreeMap::new(),
+            child_watches: BTreeMap::new(),
+        };
+        zk.put("/", "", None);
+        zk.put("/brokers", "", None);
+        zk.put("/brokers/ids", "", None);
+        zk
+    }
+
+    fn put(&mut self, path: &str, data: &str, owner: Option<SessionId>) -> Stat {
+        self.zxid += 1;
+        let stat = Stat {
+            czxid: self.zxid,
+            mzxid: self.zxid,
+            version: 0,
+            ephemeral_owner: owner,
+        };
+        self.nodes.insert(
+            path.to_string(),
+            Znode {
+                data: data.to_string(),
+                stat: stat.clone(),
+            },
+        );
+        stat
+    }
+
+    /// A znode, if it exists.
+    pub fn node(&self, path: &str) -> Option<&Znode> {
+        self.nodes.get(path)
+    }
+
+    /// Every znode, in path order.
+    pub fn nodes(&self) -> impl Iterator<Item = (&String, &Znode)> {
+        self.nodes.iter()
+    }
+
+    /// A session by id.
+    pub fn session(&self, id: SessionId) -> Option<&Session> {
+        self.sessions.get(&id)
+    }
+
+    /// The live session a broker owns, if any (the newest one).
+    pub fn live_session_of(&self, broker: BrokerId) -> Option<(SessionId, &Session)> {
+        self.sessions
+            .iter()
+            .rev()
+            .find(|(_, s)| s.owner == broker && s.ended.is_none())
+            .map(|(id, s)| (*id, s))
+    }
+
+    /// The broker named by `/controller`, if the znode exists.
+    pub fn controller(&self) -> Option<BrokerId> {
+        self.nodes
+            .get("/controller")
+            .and_then(|n| parse_broker_id(&n.data))
+    }
+
+    /// The value of `/controller_epoch` (0 when it does not exist yet).
+    pub fn controller_epoch(&self) -> u64 {
+        self.nodes
+            .get("/controller_epoch")
+            .and_then(|n| n.data.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// The broker epoch (czxid) of `/brokers/ids/N`, if registered.
+    pub fn registration(&self, broker: BrokerId) -> Option<i64> {
+        self.nodes
+            .get(&format!("/brokers/ids/{broker}"))
+            .map(|n| n.stat.czxid)
+    }
+
+    fn alive(&self, session: SessionId) -> bool {
+        self.sessions
+            .get(&session)
+            .is_some_and(|s| s.ended.is_none())
+    }
+
+    fn touch(&mut self, session: SessionId, now: u64) {
+        if let Some(s) = self.sessions.get_mut(&session) {
+            s.last_heard_ms = now;
+        }
+    }
+
+    /// Handles a message from a broker's client.
+    pub fn handle(&mut self, now: u64, from: BrokerId, body: Body, out: &mut Out) {
+        let me = Endpoint::Zk;
+        let to = Endpoint::Broker(from);
+        match body {
+            Body::Connect { timeout_ms } => {
+                let id = self.next_session;
+                self.next_session += 1;
+                self.sessions.insert(
+                    id,
+                    Session {
+                        owner: from,
+                        timeout_ms,
+                        last_heard_ms: now,
+                        ended: None,
+                    },
+                );
+                out.timer(now + timeout_ms, me, Timer::SessionDeadline(id));
+                out.event(
+                    EventKind::ZkSessionCreated {
+                        broker: from,
+                        session: id,
+                    },
+                    "a new ZooKeeper client connects and gets a new session",
+                );
+                out.send(
+                    me,
+                    to,
+                    Body::Connected {
+                        session: id,
+                        timeout_ms,
+                        resumed: false,
+                    },
+                );
+            }
+            Body::Reconnect { session } => {
+                if self.alive(session) {
+                    self.touch(session, now);
+                    let timeout_ms = self.sessions[&session].timeout_ms;
+                    out.send(
+                        me,
+                        to,
+                        Body::Connected {
+                            session,
+                            timeout_ms,
+                            resumed: true,
+                        },
+                    );
+                } else {
+                    out.send(me, to, Body::Expired { session });
+                }
+            }
+            Body::Ping { session } => {
+                if self.alive(session) {
+                    self.touch(session, now);
+                    out.send(me, to, Body::Pong { session });
+                } else {
+                    out.send(me, to, Body::Expired { session });
+                }
+            }
+            Body::Request { session, xid, op } => {
+                if !self.alive(session) {
+                    out.send(me, to, Body::Expired { session });
+                    return;
+                }
+                self.touch(session, now);
+                let result = self.execute(session, op, out);
+                out.send(
+                    me,
+                    to,
+                    Body::Response {
+                        session,
+                        xid,
+                        result,
+                    },
+                );
+            }
+            Body::Close { session } => {
+                if self.alive(session) {
+                    self.end_session(session, SessionEnd::Closed, out);
+                    out.event(
+                        EventKind::SessionClosed {
+                            broker: from,
+                            session,
+                        },
+                        "clean shutdown closes the ZooKeeper session at once",
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Handles ZooKeeper's own timers.
+    pub fn on_timer(&mut self, now: u64, timer: Timer, out: &mut Out) {
+        if let Timer::SessionDeadline(id) = timer {
+            let Some(s) = self.sessions.get(&id) else {
+                return;
+            };
+            if s.ended.is_some() {
+                return;
+            }
+            let deadline = s.deadline_ms();
+            if deadline > now {
+                out.timer(deadline, Endpoint::Zk, Timer::SessionDeadline(id));
+                return;
+            }
+            let (owner, timeout) = (s.owner, s.timeout_ms);
+            self.expire(id, out);
+            out.event(
+                EventKind::SessionExpired {
+                    broker: owner,
+                    session: id,
+                },
+                format!("no heartbeat for zookeeper.session.timeout.ms ({timeout} ms)"),
+            );
+        }
+    }
+
+    /// Expires the live session of `broker` now (`expire_session`). Returns whether it had one.
+    pub fn force_expire(&mut self, broker: BrokerId, out: &mut Out) -> bool {
+        let Some((id, _)) = self.live_session_of(broker) else {
+            return false;
+        };
+        self.expire(id, out);
+        out.event(
+            EventKind::SessionExpired {
+                broker,
+                session: id,
+            },
+            "ZooKeeper expired the session on request (expire_session)",
+        );
+        true
+    }
+
+    fn expire(&mut self, id: SessionId, out: &mut Out) {
+        let owner = self.sessions[&id].owner;
+        self.end_session(id, SessionEnd::Expired, out);
+        // The server closes the connection; the client finds out the session is gone.
+        out.send(
+            Endpoint::Zk,
+            Endpoint::Broker(owner),
+            Body::Expired { session: id },
+        );
+    }
+
+    fn end_session(&mut self, id: SessionId, how: SessionEnd, out: &mut Out) {
+        if let Some(s) = self.sessions.get_mut(&id) {
+            s.ended = Some(how);
+        }
+        // Its watches go with it...
+        for set in self.data_watches.values_mut() {
+            set.remove(&id);
+        }
+        for set in self.child_watches.values_mut() {
+            set.remove(&id);
+        }
+        // ...and so do its ephemeral znodes, each deletion a transaction that fires watches.
+        let owned: Vec<String> = self
+            .nodes
+            .iter()
+            .filter(|(_, n)| n.stat.ephemeral_owner == Some(id))
+            .map(|(p, _)| p.clone())
+            .collect();
+        for path in owned {
+            self.zxid += 1;
+            self.nodes.remove(&path);
+            self.fire_data(&path, WatchChange::Deleted, out);
+            self.fire_children(&path, out);
+            if let Some(p) = parent(&path) {
+                let p = p.to_string();
+                self.fire_children(&p, out);
+            }
+        }
+    }
+
+    fn fire(
+        &mut self,
+        watches: fn(&mut ZooKeeper) -> &mut BTreeMap<String, BTreeSet<SessionId>>,
+        path: &str,
+        change: WatchChange,
+        out: &mut Out,
+    ) {
+        let Some(set) = watches(self).remove(path) else {
+            return;
+        };
+        for session in set {
+            if let Some(s) = self.sessions.get(&session) {
+                if s.ended.is_none() {
+                    out.send(
+                        Endpoint::Zk,
+                        Endpoint::Broker(s.owner),
+                        Body::Watch {
+                            session,
+                            path: path.to_string(),
+                            change,
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    fn fire_data(&mut self, path: &str, change: WatchChange, out: &mut Out) {
+        self.fire(|z| &mut z.data_watches, path, change, out);
+    }
+
+    fn fire_children(&mut self, path: &str, out: &mut Out) {
+        self.fire(
+            |z| &mut z.child_watches,
+            path,
+            WatchChange::ChildrenChanged,
+            out,
+        );
+    }
+
+    /// Checks an operation against the current tree without changing anything.
+    fn check(&self, op: &ZkOp, pending: &BTreeMap<String, Option<i32>>) -> Result<(), ZkError> {
+        // `pending` holds the effect of earlier ops of the same multi: path -> Some(version) if
+        // it will exist with that version, None if it will not exist.
+        let version_of = |path: &str| -> Option<i32> {
+            match pending.get(path) {
+                Some(v) => *v,
+                None => self.nodes.get(path).map(|n| n.stat.version),
+            }
+        };
+        match op {
+            ZkOp::Create { path, .. } => {
+                if version_of(path).is_some() {
+                    return Err(ZkError::NodeExists);
+                }
+                match parent(path) {
+                    Some(p) if version_of(p).is_some() => Ok(()),
+                    _ => Err(ZkError::NoNode),
+                }
+            }
+            ZkOp::SetData { path, version, .. } => match version_of(path) {
+                None => Err(ZkError::NoNode),
+                Some(v) if version.is_some_and(|want| want != v) => Err(ZkError::BadVersion),
+                Some(_) => Ok(()),
+            },
+            ZkOp::Check { path, version } => match version_of(path) {
+                None => Err(ZkError::NoNode),
+                Some(v) if v != *version => Err(ZkError::BadVersion),
+                Some(_) => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    fn execute(
+        &mut self,
+        session: SessionId,
+        op: ZkOp,
+        out: &mut Out,
+    ) -> Result<OpResult, ZkError> {
+        match op {
+            ZkOp::Exists { path, watch } => {
+                if watch {
+                    self.data_watches
+                        .entry(path.clone())
+                        .or_default()
+                        .insert(session);
+                }
+                Ok(OpResult::Node(self.nodes.get(&path).map(|n| NodeData {
+                    data: n.data.clone(),
+                    stat: n.stat.clone(),
+                })))
+            }
+            ZkOp::GetChildren { path, watch } => {
+                if !self.nodes.contains_key(&path) {
+                    return Err(ZkError::NoNode);
+                }
+                if watch {
+                    self.child_watches
+                        .entry(path.clone())
+                        .or_default()
+                        .insert(session);
+                }
+                let prefix = if path == "/" {
+                    "/".to_string()
+                } else {
+                    format!("{path}/")
+                };
+                let children = self
+                    .nodes
+                    .iter()
+                    .filter_map(|(p, n)| {
+                        let rest = p.strip_prefix(&prefix)?;
+                        (!rest.is_empty() && !rest.contains('/'))
+                            .then(|| (rest.to_string(), n.stat.czxid))
+                    })
+                    .collect();
+                Ok(OpResult::Children(children))
+            }
+            ZkOp::Multi(ops) => {
+                let mut pending: BTreeMap<String, Option<i32>> = BTreeMap::new();
+                for op in &ops {
+                    self.check(op, &pending)?;
+                    match op {
+                        ZkOp::Create { path, .. } => {
+                            pending.insert(path.clone(), Some(0));
+                        }
+                        ZkOp::SetData { path, .. } => {
+                            let v = pending
+                                .get(path)
+                                .copied()
+                                .flatten()
+                                .or_else(|| self.nodes.get(path).map(|n| n.stat.version))
+                                .unwrap_or(0);
+                            pending.insert(path.clone(), Some(v + 1));
+                        }
+                        ZkOp::Multi(_) | ZkOp::Exists { .. } | ZkOp::GetChildren { .. } => {
+                            return Err(ZkError::BadVersion)
+                        }
+                        ZkOp::Check { .. } => {}
+                    }
+                }
+                // All checks passed: apply as one transaction.
+                self.zxid += 1;
+                let zxid = self.zxid;
+                let mut results = Vec::new();
+                for op in ops {
+                    results.push(self.apply_write(session, op, zxid, out));
+                }
+                Ok(OpResult::Multi(results))
+            }
+            write => {
+                self.check(&write, &BTreeMap::new())?;
+                self.zxid += 1;
+                let zxid = self.zxid;
+                Ok(self.apply_write(session, write, zxid, out))
+            }
+        }
+    }
+
+    fn apply_write(&mut self, session: SessionId, op: ZkOp, zxid: i64, out: &mut Out) -> OpResult {
+        match op {
+            ZkOp::Create {
+                path,
+                data,
+                ephemeral,
+            } => {
+                let stat = Stat {
+                    czxid: zxid,
+                    mzxid: zxid,
+                    version: 0,
+                    ephemeral_owner: ephemeral.then_some(session),
+                };
+                self.nodes.insert(
+                    path.clone(),
+                    Znode {
+                        data,
+                        stat: stat.clone(),
+                    },
+                );
+                self.fire_data(&path, WatchChange::Created, out);
+                if let Some(p) = parent(&path) {
+                    let p = p.to_string();
+                    self.fire_children(&p, out);
+                }
+                OpResult::Created(stat)
+            }
+            ZkOp::SetData { path, data, .. } => {
+                let node = self.nodes.get_mut(&path).expect("checked before applying");
+                node.data = data;
+                node.stat.version += 1;
+                node.stat.mzxid = zxid;
+                let stat = node.stat.clone();
+                self.fire_data(&path, WatchChange::DataChanged, out);
+                OpResult::Set(stat)
+            }
+            ZkOp::Check { .. } => OpResult::Checked,
+            ZkOp::Exists { .. } | ZkOp::GetChildren { .. } | ZkOp::Multi(_) => {
+                unreachable!("reads and nested multis are not writes")
+            }
+        }
+    }
+}
+
+/// Reads the `brokerid` out of `/controller`'s JSON data.
+pub fn parse_broker_id(data: &str) -> Option<BrokerId> {
+    let v: serde_json::Value = serde_json::from_str(data).ok()?;
+    v.get("brokerid")?
+        .as_u64()
+        .and_then(|b| u32::try_from(b).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connect(zk: &mut ZooKeeper, broker: BrokerId, now: u64) -> SessionId {
+        let mut out = Out::default();
+        zk.handle(now, broker, Body::Connect { timeout_ms: 6000 }, &mut out);
+        match &out.sends[0].2 {
+            Body::Connected { session, .. } => *session,
+            other => panic!("expected Connected, got {other:?}"),
+        }
+    }
+
+    fn request(
+        zk: &mut ZooKeeper,
+        broker: BrokerId,
+        session: SessionId,
+        op: ZkOp,
+    ) -> (Result<OpResult, ZkError>, Out) {
+        let mut out = Out::default();
+        zk.handle(
+            0,
+            broker,
+            Body::Request {
+                session,
+                xid: 1,
+                op,
+            },
+            &mut out,
+        );
+        let pos = out
+            .sends
+            .iter()
+            .position(|(_, to, b)| {
+                *to == Endpoint::Broker(broker) && matches!(b, Body::Response { .. })
+            })
+            .expect("a response");
+        let (_, _, body) = out.sends.remove(pos);
+        match body {
+            Body::Response { result, .. } => (result, out),
+            _ => unreachable!(),
+        }
+    }
+
+    fn create_ephemeral(path: &str) -> ZkOp {
+        ZkOp::Create {
+            path: path.into(),
+            data: r#"{"version":1,"brokerid":1}"#.into(),
+            ephemeral: true,
+        }
+    }
+
+    #[test]
+    fn ephemeral_znodes_die_with_the_session_and_fire_watches() {
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        let s2 = connect(&mut zk, 2, 0);
+        let (r, _) = request(&mut zk, 1, s1, create_ephemeral("/controller"));
+        assert!(matches!(r, Ok(OpResult::Created(_))));
+        let (r, _) = request(
+            &mut zk,
+            2,
+            s2,
+            ZkOp::Exists {
+                path: "/controller".into(),
+                watch: true,
+            },
+        );
+        assert!(matches!(r, Ok(OpResult::Node(Some(_)))));
+        assert_eq!(zk.controller(), Some(1));
+
+        let mut out = Out::default();
+        zk.on_timer(6000, Timer::SessionDeadline(s1), &mut out);
+        assert!(
+            zk.node("/controller").is_none(),
+            "the ephemeral znode is gone"
+        );
+        let watch = out.sends.iter().find(|(_, to, b)| {
+            *to == Endpoint::Broker(2)
+                && matches!(
+                    b,
+                    Body::Watch {
+                        change: WatchChange::Deleted,
+                        ..
+                    }
+                )
+        });
+        assert!(watch.is_some(), "broker 2's watch fired: {:?}", out.sends);
+        assert!(out.events.iter().any(|(k, c)| matches!(
+            k,
+            EventKind::SessionExpired { broker: 1, .. }
+        ) && c.contains("zookeeper.session.timeout.ms")));
+    }
+
+    #[test]
+    fn heartbeats_keep_a_session_alive() {
+        let mut zk = ZooKeeper::new();
+        let s = connect(&mut zk, 1, 0);
+        let mut out = Out::default();
+        zk.handle(4000, 1, Body::Ping { session: s }, &mut out);
+        let mut out = Out::default();
+        zk.on_timer(6000, Timer::SessionDeadline(s), &mut out);
+        assert!(zk.session(s).unwrap().ended.is_none());
+        assert_eq!(
+            out.timers,
+            vec![(10_000, Endpoint::Zk, Timer::SessionDeadline(s))]
+        );
+        let mut out = Out::default();
+        zk.on_timer(10_000, Timer::SessionDeadline(s), &mut out);
+        assert_eq!(zk.session(s).unwrap().ended, Some(SessionEnd::Expired));
+    }
+
+    #[test]
+    fn watches_are_one_shot() {
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        let s2 = connect(&mut zk, 2, 0);
+        request(
+            &mut zk,
+            2,
+            s2,
+            ZkOp::Exists {
+                path: "/x".into(),
+                watch: true,
+            },
+        );
+        let (_, out) = request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::Create {
+                path: "/x".into(),
+                data: "a".into(),
+                ephemeral: false,
+            },
+        );
+        assert_eq!(
+            out.sends
+                .iter()
+                .filter(|(_, _, b)| matches!(b, Body::Watch { .. }))
+                .count(),
+            1
+        );
+        let (_, out) = request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::SetData {
+                path: "/x".into(),
+                data: "b".into(),
+                version: None,
+            },
+        );
+        assert_eq!(
+            out.sends
+                .iter()
+                .filter(|(_, _, b)| matches!(b, Body::Watch { .. }))
+                .count(),
+            0,
+            "fired once only"
+        );
+    }
+
+    #[test]
+    fn multi_is_all_or_nothing() {
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        let s2 = connect(&mut zk, 2, 0);
+        request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::Create {
+                path: "/controller_epoch".into(),
+                data: "0".into(),
+                ephemeral: false,
+            },
+        );
+        let elect = |v: i32| {
+            ZkOp::Multi(vec![
+                create_ephemeral("/controller"),
+                ZkOp::SetData {
+                    path: "/controller_epoch".into(),
+                    data: "1".into(),
+                    version: Some(v),
+                },
+            ])
+        };
+        let (r, _) = request(&mut zk, 1, s1, elect(0));
+        assert!(r.is_ok());
+        assert_eq!(zk.controller_epoch(), 1);
+        // The loser's multi fails on the create and changes nothing.
+        let (r, _) = request(&mut zk, 2, s2, elect(0));
+        assert_eq!(r, Err(ZkError::NodeExists));
+        assert_eq!(zk.controller_epoch(), 1);
+        assert_eq!(zk.node("/controller_epoch").unwrap().stat.version, 1);
+        assert_eq!(zk.controller(), Some(1));
+    }
+
+    #[test]
+    fn a_stale_version_fails_with_badversion() {
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::Create {
+                path: "/e".into(),
+                data: "0".into(),
+                ephemeral: false,
+            },
+        );
+        request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::SetData {
+                path: "/e".into(),
+                data: "1".into(),
+                version: Some(0),
+            },
+        );
+        let (r, _) = request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::SetData {
+                path: "/e".into(),
+                data: "2".into(),
+                version: Some(0),
+            },
+        );
+        assert_eq!(r, Err(ZkError::BadVersion));
+    }
+
+    #[test]
+    fn czxid_grows_with_each_registration() {
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        let (r1, _) = request(&mut zk, 1, s1, create_ephemeral("/brokers/ids/1"));
+        let first = zk.registration(1).unwrap();
+        assert!(matches!(r1, Ok(OpResult::Created(ref st)) if st.czxid == first));
+        let mut out = Out::default();
+        zk.force_expire(1, &mut out);
+        assert_eq!(zk.registration(1), None);
+        let s1b = connect(&mut zk, 1, 10);
+        request(&mut zk, 1, s1b, create_ephemeral("/brokers/ids/1"));
+        assert!(zk.registration(1).unwrap() > first);
+    }
+
+    #[test]
+    fn requests_on_an_expired_session_are_refused() {
+        let mut zk = ZooKeeper::new();
+        let s = connect(&mut zk, 1, 0);
+        let mut out = Out::default();
+        zk.force_expire(1, &mut out);
+        let mut out = Out::default();
+        zk.handle(
+            1,
+            1,
+            Body::Request {
+                session: s,
+                xid: 9,
+                op: ZkOp::Exists {
+                    path: "/".into(),
+                    watch: false,
+                },
+            },
+            &mut out,
+        );
+        assert!(matches!(out.sends[0].2, Body::Expired { .. }));
+        let mut out = Out::default();
+        zk.handle(1, 1, Body::Reconnect { session: s }, &mut out);
+        assert!(matches!(out.sends[0].2, Body::Expired { .. }));
+    }
+
+    #[test]
+    fn children_are_listed_with_czxid() {
+        let mut zk = ZooKeeper::new();
+        let s = connect(&mut zk, 1, 0);
+        request(&mut zk, 1, s, create_ephemeral("/brokers/ids/2"));
+        request(&mut zk, 1, s, create_ephemeral("/brokers/ids/1"));
+        let (r, _) = request(
+            &mut zk,
+            1,
+            s,
+            ZkOp::GetChildren {
+                path: "/brokers/ids".into(),
+                watch: false,
+            },
+        );
+        match r {
+            Ok(OpResult::Children(c)) => {
+                assert_eq!(
+                    c.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+                    ["1", "2"]
+                );
+                assert!(c[0].1 > c[1].1, "broker 1 registered later");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The Yew page (wasm32 only).
