@@ -295,6 +295,23 @@ pub struct Scenario {
 
 /// Parses and validates a scenario. Nothing runs when this fails.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    match serde_json::from_str::<Value>(text) {
+        Err(e) => return Err(ScenarioError::at("", format!("not valid JSON: {e}"))),
+        Ok(Value::Object(_)) => {}
+        Ok(other) => {
+            let what = match other {
+                Value::Array(_) => "a list",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                Value::Bool(_) => "a boolean",
+                _ => "null",
+            };
+            return Err(ScenarioError::at(
+                "",
+                format!("a scenario is a JSON object ({{\"version\": 1, ...}}), not {what}"),
+            ));
+        }
+    }
     let de = &mut serde_json::Deserializer::from_str(text);
     let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -303,7 +320,14 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         if inner.is_syntax() || inner.is_eof() {
             msg = format!("not valid JSON: {msg}");
         }
-        ScenarioError::at(if path == "." { String::new() } else { path }, msg)
+        ScenarioError::at(
+            if path == "." || path == "?" {
+                String::new()
+            } else {
+                path
+            },
+            msg,
+        )
     })?;
     validate(file)
 }
@@ -713,7 +737,7 @@ mod tests {
                 .split(':')
                 .next()
                 .unwrap(),
-            "actions[0]"
+            "actions[0].brokr"
         );
         assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "crash", "broker": 7}]}"#)
             .contains("there is no broker 7"));

@@ -123,8 +123,8 @@ pub struct ZkClient {
     pub pending: BTreeMap<u64, (ZkOp, Pending)>,
     /// Requests waiting for a connection.
     queued: Vec<(ZkOp, Pending)>,
-    /// The time of the tick timer that is current (others are stale).
-    next_tick_ms: u64,
+    /// The number of the tick timer that is current (others are stale).
+    tick: u64,
 }
 
 impl ZkClient {
@@ -137,7 +137,7 @@ impl ZkClient {
             next_xid: 1,
             pending: BTreeMap::new(),
             queued: Vec::new(),
-            next_tick_ms: 0,
+            tick: 0,
         }
     }
 }
@@ -277,8 +277,8 @@ impl Broker {
     }
 
     fn schedule_tick(&mut self, at: u64, out: &mut Out) {
-        self.zk.next_tick_ms = at;
-        out.timer(at, self.me(), Timer::ZkTick);
+        self.zk.tick += 1;
+        out.timer(at, self.me(), Timer::ZkTick(self.zk.tick));
     }
 
     /// Sends a ZooKeeper request now, or when the connection is back.
@@ -295,8 +295,8 @@ impl Broker {
         }
     }
 
-    fn on_zk_tick(&mut self, now: u64, settings: &Settings, out: &mut Out) {
-        if now != self.zk.next_tick_ms {
+    fn on_zk_tick(&mut self, now: u64, tick: u64, settings: &Settings, out: &mut Out) {
+        if tick != self.zk.tick {
             return; // a stale tick
         }
         match self.zk.state {
@@ -571,7 +571,7 @@ impl Broker {
     /// Handles one of this broker's timers.
     pub fn on_timer(&mut self, now: u64, timer: Timer, settings: &Settings, out: &mut Out) {
         match timer {
-            Timer::ZkTick | Timer::ZkReconnect => self.on_zk_tick(now, settings, out),
+            Timer::ZkTick(tick) => self.on_zk_tick(now, tick, settings, out),
             Timer::ShutdownTimeout { attempt } => {
                 if self.status == BrokerStatus::ShuttingDown && self.shutdown_attempt == attempt {
                     self.controlled_shutdown_failed(

@@ -275,10 +275,9 @@ impl Body {
 pub enum Timer {
     /// ZooKeeper: check whether a session's deadline has passed.
     SessionDeadline(SessionId),
-    /// Broker: send a heartbeat if idle / check the read timeout.
-    ZkTick,
-    /// Broker: try to reconnect to ZooKeeper.
-    ZkReconnect,
+    /// Broker: send a heartbeat if idle / check the read timeout. Only the newest tick
+    /// (by its number) counts; older ones are stale.
+    ZkTick(u64),
     /// Broker: a paused process wakes up.
     Resume,
     /// Broker: a controlled shutdown attempt got no answer in time.

@@ -1,1 +1,299 @@
+//! Tests of the election through the whole world: ZooKeeper, brokers and the controller
+//! role together, driven by commands and the passing of virtual time.
 
+use super::*;
+use std::collections::BTreeSet;
+
+fn world(seed: u64, profile: Profile, n: u32) -> World {
+    World::new(&Setup::with_brokers(
+        seed,
+        Settings::for_profile(profile),
+        n,
+    ))
+}
+
+fn kinds(w: &World, kind: &str) -> Vec<Event> {
+    w.events()
+        .iter()
+        .filter(|e| e.kind.name() == kind)
+        .cloned()
+        .collect()
+}
+
+fn elected(w: &World) -> Vec<(BrokerId, u64)> {
+    w.events()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::ControllerElected { broker, epoch } => Some((broker, epoch)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_first_listed_broker_wins_the_first_election_with_epoch_1() {
+    for seed in 0..40 {
+        let mut w = world(seed, Profile::V3_9, 5);
+        w.advance_to(3_000);
+        assert_eq!(elected(&w), vec![(1, 1)], "seed {seed}");
+        let s = w.state();
+        assert_eq!(s.controller, Some(1));
+        assert_eq!(s.controller_epoch, 1);
+        for b in 1..=5 {
+            let v = &s.brokers[&b.to_string()];
+            assert!(v.registered, "seed {seed}, broker {b}");
+            assert_eq!(v.known_controller, Some(1), "seed {seed}, broker {b}");
+            assert_eq!(v.known_controller_epoch, 1);
+        }
+        assert!(w.violations().is_empty());
+    }
+}
+
+#[test]
+fn a_crashed_controller_is_replaced_only_after_the_session_timeout() {
+    let mut w = world(42, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    w.apply(Command::Crash(1)).unwrap();
+    let deadline = w
+        .zookeeper()
+        .live_session_of(1)
+        .map(|(_, s)| s.deadline_ms())
+        .unwrap();
+    assert!(
+        deadline >= 18_000,
+        "the session lives about 18 s after the last heartbeat"
+    );
+    w.advance_to(deadline - 1);
+    assert_eq!(
+        w.state().controller,
+        Some(1),
+        "ZooKeeper still holds /controller"
+    );
+    assert_eq!(elected(&w).len(), 1);
+    w.advance_to(deadline + 1_000);
+    let s = w.state();
+    assert!(matches!(s.controller, Some(2) | Some(3)));
+    assert_eq!(s.controller_epoch, 2);
+    let e = elected(&w);
+    assert_eq!(e.len(), 2);
+    assert_eq!(e[1].1, 2);
+}
+
+#[test]
+fn the_race_winner_is_not_a_lowest_id_rule() {
+    let winners: BTreeSet<BrokerId> = (0..40)
+        .map(|seed| {
+            let mut w = world(seed, Profile::V3_9, 4);
+            w.advance_to(1_000);
+            w.apply(Command::ExpireSession(1)).unwrap();
+            w.advance_to(2_000);
+            w.state().controller.unwrap()
+        })
+        .collect();
+    assert!(
+        winners.len() >= 2,
+        "different seeds give different winners: {winners:?}"
+    );
+}
+
+#[test]
+fn the_profile_sets_the_session_timeout() {
+    for (profile, low, high) in [
+        (Profile::V2_4, 6_000, 8_000),
+        (Profile::V0_10, 6_000, 8_000),
+        (Profile::V3_9, 18_000, 20_000),
+    ] {
+        let mut w = world(5, profile, 3);
+        w.advance_to(1_000);
+        w.apply(Command::Crash(1)).unwrap();
+        w.advance_to(30_000);
+        let at = kinds(&w, "controller_elected")[1].time_ms;
+        assert!(at > low && at < high, "{profile:?}: re-elected at {at}");
+    }
+}
+
+#[test]
+fn a_forced_expiry_moves_the_controller_at_once_and_the_old_one_registers_again() {
+    let mut w = world(9, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    let first_epoch = w.state().brokers["1"].broker_epoch.unwrap();
+    w.apply(Command::ExpireSession(1)).unwrap();
+    w.advance_to(1_200);
+    let s = w.state();
+    assert_eq!(s.controller_epoch, 2);
+    let b1 = &s.brokers["1"];
+    assert!(b1.registered);
+    assert!(!b1.acts_as_controller);
+    assert!(
+        b1.broker_epoch.unwrap() > first_epoch,
+        "a new registration, a newer broker epoch"
+    );
+    assert_eq!(kinds(&w, "controller_resigned").len(), 1);
+}
+
+#[test]
+fn a_broker_restarted_before_its_old_session_expired_fails_to_start() {
+    let mut w = world(11, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    w.apply(Command::Crash(2)).unwrap();
+    w.advance_to(3_000);
+    w.apply(Command::Start(2)).unwrap();
+    w.advance_to(4_000);
+    assert_eq!(w.state().brokers["2"].state, "stopped");
+    let failed = kinds(&w, "broker_start_failed");
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].cause.contains("zookeeper.session.timeout.ms"));
+    // Once ZooKeeper has expired the old session, the start succeeds.
+    w.advance_to(25_000);
+    w.apply(Command::Start(2)).unwrap();
+    w.advance_to(26_000);
+    let s = w.state();
+    assert_eq!(s.brokers["2"].state, "running");
+    assert!(s.brokers["2"].registered);
+    assert_eq!(s.brokers["2"].known_controller, Some(1));
+}
+
+#[test]
+fn a_short_pause_changes_nothing() {
+    let mut w = world(4, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    w.apply(Command::Pause {
+        broker: 1,
+        for_ms: 5_000,
+    })
+    .unwrap();
+    w.advance_to(60_000);
+    assert_eq!(elected(&w).len(), 1);
+    assert_eq!(w.state().controller, Some(1));
+    assert!(kinds(&w, "session_expired").is_empty());
+}
+
+#[test]
+fn a_long_pause_makes_a_zombie_that_resigns_when_it_learns_of_its_expiry() {
+    let mut w = world(4, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    w.apply(Command::Pause {
+        broker: 1,
+        for_ms: 30_000,
+    })
+    .unwrap();
+    w.advance_to(25_000);
+    let s = w.state();
+    assert_eq!(s.controller_epoch, 2);
+    assert!(
+        s.brokers["1"].acts_as_controller,
+        "the frozen process still believes it leads"
+    );
+    assert!(s.violations.is_empty(), "different epochs: no split brain");
+    w.advance_to(32_000);
+    let s = w.state();
+    assert!(!s.brokers["1"].acts_as_controller);
+    assert!(s.brokers["1"].registered);
+    assert_eq!(s.brokers["1"].known_controller_epoch, 2);
+}
+
+#[test]
+fn commands_that_make_no_sense_change_nothing() {
+    let mut w = world(1, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    let before = (w.state(), w.events().len());
+    for (cmd, msg) in [
+        (Command::Start(1), "already running"),
+        (Command::Crash(9), "no broker 9"),
+        (Command::Heal(Endpoint::Broker(1), Endpoint::Zk), "not cut"),
+        (
+            Command::Cut(Endpoint::Broker(1), Endpoint::Broker(1)),
+            "itself",
+        ),
+        (
+            Command::Pause {
+                broker: 1,
+                for_ms: 0,
+            },
+            "at least 1 ms",
+        ),
+    ] {
+        let e = w.apply(cmd).unwrap_err();
+        assert!(e.contains(msg), "{e}");
+    }
+    w.apply(Command::Crash(2)).unwrap();
+    assert!(w
+        .apply(Command::Crash(2))
+        .unwrap_err()
+        .contains("not running"));
+    assert!(w
+        .apply(Command::Shutdown(2))
+        .unwrap_err()
+        .contains("cannot shut down"));
+    let after_crash = w.events().len();
+    assert_eq!(
+        after_crash,
+        before.1 + 1,
+        "only the one valid crash was recorded"
+    );
+    assert_eq!(before.0.controller, w.state().controller);
+}
+
+#[test]
+fn a_cut_link_drops_messages_and_a_heal_restores_them() {
+    let mut w = world(2, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    w.apply(Command::Cut(Endpoint::Broker(2), Endpoint::Zk))
+        .unwrap();
+    w.advance_to(30_000);
+    assert!(w
+        .messages()
+        .any(|m| m.dropped && m.from == Endpoint::Broker(2)));
+    let s = w.state();
+    assert!(!s.brokers["2"].registered, "its session expired");
+    assert_eq!(
+        s.controller,
+        Some(1),
+        "a follower's loss does not move the controller"
+    );
+    w.apply(Command::Heal(Endpoint::Broker(2), Endpoint::Zk))
+        .unwrap();
+    w.advance_to(35_000);
+    assert!(w.state().brokers["2"].registered);
+    assert!(kinds(&w, "broker_lost")
+        .iter()
+        .any(|e| e.kind.broker() == Some(2)));
+}
+
+#[test]
+fn controlled_shutdown_retries_and_then_stops_when_no_controller_answers() {
+    let mut w = world(6, Profile::V3_9, 3);
+    w.advance_to(1_000);
+    // Broker 3 cannot reach the controller: each attempt times out.
+    w.apply(Command::Cut(Endpoint::Broker(3), Endpoint::Broker(1)))
+        .unwrap();
+    w.apply(Command::Shutdown(3)).unwrap();
+    w.advance_to(200_000);
+    let attempts = kinds(&w, "controlled_shutdown_requested");
+    assert_eq!(
+        attempts.len(),
+        4,
+        "the first attempt and controlled.shutdown.max.retries (3) more"
+    );
+    assert_eq!(w.state().brokers["3"].state, "stopped");
+    assert!(
+        !w.state().brokers["3"].registered,
+        "the session is closed all the same"
+    );
+}
+
+#[test]
+fn same_seed_same_trace_and_different_seeds_differ() {
+    let run = |seed: u64| {
+        let mut w = world(seed, Profile::V3_9, 5);
+        w.advance_to(1_000);
+        w.apply(Command::Crash(1)).unwrap();
+        w.advance_to(21_000);
+        w.apply(Command::Start(1)).unwrap();
+        w.apply(Command::ExpireSession(2)).unwrap();
+        w.advance_to(40_000);
+        w.events().iter().map(Event::line).collect::<Vec<_>>()
+    };
+    assert_eq!(run(77), run(77));
+    assert_ne!(run(77), run(78));
+}

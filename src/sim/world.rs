@@ -69,6 +69,8 @@ enum Item {
         from: Endpoint,
         to: Endpoint,
         body: Body,
+        /// Already received (parked while the receiver was frozen): no longer on the wire.
+        received: bool,
     },
     Timer {
         owner: Endpoint,
@@ -362,8 +364,9 @@ impl World {
                 from,
                 to,
                 body,
+                received,
             } => {
-                if self.is_cut(from, to) {
+                if !received && self.is_cut(from, to) {
                     self.mark_dropped(msg);
                     return;
                 }
@@ -383,6 +386,7 @@ impl World {
                                     from,
                                     to,
                                     body,
+                                    received: true,
                                 });
                                 return;
                             }
@@ -516,6 +520,7 @@ impl World {
                     from,
                     to,
                     body,
+                    received: false,
                 },
             );
         }

@@ -563,6 +563,7 @@ pub fn parse_broker_id(data: &str) -> Option<BrokerId> {
 }
 
 #[cfg(test)]
+#[allow(unused_must_use)] // setup requests whose results the test does not need
 mod tests {
     use super::*;
 

@@ -1,0 +1,138 @@
+//! Messages in flight, as the page animates them.
+//!
+//! Real latencies are a few virtual milliseconds, far too quick to see, so every message is
+//! drawn travelling for a fixed [`FLIGHT_MS`] of wall-clock time, starting at the wall time
+//! that corresponds to the virtual time it was sent. Only the newest [`MAX_FLIGHTS`] are
+//! drawn so a fast run stays smooth. Nothing here decides anything about Kafka: it only
+//! follows the world's [`MessageRecord`]s.
+
+use crate::sim::{Endpoint, World};
+use std::collections::VecDeque;
+
+/// How long one message takes to cross the graph, in wall-clock milliseconds.
+pub const FLIGHT_MS: f64 = 600.0;
+
+/// How many messages are drawn at once, at most.
+pub const MAX_FLIGHTS: usize = 60;
+
+/// One message being drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flight {
+    /// The message's running number in the world.
+    pub id: u64,
+    /// Sender.
+    pub from: Endpoint,
+    /// Receiver.
+    pub to: Endpoint,
+    /// Short name, e.g. "ping".
+    pub label: String,
+    /// Colour class: heartbeat, zookeeper, watch, request, response.
+    pub class: &'static str,
+    /// Wall-clock time (ms, `performance.now()` scale) at which it leaves the sender.
+    pub start_wall: f64,
+    /// Whether the world dropped it (a cut link).
+    pub dropped: bool,
+    /// Whether its fate is known (it arrived or was dropped in virtual time).
+    settled: bool,
+    /// Virtual time it arrives (or would have).
+    arrive_ms: u64,
+}
+
+impl Flight {
+    /// How far along its path it is at wall time `now`: 0 at the sender, 1 at the receiver.
+    pub fn progress(&self, now: f64) -> f64 {
+        ((now - self.start_wall) / FLIGHT_MS).clamp(0.0, 1.0)
+    }
+}
+
+/// The messages being drawn and how far through the world's message history the page has read.
+#[derive(Debug, Default, Clone)]
+pub struct Flights {
+    next_id: u64,
+    list: VecDeque<Flight>,
+}
+
+impl Flights {
+    /// The flights, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &Flight> {
+        self.list.iter()
+    }
+
+    /// Whether nothing is being drawn.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Takes in the messages the world sent since the last call, while its clock went from
+    /// `virt_from` to `virt_to` during wall time `wall_from..=wall_to`; forgets flights that
+    /// have landed; refreshes the fate of those still in the air.
+    pub fn ingest(
+        &mut self,
+        world: &World,
+        virt_from: u64,
+        virt_to: u64,
+        wall_from: f64,
+        wall_to: f64,
+    ) {
+        let now = world.now();
+        for m in world.messages() {
+            if m.id < self.next_id {
+                continue;
+            }
+            self.next_id = m.id + 1;
+            if m.from == m.to {
+                continue;
+            }
+            let start_wall = if virt_to > virt_from && m.sent_ms >= virt_from {
+                let f = (m.sent_ms - virt_from) as f64 / (virt_to - virt_from) as f64;
+                wall_from + f.clamp(0.0, 1.0) * (wall_to - wall_from)
+            } else {
+                wall_to
+            };
+            self.list.push_back(Flight {
+                id: m.id,
+                from: m.from,
+                to: m.to,
+                label: m.label.clone(),
+                class: m.class,
+                start_wall,
+                dropped: m.dropped,
+                settled: m.dropped || m.arrive_ms <= now,
+                arrive_ms: m.arrive_ms,
+            });
+        }
+        self.list.retain(|f| f.start_wall + FLIGHT_MS > wall_to);
+        while self.list.len() > MAX_FLIGHTS {
+            // Heartbeats are the least interesting: they give way first.
+            let victim = self
+                .list
+                .iter()
+                .position(|f| f.class == "heartbeat")
+                .unwrap_or(0);
+            self.list.remove(victim);
+        }
+        self.refresh(world);
+    }
+
+    /// A link cut while a message is on it drops the message later: look its fate up again.
+    fn refresh(&mut self, world: &World) {
+        let Some(oldest) = self.list.iter().filter(|f| !f.settled).map(|f| f.id).min() else {
+            return;
+        };
+        let now = world.now();
+        let mut unsettled: Vec<&mut Flight> = self.list.iter_mut().filter(|f| !f.settled).collect();
+        for m in world.messages().rev() {
+            if m.id < oldest {
+                break;
+            }
+            if let Some(f) = unsettled.iter_mut().find(|f| f.id == m.id) {
+                f.dropped = m.dropped;
+            }
+        }
+        for f in unsettled {
+            if f.dropped || f.arrive_ms <= now {
+                f.settled = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The page's state and its reducer.
+//!
+//! The [`World`] lives in a shared [`Host`] (an `Rc<RefCell<…>>`) that the reducer mutates in
+//! place, so a frame never clones the world; [`Model::version`] changes whenever something
+//! visible changed, which is what makes Yew render again. Every Kafka decision is the
+//! world's: the reducer only forwards commands and moves the clock.
+
+use super::flights::Flights;
+use crate::sim::{BrokerId, Command, Profile, Settings, Setup, World};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// The speeds the page offers, as multiples of real time.
+pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];
+
+/// Broker counts the page offers.
+pub const MAX_BROKERS: u32 = 9;
+
+/// The default seed: the same story every time the page opens, until "new seed".
+pub const DEFAULT_SEED: u64 = 42;
+
+/// A real frame longer than this (a background tab, a debugger stop) counts as this long.
+pub const MAX_FRAME_MS: f64 = 250.0;
+
+/// The world and what the page keeps beside it between frames.
+#[derive(Debug)]
+pub struct Host {
+    /// The simulated cluster.
+    pub world: World,
+    /// Virtual time with its fraction, so 0.25x moves the clock smoothly.
+    virt: f64,
+    /// Messages being drawn.
+    pub flights: Flights,
+    /// Timestamp of the previous animation frame.
+    last_frame: Option<f64>,
+    /// Timestamp of the latest animation frame: the "now" that flights are drawn at.
+    pub wall_now: f64,
+}
+
+impl Host {
+    fn new(seed: u64, profile: Profile, brokers: u32, wall_now: f64) -> Host {
+        let setup = Setup::with_brokers(seed, Settings::for_profile(profile), brokers);
+        Host {
+            world: World::new(&setup),
+            virt: 0.0,
+            flights: Flights::default(),
+            last_frame: None,
+            wall_now,
+        }
+    }
+}
+
+/// Everything the page shows, apart from the world itself.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// The world, shared and mutated in place.
+    pub host: Rc<RefCell<Host>>,
+    /// Changes whenever the page must render again.
+    pub version: u64,
+    /// Changes on every reset: a new world.
+    pub generation: u64,
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// Virtual milliseconds per real millisecond.
+    pub speed: f64,
+    /// The Kafka release imitated.
+    pub profile: Profile,
+    /// How many brokers the world has.
+    pub brokers: u32,
+    /// The world's seed.
+    pub seed: u64,
+    /// The broker whose panel is open.
+    pub selected: Option<BrokerId>,
+    /// The last error, shown until dismissed or until the next command succeeds.
+    pub error: Option<String>,
+    /// Whether the event log hides the minor events.
+    pub key_only: bool,
+    /// How long "pause" freezes a broker, in seconds.
+    pub pause_secs: u32,
+}
+
+impl Default for Model {
+    fn default() -> Self {
+        let profile = Profile::default();
+        let brokers = 3;
+        Model {
+            host: Rc::new(RefCell::new(Host::new(DEFAULT_SEED, profile, brokers, 0.0))),
+            version: 0,
+            generation: 0,
+            playing: true,
+            speed: 1.0,
+            profile,
+            brokers,
+            seed: DEFAULT_SEED,
+            selected: None,
+            error: None,
+            key_only: false,
+            pause_secs: 20,
+        }
+    }
+}
+
+/// What the page can ask of the model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// An animation frame at this `performance.now()` timestamp.
+    Frame(f64),
+    /// Apply a command to the world now.
+    Apply(Command),
+    /// Play or pause the clock.
+    TogglePlay,
+    /// Change the speed.
+    SetSpeed(f64),
+    /// A new world with the same settings.
+    Reset,
+    /// A new world with this many brokers.
+    SetBrokers(u32),
+    /// A new world with this profile.
+    SetProfile(Profile),
+    /// A new world with this seed.
+    SetSeed(u64),
+    /// Open (or close) a broker's panel.
+    Select(Option<BrokerId>),
+    /// Show an error.
+    ShowError(String),
+    /// Hide the error.
+    DismissError,
+    /// Show only the key events, or all.
+    SetKeyOnly(bool),
+    /// Set how long "pause" freezes a broker.
+    SetPauseSecs(u32),
+}
+
+impl Model {
+    fn next(&self) -> Model {
+        let mut m = self.clone();
+        m.version += 1;
+        m
+    }
+
+    fn reset(mut self) -> Model {
+        let wall_now = self.host.borrow().wall_now;
+        self.host = Rc::new(RefCell::new(Host::new(
+            self.seed,
+            self.profile,
+            self.brokers,
+            wall_now,
+        )));
+        self.generation += 1;
+        self.error = None;
+        if self.selected.is_some_and(|b| b > self.brokers) {
+            self.selected = None;
+        }
+        self
+    }
+
+    /// Handles one animation frame; tells whether anything visible changed.
+    fn frame(&self, ts: f64) -> bool {
+        let mut guard = self.host.borrow_mut();
+        let host = &mut *guard;
+        let dt = match host.last_frame {
+            Some(prev) => (ts - prev).clamp(0.0, MAX_FRAME_MS),
+            None => 0.0,
+        };
+        host.last_frame = Some(ts);
+        host.wall_now = ts;
+        let before = host.world.now();
+        let had_flights = !host.flights.is_empty();
+        if self.playing && dt > 0.0 {
+            host.virt = host.virt.max(before as f64) + dt * self.speed;
+            let target = host.virt.floor() as u64;
+            if target > before {
+                host.world.advance_to(target);
+            }
+        }
+        let after = host.world.now();
+        host.flights.ingest(&host.world, before, after, ts - dt, ts);
+        after != before || had_flights || !host.flights.is_empty()
+    }
+}
+
+impl Reducible for Model {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match action {
+            Action::Frame(ts) => {
+                if self.frame(ts) {
+                    Rc::new(self.next())
+                } else {
+                    self
+                }
+            }
+            Action::Apply(cmd) => {
+                let result = self.host.borrow_mut().world.apply(cmd);
+                let mut m = self.next();
+                m.error = result.err();
+                Rc::new(m)
+            }
+            Action::TogglePlay => {
+                let mut m = self.next();
+                m.playing = !m.playing;
+                Rc::new(m)
+            }
+            Action::SetSpeed(speed) => {
+                let mut m = self.next();
+                if speed.is_finite() && speed > 0.0 {
+                    m.speed = speed;
+                }
+                Rc::new(m)
+            }
+            Action::Reset => Rc::new(self.next().reset()),
+            Action::SetBrokers(n) => {
+                let mut m = self.next();
+                m.brokers = n.clamp(1, MAX_BROKERS);
+                Rc::new(m.reset())
+            }
+            Action::SetProfile(p) => {
+                let mut m = self.next();
+                m.profile = p;
+                Rc::new(m.reset())
+            }
+            Action::SetSeed(seed) => {
+                let mut m = self.next();
+                m.seed = seed;
+                Rc::new(m.reset())
+            }
+            Action::Select(b) => {
+                let mut m = self.next();
+                m.selected = b;
+                Rc::new(m)
+            }
+            Action::ShowError(e) => {
+                let mut m = self.next();
+                m.error = Some(e);
+                Rc::new(m)
+            }
+            Action::DismissError => {
+                let mut m = self.next();
+                m.error = None;
+                Rc::new(m)
+            }
+            Action::SetKeyOnly(k) => {
+                let mut m = self.next();
+                m.key_only = k;
+                Rc::new(m)
+            }
+            Action::SetPauseSecs(s) => {
+                let mut m = self.next();
+                m.pause_secs = s.clamp(1, 600);
+                Rc::new(m)
+            }
+        }
+    }
+}

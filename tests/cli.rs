@@ -1,0 +1,146 @@
+//! The `kafka-election` command line: output, exit codes, and bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kafka-election"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("kafka-election-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn check_passes_a_committed_scenario() {
+    let o = cli(&["check", "tests/scenarios/controller-crash.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("PASS at 25000 ms"));
+    assert!(stdout(&o).contains("2 passed, 0 failed"));
+}
+
+#[test]
+fn check_exits_1_when_a_checkpoint_fails() {
+    let f = temp_file(
+        "wrong.json",
+        r#"{"version": 1, "brokers": [1, 2], "expect": [{"at_ms": 2000, "controller": 2}]}"#,
+    );
+    let o = cli(&["check", &f]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("FAIL at 2000 ms: controller: expected 2, got 1"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn run_prints_one_state_per_at_and_events_on_request() {
+    let o = cli(&[
+        "run",
+        "tests/scenarios/controller-crash.json",
+        "--at",
+        "5000",
+        "--at",
+        "25000",
+        "--events",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    let states: Vec<&serde_json::Value> =
+        lines.iter().filter(|v| v.get("kind").is_none()).collect();
+    assert_eq!(states.len(), 2);
+    assert_eq!(states[0]["time_ms"], 5000);
+    assert_eq!(states[0]["controller"], 1);
+    assert_eq!(states[1]["controller_epoch"], 2);
+    assert!(lines
+        .iter()
+        .any(|v| v["kind"] == "controller_elected" && v["epoch"] == 2 && v["cause"].is_string()));
+    let o = cli(&["run", "tests/scenarios/cold-start.json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["time_ms"], 10000, "default: the state at until_ms");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_file_place_and_problem() {
+    let cases = [
+        ("not-json.json", "{ this is not json", "not valid JSON"),
+        (
+            "unknown-key.json",
+            r#"{"version": 1, "brokers": [1], "brokerz": []}"#,
+            "unknown field `brokerz`",
+        ),
+        (
+            "no-such-broker.json",
+            r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "crash", "broker": 4}]}"#,
+            "actions[0]: there is no broker 4",
+        ),
+        (
+            "out-of-order.json",
+            r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 9, "do": "crash", "broker": 1}, {"at_ms": 2, "do": "start", "broker": 1}]}"#,
+            "actions[1]: at_ms 2 is before",
+        ),
+        (
+            "impossible.json",
+            r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 9, "do": "start", "broker": 1}], "expect": [{"at_ms": 10, "controller": 1}]}"#,
+            "actions[0] (at 9 ms): broker 1 is already running",
+        ),
+        ("empty.json", "", "not valid JSON"),
+        ("array.json", "[]", "a scenario is a JSON object"),
+    ];
+    for (name, text, want) in cases {
+        let f = temp_file(name, text);
+        for cmd in ["check", "run"] {
+            let o = cli(&[cmd, &f]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {name}: {}", stderr(&o));
+            let err = stderr(&o);
+            assert_eq!(
+                err.trim_end().lines().count(),
+                1,
+                "{cmd} {name}: one line: {err}"
+            );
+            assert!(err.contains(&f), "{cmd} {name}: names the file: {err}");
+            assert!(err.contains(want), "{cmd} {name}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+            assert!(stdout(&o).is_empty() || cmd == "check");
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["frobnicate"][..],
+        &["run"][..],
+        &["run", "x.json", "--at", "soon"][..],
+        &["check", "/nonexistent/file.json"][..],
+    ] {
+        let o = cli(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&o).contains("panicked"));
+    }
+    assert!(Path::new(env!("CARGO_BIN_EXE_kafka-election")).exists());
+    let o = cli(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("kafka-election check"));
+}

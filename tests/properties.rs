@@ -1,0 +1,149 @@
+//! Property tests over random fault schedules (crashes, starts, shutdowns, pauses, session
+//! expiries, cut and healed links) on random clusters: the safety invariants hold, the run
+//! is deterministic, and once the faults stop the cluster settles on one controller that
+//! every broker follows.
+//!
+//! `PROPERTY_CASES=N` runs more cases than the default (the CI default is kept short).
+
+use kafka_election_playground::sim::rng::Rng;
+use kafka_election_playground::sim::{Command, Endpoint, Event, Profile, Settings, Setup, World};
+
+fn cases() -> u64 {
+    std::env::var("PROPERTY_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150)
+}
+
+fn random_command(rng: &mut Rng, brokers: u32) -> Command {
+    let b = 1 + rng.up_to(u64::from(brokers) - 1) as u32;
+    let other = 1 + rng.up_to(u64::from(brokers) - 1) as u32;
+    let peer = if rng.up_to(2) == 0 {
+        Endpoint::Zk
+    } else {
+        Endpoint::Broker(other)
+    };
+    match rng.up_to(8) {
+        0 | 1 => Command::Crash(b),
+        2 => Command::Start(b),
+        3 => Command::Shutdown(b),
+        4 => Command::Pause {
+            broker: b,
+            for_ms: 1 + rng.up_to(40_000),
+        },
+        5 => Command::ExpireSession(b),
+        6 => Command::Cut(Endpoint::Broker(b), peer),
+        _ => Command::Heal(Endpoint::Broker(b), peer),
+    }
+}
+
+/// Runs one random schedule; returns the trace and the final world.
+fn run_case(case: u64) -> (Vec<Event>, World) {
+    let mut rng = Rng::new(case.wrapping_mul(0x9E37_79B9));
+    let brokers = 1 + rng.up_to(6) as u32;
+    let profile = Profile::ALL[rng.up_to(3) as usize];
+    let setup = Setup::with_brokers(case, Settings::for_profile(profile), brokers);
+    let mut w = World::new(&setup);
+    let mut t = 0;
+    for _ in 0..(5 + rng.up_to(20)) {
+        t += rng.up_to(15_000);
+        w.advance_to(t);
+        // Commands that make no sense now are refused and change nothing: that is fine here.
+        let _ = w.apply(random_command(&mut rng, brokers));
+    }
+    // The faults stop: heal every link, let paused brokers wake and sessions expire, then
+    // start every broker that is down (again, if its first start came too early).
+    let ids = w.broker_ids();
+    for a in &ids {
+        let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Zk));
+        for b in &ids {
+            let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Broker(*b)));
+        }
+    }
+    for round in 0..3 {
+        t += 200_000;
+        w.advance_to(t);
+        for b in &ids {
+            let _ = w.apply(Command::Start(*b));
+        }
+        let _ = round;
+    }
+    t += 60_000;
+    w.advance_to(t);
+    (w.events().to_vec(), w)
+}
+
+#[test]
+fn random_fault_schedules_keep_every_invariant_and_settle_on_one_controller() {
+    for case in 0..cases() {
+        let (_, w) = run_case(case);
+        let s = w.state();
+        assert!(s.violations.is_empty(), "case {case}: {:?}", s.violations);
+        let c = s
+            .controller
+            .unwrap_or_else(|| panic!("case {case}: no controller at the end"));
+        for (id, b) in &s.brokers {
+            assert_eq!(
+                b.state, "running",
+                "case {case}: broker {id} is {}",
+                b.state
+            );
+            assert!(b.registered, "case {case}: broker {id} not registered");
+            assert_eq!(
+                b.known_controller,
+                Some(c),
+                "case {case}: broker {id} follows another controller"
+            );
+            assert_eq!(
+                b.known_controller_epoch, s.controller_epoch,
+                "case {case}: broker {id}"
+            );
+            assert_eq!(
+                b.acts_as_controller,
+                id == &c.to_string(),
+                "case {case}: broker {id}"
+            );
+        }
+        // Every election bumped the epoch by one.
+        let epochs: Vec<u64> = w
+            .events()
+            .iter()
+            .filter_map(|e| match e.kind {
+                kafka_election_playground::sim::EventKind::ControllerElected { epoch, .. } => {
+                    Some(epoch)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            epochs,
+            (1..=epochs.len() as u64).collect::<Vec<_>>(),
+            "case {case}"
+        );
+        assert_eq!(s.controller_epoch, epochs.len() as u64, "case {case}");
+    }
+}
+
+/// `PRINT_CASE=N cargo test --test properties print_case -- --nocapture` prints one case's trace.
+#[test]
+fn print_case() {
+    if let Some(case) = std::env::var("PRINT_CASE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        let (events, w) = run_case(case);
+        for e in events {
+            println!("{}", e.line());
+        }
+        println!("{}", serde_json::to_string_pretty(&w.state()).unwrap());
+    }
+}
+
+#[test]
+fn random_fault_schedules_are_deterministic() {
+    for case in 0..(cases() / 5).max(10) {
+        let (a, _) = run_case(case);
+        let (b, _) = run_case(case);
+        assert_eq!(a, b, "case {case}");
+    }
+}

@@ -1,0 +1,90 @@
+//! Every committed scenario file with `expect` checkpoints must pass: the ones under
+//! tests/scenarios and the lessons and examples under www/scenarios.
+
+use kafka_election_playground::scenario;
+use std::path::{Path, PathBuf};
+
+fn scenario_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["tests/scenarios", "www/scenarios"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_committed_scenario_passes_its_checkpoints() {
+    let files = scenario_files();
+    assert!(
+        files.len() >= 6,
+        "the committed scenarios are found: {files:?}"
+    );
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let s = scenario::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let results = s.check().unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for r in results {
+            if !r.differences.is_empty() {
+                failures.push(format!(
+                    "{} at {} ms: {}",
+                    f.display(),
+                    r.at_ms,
+                    r.differences.join("; ")
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "failed checkpoints:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_issue_stories_are_all_committed() {
+    let names: Vec<String> = scenario_files()
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for story in [
+        "cold-start",
+        "controller-crash",
+        "clean-shutdown",
+        "paused-controller",
+        "controller-crash-2.4",
+        "controller-cut-from-zookeeper",
+    ] {
+        assert!(names.iter().any(|n| n == story), "missing scenario {story}");
+    }
+}
+
+#[test]
+fn a_checkpoint_that_does_not_hold_fails_with_what_differed() {
+    let s = scenario::parse(
+        r#"{"version": 1, "seed": 42, "brokers": [1, 2, 3],
+            "actions": [{"at_ms": 1000, "do": "crash", "broker": 1}],
+            "expect": [{"at_ms": 10000, "controller": [2, 3], "controller_epoch": 2,
+                        "events": [{"kind": "controller_elected", "epoch": 2}]}]}"#,
+    )
+    .unwrap();
+    let r = s.check().unwrap();
+    let d = r[0].differences.join("; ");
+    assert!(
+        d.contains("controller: expected one of [2,3], got 1"),
+        "{d}"
+    );
+    assert!(d.contains("controller_epoch: expected 2, got 1"), "{d}");
+    assert!(d.contains("events: expected an event matching"), "{d}");
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// A tiny static file server for the built playground (Trunk's dist/), with no dependencies.
+//
+// It binds 127.0.0.1 only. The port comes from $PORT (default 8080), the folder from $DIST
+// (default: dist/ at the repository root). The browser tests start it as their web server and
+// www/scripts/serve.sh uses it to serve a release build.
+//
+//   node www/tests/serve-dist.mjs            # serves dist/ on http://127.0.0.1:8080/
+
+import { createServer } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HOST = '127.0.0.1';
+const PORT = Number.parseInt(process.env.PORT ?? '8080', 10);
+const ROOT = resolve(process.env.DIST ?? join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'dist'));
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+};
+
+if (!Number.isInteger(PORT) || PORT < 1 || PORT > 65535) {
+  console.error(`serve-dist: PORT must be a port number, got "${process.env.PORT}"`);
+  process.exit(2);
+}
+
+/** Maps a request path to a file below ROOT, or null when it would leave ROOT. */
+function fileFor(urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const relative = normalize(decoded).replace(/^[/\\]+/, '');
+  const file = resolve(ROOT, relative);
+  if (file !== ROOT && !file.startsWith(ROOT + sep)) return null;
+  return file;
+}
+
+async function existingFile(file) {
+  try {
+    const info = await stat(file);
+    if (info.isFile()) return { file, size: info.size };
+    if (info.isDirectory()) return existingFile(join(file, 'index.html'));
+  } catch {
+    // not there
+  }
+  return null;
+}
+
+function send(res, status, text) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(text);
+}
+
+const server = createServer(async (req, res) => {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    return send(res, 405, 'method not allowed\n');
+  }
+  const urlPath = new URL(req.url ?? '/', `http://${HOST}`).pathname;
+  const file = fileFor(urlPath);
+  if (file === null) return send(res, 400, 'bad path\n');
+
+  let found = await existingFile(file);
+  // A page address without a file extension (a share link, say) gets the app itself.
+  if (found === null && extname(urlPath) === '') found = await existingFile(join(ROOT, 'index.html'));
+  if (found === null) return send(res, 404, `not found: ${urlPath}\n`);
+
+  res.writeHead(200, {
+    'Content-Type': MIME[extname(found.file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': found.size,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (req.method === 'HEAD') return res.end();
+  createReadStream(found.file)
+    .on('error', () => res.destroy())
+    .pipe(res);
+});
+
+server.on('error', (err) => {
+  console.error(`serve-dist: cannot serve on ${HOST}:${PORT}: ${err.message}`);
+  process.exit(1);
+});
+
+server.listen(PORT, HOST, () => {
+  console.log(`serve-dist: serving ${ROOT}`);
+  console.log(`Playground: http://${HOST}:${PORT}/`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}
