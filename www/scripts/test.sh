@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Runs every check of the project, in order, stopping at the first that fails:
+# setup, rustfmt, clippy (native and wasm32), cargo test, the release bundle (Trunk),
+# its size report (dist/size.txt) and the browser tests (Playwright on Debian's Chromium).
+#
+#   www/scripts/test.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$ROOT/www/node_modules/.bin:$PATH"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+LOGS="$ROOT/target/test-logs"
+mkdir -p "$LOGS"
+
+started=$SECONDS
+timings=()
+steps_passed=0
+steps_total=8
+
+# step NAME COMMAND...: runs one step, prints its time, stops everything when it fails.
+step() {
+  local name="$1"
+  shift
+  local begin=$SECONDS
+  printf '\n==> %s\n' "$name"
+  local status=0
+  "$@" || status=$?
+  local took=$((SECONDS - begin))
+  if [ "$status" -ne 0 ]; then
+    printf '\nFAILED: step "%s" (exit %d, after %ds)\n' "$name" "$status" "$took" >&2
+    summary
+    printf 'test.sh: %d of %d steps passed; failed at "%s"\n' "$steps_passed" "$steps_total" "$name" >&2
+    exit "$status"
+  fi
+  timings+=("$(printf '%5ds  %s' "$took" "$name")")
+  steps_passed=$((steps_passed + 1))
+  printf -- '--- ok: %s (%ds)\n' "$name" "$took"
+}
+
+summary() {
+  printf '\nTimings:\n'
+  local line
+  for line in "${timings[@]}"; do printf '  %s\n' "$line"; done
+  printf '  %5ds  total\n' "$((SECONDS - started))"
+}
+
+cargo_tests() {
+  cargo test 2>&1 | tee "$LOGS/cargo-test.log"
+}
+
+trunk_build() {
+  rm -rf dist
+  trunk build --release
+}
+
+size_report() {
+  local files=(dist/*.wasm dist/*.js)
+  [ -e "${files[0]}" ] || {
+    echo "dist/ holds no .wasm file: did trunk build run?" >&2
+    return 1
+  }
+  {
+    printf 'Release bundle size (bytes)\n'
+    printf '%-60s %10s %10s\n' file raw gzip
+    local file raw gz total_raw=0 total_gz=0
+    for file in "${files[@]}"; do
+      [ -f "$file" ] || continue
+      raw=$(stat -c %s "$file")
+      gz=$(gzip -9 -c "$file" | wc -c)
+      total_raw=$((total_raw + raw))
+      total_gz=$((total_gz + gz))
+      printf '%-60s %10d %10d\n' "$file" "$raw" "$gz"
+    done
+    printf '%-60s %10d %10d\n' total "$total_raw" "$total_gz"
+  } >"$LOGS/size.txt"
+  cp "$LOGS/size.txt" dist/size.txt
+  cat dist/size.txt
+}
+
+browser_tests() {
+  (cd www && playwright test) 2>&1 | tee "$LOGS/playwright.log"
+}
+
+step "setup (www/scripts/setup.sh)" bash www/scripts/setup.sh
+step "cargo fmt --check" cargo fmt --all -- --check
+step "cargo clippy (native)" cargo clippy --all-targets -- -D warnings
+step "cargo clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+step "cargo test" cargo_tests
+step "trunk build --release" trunk_build
+step "bundle size" size_report
+step "browser tests (Playwright)" browser_tests
+
+summary
+# Counts of the tests that ran: cargo's "test result" lines and Playwright's closing line.
+rust_passed=$(awk '/^test result: ok\./ { sum += $4 } END { print sum + 0 }' "$LOGS/cargo-test.log")
+browser_passed=$(sed -n 's/^ *\([0-9]*\) passed.*/\1/p' "$LOGS/playwright.log" | tail -n 1)
+printf '\nAll %d steps passed: %d Rust tests, %d browser tests.\n' "$steps_passed" "${rust_passed:-0}" "${browser_passed:-0}"
+printf 'tests: %d passed, 0 failed\n' "$(( ${rust_passed:-0} + ${browser_passed:-0} ))"
