@@ -11,9 +11,11 @@
 use super::config::Settings;
 use super::controller::ControllerRole;
 use super::event::EventKind;
-use super::message::{Body, KafkaError, OpResult, Out, SessionId, Timer, ZkError, ZkOp};
+use super::message::{
+    Body, KafkaError, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp,
+};
 use super::net::{BrokerId, Endpoint};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How often a disconnected ZooKeeper client retries.
 pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
@@ -123,6 +125,12 @@ pub struct ZkClient {
     pub pending: BTreeMap<u64, (ZkOp, Pending)>,
     /// Requests waiting for a connection.
     queued: Vec<(ZkOp, Pending)>,
+    /// Data watches it holds (path -> whether the znode existed when the watch was set).
+    pub data_watches: BTreeMap<String, bool>,
+    /// Child watches it holds.
+    pub child_watches: BTreeSet<String>,
+    /// The newest zxid seen in a response or notification.
+    pub last_zxid: i64,
     /// The number of the tick timer that is current (others are stale).
     tick: u64,
 }
@@ -137,6 +145,9 @@ impl ZkClient {
             next_xid: 1,
             pending: BTreeMap::new(),
             queued: Vec::new(),
+            data_watches: BTreeMap::new(),
+            child_watches: BTreeSet::new(),
+            last_zxid: 0,
             tick: 0,
         }
     }
@@ -337,6 +348,26 @@ impl Broker {
         }
     }
 
+    fn on_connection_loss(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+        match (self.zk.state, self.zk.session) {
+            (ZkState::Idle, _) => {}
+            (_, None) => self.zk_connect(now, settings, out),
+            (state, Some(session)) => {
+                if state == ZkState::Connected {
+                    self.zk.state = ZkState::Disconnected;
+                    out.event(
+                        EventKind::ZkDisconnected {
+                            broker: self.id,
+                            session,
+                        },
+                        "the connection to ZooKeeper lost packets while the link was cut; the client reconnects",
+                    );
+                }
+                self.zk_try_reconnect(now, out);
+            }
+        }
+    }
+
     fn zk_try_reconnect(&mut self, now: u64, out: &mut Out) {
         if let Some(session) = self.zk.session {
             self.zk.last_sent_ms = now;
@@ -376,10 +407,30 @@ impl Broker {
             let lost: Vec<(ZkOp, Pending)> =
                 std::mem::take(&mut self.zk.pending).into_values().collect();
             self.zk.queued.splice(0..0, lost);
+            // Watches whose notifications the disconnection may have swallowed (SetWatches).
+            if !self.zk.data_watches.is_empty() || !self.zk.child_watches.is_empty() {
+                out.send(
+                    self.me(),
+                    Endpoint::Zk,
+                    Body::SetWatches {
+                        session,
+                        last_zxid: self.zk.last_zxid,
+                        data: self
+                            .zk
+                            .data_watches
+                            .iter()
+                            .map(|(p, e)| (p.clone(), *e))
+                            .collect(),
+                        children: self.zk.child_watches.iter().cloned().collect(),
+                    },
+                );
+            }
         } else {
             // New session: register (KafkaZkClient.registerBroker), then elect.
             self.zk.pending.clear();
             self.zk.queued.clear();
+            self.zk.data_watches.clear();
+            self.zk.child_watches.clear();
             self.zk_request(
                 now,
                 ZkOp::Create {
@@ -434,8 +485,7 @@ impl Broker {
     fn on_response(
         &mut self,
         now: u64,
-        session: SessionId,
-        xid: u64,
+        (session, xid, zxid): (SessionId, u64, i64),
         result: Result<OpResult, ZkError>,
         settings: &Settings,
         out: &mut Out,
@@ -444,9 +494,19 @@ impl Broker {
             return;
         }
         self.zk.last_heard_ms = now;
-        let Some((_, purpose)) = self.zk.pending.remove(&xid) else {
+        self.zk.last_zxid = self.zk.last_zxid.max(zxid);
+        let Some((op, purpose)) = self.zk.pending.remove(&xid) else {
             return;
         };
+        match (&op, &result) {
+            (ZkOp::Exists { path, watch: true }, Ok(OpResult::Node(node))) => {
+                self.zk.data_watches.insert(path.clone(), node.is_some());
+            }
+            (ZkOp::GetChildren { path, watch: true }, Ok(_)) => {
+                self.zk.child_watches.insert(path.clone());
+            }
+            _ => {}
+        }
         match purpose {
             Pending::Register => self.on_registered(now, result, settings, out),
             other => self.on_controller_response(now, other, result, settings, out),
@@ -513,6 +573,7 @@ impl Broker {
                     self.on_connected(now, session, resumed, settings, out)
                 }
             }
+            Body::ConnectionLoss => self.on_connection_loss(now, settings, out),
             Body::Pong { session } => {
                 if self.zk.session == Some(session) {
                     self.zk.last_heard_ms = now;
@@ -522,15 +583,30 @@ impl Broker {
             Body::Response {
                 session,
                 xid,
+                zxid,
                 result,
-            } => self.on_response(now, session, xid, result, settings, out),
+            } => self.on_response(now, (session, xid, zxid), result, settings, out),
             Body::Watch {
                 session,
+                zxid,
                 path,
                 change,
             } => {
                 if self.zk.session == Some(session) {
                     self.zk.last_heard_ms = now;
+                    self.zk.last_zxid = self.zk.last_zxid.max(zxid);
+                    match change {
+                        WatchChange::ChildrenChanged => {
+                            self.zk.child_watches.remove(&path);
+                        }
+                        WatchChange::Deleted => {
+                            self.zk.child_watches.remove(&path);
+                            self.zk.data_watches.remove(&path);
+                        }
+                        _ => {
+                            self.zk.data_watches.remove(&path);
+                        }
+                    }
                     self.on_watch(now, &path, change, out);
                 }
             }
@@ -539,16 +615,23 @@ impl Broker {
                 controller_epoch,
                 broker_epoch,
                 live_brokers,
+                correlation_id,
             } => self.on_update_metadata(
-                now,
                 controller,
-                controller_epoch,
-                broker_epoch,
+                (controller_epoch, broker_epoch, correlation_id),
                 live_brokers,
                 settings,
                 out,
             ),
-            Body::UpdateMetadataResponse { .. } => {}
+            Body::UpdateMetadataResponse {
+                controller_epoch,
+                correlation_id,
+                ..
+            } => {
+                if let Endpoint::Broker(from) = from {
+                    self.on_update_metadata_response(from, controller_epoch, correlation_id)
+                }
+            }
             Body::ControlledShutdown {
                 broker_epoch,
                 attempt,
@@ -564,6 +647,7 @@ impl Broker {
             | Body::Reconnect { .. }
             | Body::Ping { .. }
             | Body::Request { .. }
+            | Body::SetWatches { .. }
             | Body::Close { .. } => {}
         }
     }
@@ -590,19 +674,20 @@ impl Broker {
                     self.send_controlled_shutdown(now, attempt + 1, settings, out);
                 }
             }
+            Timer::ControllerRequestTimeout {
+                broker,
+                correlation_id,
+            } => self.on_controller_request_timeout(now, broker, correlation_id, settings, out),
             Timer::Resume | Timer::SessionDeadline(_) => {}
         }
     }
 
     /// `ReplicaManager.maybeUpdateMetadataCache`: an older controller epoch is refused with
     /// STALE_CONTROLLER_EPOCH; since 2.2 an older broker epoch with STALE_BROKER_EPOCH.
-    #[allow(clippy::too_many_arguments)]
     fn on_update_metadata(
         &mut self,
-        _now: u64,
         controller: BrokerId,
-        controller_epoch: u64,
-        broker_epoch: i64,
+        (controller_epoch, broker_epoch, correlation_id): (u64, i64, u64),
         live_brokers: Vec<BrokerId>,
         settings: &Settings,
         out: &mut Out,
@@ -613,6 +698,7 @@ impl Broker {
                 Endpoint::Broker(controller),
                 Body::UpdateMetadataResponse {
                     controller_epoch,
+                    correlation_id,
                     error,
                 },
             );

@@ -10,7 +10,7 @@
 use super::broker::{Broker, Pending};
 use super::config::Settings;
 use super::event::EventKind;
-use super::message::{Body, KafkaError, OpResult, Out, WatchChange, ZkError, ZkOp};
+use super::message::{Body, KafkaError, OpResult, Out, Timer, WatchChange, ZkError, ZkOp};
 use super::net::{BrokerId, Endpoint};
 use super::zookeeper::parse_broker_id;
 use std::collections::BTreeMap;
@@ -26,6 +26,11 @@ pub struct ControllerRole {
     pub live: BTreeMap<BrokerId, i64>,
     /// Whether failover has loaded the broker list.
     pub loaded: bool,
+    /// The request to each broker still waiting for its answer (ControllerChannelManager's
+    /// RequestSendThread resends until the broker answers or leaves).
+    pub unacked: BTreeMap<BrokerId, u64>,
+    /// The next correlation id.
+    pub next_correlation: u64,
 }
 
 impl Broker {
@@ -160,12 +165,12 @@ impl Broker {
                         c.live = live;
                         c.loaded = true;
                     }
-                    self.send_update_metadata(out);
+                    self.send_update_metadata(now, settings, out);
                 }
             }
             (Pending::BrokerChange { epoch }, Ok(OpResult::Children(children))) => {
                 if self.controller.as_ref().is_some_and(|c| c.epoch == epoch) {
-                    self.on_broker_change(parse_brokers(&children), settings, out);
+                    self.on_broker_change(now, parse_brokers(&children), settings, out);
                 }
             }
             _ => {}
@@ -191,6 +196,8 @@ impl Broker {
             epoch_zk_version,
             live: BTreeMap::new(),
             loaded: false,
+            unacked: BTreeMap::new(),
+            next_correlation: 1,
         });
         let cause = if epoch == 1 {
             "first broker to create the ephemeral /controller znode; /controller_epoch created with 0 and set to 1 in the same multi-op"
@@ -287,6 +294,7 @@ impl Broker {
     /// `processBrokerChange`: compare the registered brokers with the ones the controller knew.
     fn on_broker_change(
         &mut self,
+        now: u64,
         now_live: BTreeMap<BrokerId, i64>,
         settings: &Settings,
         out: &mut Out,
@@ -342,27 +350,92 @@ impl Broker {
             }
         }
         if changed {
-            self.send_update_metadata(out);
+            self.send_update_metadata(now, settings, out);
         }
     }
 
     /// Sends UpdateMetadata, stamped with this controller's epoch, to every live broker.
-    fn send_update_metadata(&mut self, out: &mut Out) {
-        let Some(role) = self.controller.as_ref() else {
+    fn send_update_metadata(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+        let targets: Vec<BrokerId> = match self.controller.as_mut() {
+            Some(role) => {
+                role.unacked.retain(|b, _| role.live.contains_key(b));
+                role.live.keys().copied().collect()
+            }
+            None => return,
+        };
+        for b in targets {
+            self.send_update_metadata_to(now, b, settings, out);
+        }
+    }
+
+    fn send_update_metadata_to(
+        &mut self,
+        now: u64,
+        broker: BrokerId,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let me = self.me();
+        let id = self.id;
+        let Some(role) = self.controller.as_mut() else {
             return;
         };
-        let live: Vec<BrokerId> = role.live.keys().copied().collect();
-        for (b, broker_epoch) in &role.live {
-            out.send(
-                self.me(),
-                Endpoint::Broker(*b),
-                Body::UpdateMetadata {
-                    controller: self.id,
-                    controller_epoch: role.epoch,
-                    broker_epoch: *broker_epoch,
-                    live_brokers: live.clone(),
-                },
-            );
+        let Some(broker_epoch) = role.live.get(&broker).copied() else {
+            return;
+        };
+        let correlation_id = role.next_correlation;
+        role.next_correlation += 1;
+        role.unacked.insert(broker, correlation_id);
+        out.send(
+            me,
+            Endpoint::Broker(broker),
+            Body::UpdateMetadata {
+                controller: id,
+                controller_epoch: role.epoch,
+                broker_epoch,
+                live_brokers: role.live.keys().copied().collect(),
+                correlation_id,
+            },
+        );
+        out.timer(
+            now + settings.controller_socket_timeout_ms,
+            me,
+            Timer::ControllerRequestTimeout {
+                broker,
+                correlation_id,
+            },
+        );
+    }
+
+    /// A broker answered: that request is done, whatever the answer.
+    pub(crate) fn on_update_metadata_response(
+        &mut self,
+        from: BrokerId,
+        epoch: u64,
+        correlation_id: u64,
+    ) {
+        if let Some(role) = self.controller.as_mut() {
+            if role.epoch == epoch && role.unacked.get(&from) == Some(&correlation_id) {
+                role.unacked.remove(&from);
+            }
+        }
+    }
+
+    /// No answer within controller.socket.timeout.ms: the RequestSendThread reconnects and
+    /// sends the broker the current metadata again, for as long as the broker is live.
+    pub(crate) fn on_controller_request_timeout(
+        &mut self,
+        now: u64,
+        broker: BrokerId,
+        correlation_id: u64,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let still_waiting = self.controller.as_ref().is_some_and(|role| {
+            role.unacked.get(&broker) == Some(&correlation_id) && role.live.contains_key(&broker)
+        });
+        if still_waiting {
+            self.send_update_metadata_to(now, broker, settings, out);
         }
     }
 

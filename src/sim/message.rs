@@ -190,19 +190,32 @@ pub enum Body {
     },
     /// Server: that session has expired (a closed connection, from the client's side).
     Expired { session: SessionId },
+    /// The connection to ZooKeeper broke while its link was cut (lost packets): the client
+    /// finds out when the link carries traffic again.
+    ConnectionLoss,
     /// Server: heartbeat answer.
     Pong { session: SessionId },
     /// Server: operation result.
     Response {
         session: SessionId,
         xid: u64,
+        zxid: i64,
         result: Result<OpResult, ZkError>,
     },
     /// Server: a watch fired.
     Watch {
         session: SessionId,
+        zxid: i64,
         path: String,
         change: WatchChange,
+    },
+    /// Client, after resuming a session: the watches it still holds and the last zxid it
+    /// saw; the server fires those whose znode changed meanwhile and re-arms the rest.
+    SetWatches {
+        session: SessionId,
+        last_zxid: i64,
+        data: Vec<(String, bool)>,
+        children: Vec<String>,
     },
     /// Controller to broker: the cluster's metadata, stamped with the controller epoch and the
     /// receiver's broker epoch (KIP-380).
@@ -211,10 +224,12 @@ pub enum Body {
         controller_epoch: u64,
         broker_epoch: i64,
         live_brokers: Vec<BrokerId>,
+        correlation_id: u64,
     },
     /// Broker to controller: the answer.
     UpdateMetadataResponse {
         controller_epoch: u64,
+        correlation_id: u64,
         error: Option<KafkaError>,
     },
     /// Broker to controller: please move my leaderships away, I am stopping.
@@ -235,6 +250,8 @@ impl Body {
             Body::Ping { .. } => ("ping".into(), "heartbeat"),
             Body::Request { op, .. } => (op.label(), "zookeeper"),
             Body::Close { .. } => ("closeSession".into(), "zookeeper"),
+            Body::ConnectionLoss => ("connection reset".into(), "zookeeper"),
+            Body::SetWatches { .. } => ("setWatches".into(), "zookeeper"),
             Body::Connected { .. } => ("connected".into(), "zookeeper"),
             Body::Expired { .. } => ("session expired".into(), "zookeeper"),
             Body::Pong { .. } => ("pong".into(), "heartbeat"),
@@ -282,6 +299,11 @@ pub enum Timer {
     Resume,
     /// Broker: a controlled shutdown attempt got no answer in time.
     ShutdownTimeout { attempt: u32 },
+    /// Controller: a request to a broker got no answer within controller.socket.timeout.ms.
+    ControllerRequestTimeout {
+        broker: BrokerId,
+        correlation_id: u64,
+    },
     /// Broker: back-off before the next controlled shutdown attempt is over.
     ShutdownRetry { attempt: u32 },
 }

@@ -94,6 +94,8 @@ pub struct World {
     parked: BTreeMap<BrokerId, Vec<Item>>,
     cut: BTreeSet<(Endpoint, Endpoint)>,
     last_arrival: BTreeMap<(Endpoint, Endpoint), u64>,
+    /// Brokers whose ZooKeeper connection lost a message to a cut link.
+    zk_conn_lost: BTreeSet<BrokerId>,
     events: Vec<Event>,
     messages: VecDeque<MessageRecord>,
     next_msg: u64,
@@ -116,6 +118,7 @@ impl World {
             parked: BTreeMap::new(),
             cut: BTreeSet::new(),
             last_arrival: BTreeMap::new(),
+            zk_conn_lost: BTreeSet::new(),
             events: Vec::new(),
             messages: VecDeque::new(),
             next_msg: 0,
@@ -260,6 +263,26 @@ impl World {
                     },
                     "heal action: the link carries messages again".into(),
                 );
+                // A ZooKeeper connection that lost packets is reset now; the client
+                // reconnects, replays what went unanswered and re-arms its watches.
+                if let (Endpoint::Zk, Endpoint::Broker(x)) | (Endpoint::Broker(x), Endpoint::Zk) =
+                    (a, b)
+                {
+                    if self.zk_conn_lost.remove(&x) {
+                        let msg = self.next_msg;
+                        self.next_msg += 1;
+                        self.push(
+                            now,
+                            Item::Deliver {
+                                msg,
+                                from: Endpoint::Zk,
+                                to: Endpoint::Broker(x),
+                                body: Body::ConnectionLoss,
+                                received: true,
+                            },
+                        );
+                    }
+                }
             }
         }
         self.monitor_step();
@@ -367,6 +390,7 @@ impl World {
                 received,
             } => {
                 if !received && self.is_cut(from, to) {
+                    self.lost_on_link(from, to);
                     self.mark_dropped(msg);
                     return;
                 }
@@ -448,6 +472,14 @@ impl World {
         self.monitor_step();
     }
 
+    fn lost_on_link(&mut self, from: Endpoint, to: Endpoint) {
+        if let (Endpoint::Zk, Endpoint::Broker(b)) | (Endpoint::Broker(b), Endpoint::Zk) =
+            (from, to)
+        {
+            self.zk_conn_lost.insert(b);
+        }
+    }
+
     fn mark_dropped(&mut self, msg: u64) {
         if let Some(first) = self.messages.front().map(|m| m.id) {
             if msg >= first {
@@ -512,7 +544,9 @@ impl World {
         if self.messages.len() > MESSAGE_HISTORY {
             self.messages.pop_front();
         }
-        if !dropped {
+        if dropped {
+            self.lost_on_link(from, to);
+        } else {
             self.push(
                 arrive,
                 Item::Deliver {

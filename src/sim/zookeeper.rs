@@ -20,6 +20,8 @@ pub struct Znode {
     pub data: String,
     /// Its stat.
     pub stat: Stat,
+    /// The zxid of the last change to its list of children.
+    pub pzxid: i64,
 }
 
 /// Why a session is no longer alive.
@@ -111,9 +113,18 @@ impl ZooKeeper {
             Znode {
                 data: data.to_string(),
                 stat: stat.clone(),
+                pzxid: self.zxid,
             },
         );
         stat
+    }
+
+    fn children_changed(&mut self, path: &str, zxid: i64) {
+        if let Some(p) = parent(path) {
+            if let Some(n) = self.nodes.get_mut(p) {
+                n.pzxid = zxid;
+            }
+        }
     }
 
     /// A znode, if it exists.
@@ -247,9 +258,23 @@ impl ZooKeeper {
                     Body::Response {
                         session,
                         xid,
+                        zxid: self.zxid,
                         result,
                     },
                 );
+            }
+            Body::SetWatches {
+                session,
+                last_zxid,
+                data,
+                children,
+            } => {
+                if !self.alive(session) {
+                    out.send(me, to, Body::Expired { session });
+                    return;
+                }
+                self.touch(session, now);
+                self.set_watches(session, from, last_zxid, data, children, out);
             }
             Body::Close { session } => {
                 if self.alive(session) {
@@ -264,6 +289,55 @@ impl ZooKeeper {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// ZooKeeper's SetWatches: a resumed client's watches fire at once for every znode that
+    /// changed after the last zxid the client saw (notifications lost with the connection are
+    /// not lost for good); the others are armed again.
+    fn set_watches(
+        &mut self,
+        session: SessionId,
+        owner: BrokerId,
+        last_zxid: i64,
+        data: Vec<(String, bool)>,
+        children: Vec<String>,
+        out: &mut Out,
+    ) {
+        let zxid = self.zxid;
+        let mut notify = |path: &str, change: WatchChange| {
+            out.send(
+                Endpoint::Zk,
+                Endpoint::Broker(owner),
+                Body::Watch {
+                    session,
+                    zxid,
+                    path: path.to_string(),
+                    change,
+                },
+            );
+        };
+        for (path, existed) in data {
+            match (self.nodes.get(&path), existed) {
+                (None, true) => notify(&path, WatchChange::Deleted),
+                (Some(_), false) => notify(&path, WatchChange::Created),
+                (Some(n), true) if n.stat.czxid > last_zxid => notify(&path, WatchChange::Created),
+                (Some(n), true) if n.stat.mzxid > last_zxid => {
+                    notify(&path, WatchChange::DataChanged)
+                }
+                _ => {
+                    self.data_watches.entry(path).or_default().insert(session);
+                }
+            }
+        }
+        for path in children {
+            match self.nodes.get(&path) {
+                None => notify(&path, WatchChange::Deleted),
+                Some(n) if n.pzxid > last_zxid => notify(&path, WatchChange::ChildrenChanged),
+                Some(_) => {
+                    self.child_watches.entry(path).or_default().insert(session);
+                }
+            }
         }
     }
 
@@ -340,7 +414,9 @@ impl ZooKeeper {
             .collect();
         for path in owned {
             self.zxid += 1;
+            let zxid = self.zxid;
             self.nodes.remove(&path);
+            self.children_changed(&path, zxid);
             self.fire_data(&path, WatchChange::Deleted, out);
             self.fire_children(&path, out);
             if let Some(p) = parent(&path) {
@@ -360,6 +436,7 @@ impl ZooKeeper {
         let Some(set) = watches(self).remove(path) else {
             return;
         };
+        let zxid = self.zxid;
         for session in set {
             if let Some(s) = self.sessions.get(&session) {
                 if s.ended.is_none() {
@@ -368,6 +445,7 @@ impl ZooKeeper {
                         Endpoint::Broker(s.owner),
                         Body::Watch {
                             session,
+                            zxid,
                             path: path.to_string(),
                             change,
                         },
@@ -528,8 +606,10 @@ impl ZooKeeper {
                     Znode {
                         data,
                         stat: stat.clone(),
+                        pzxid: zxid,
                     },
                 );
+                self.children_changed(&path, zxid);
                 self.fire_data(&path, WatchChange::Created, out);
                 if let Some(p) = parent(&path) {
                     let p = p.to_string();
