@@ -60,13 +60,12 @@ fn run_case(case: u64) -> (Vec<Event>, World) {
             let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Broker(*b)));
         }
     }
-    for round in 0..3 {
+    for _round in 0..3 {
         t += 200_000;
         w.advance_to(t);
         for b in &ids {
             let _ = w.apply(Command::Start(*b));
         }
-        let _ = round;
     }
     t += 60_000;
     w.advance_to(t);

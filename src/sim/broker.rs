@@ -808,15 +808,31 @@ impl Broker {
         out: &mut Out,
     ) {
         let attempt = self.shutdown_attempt;
-        if attempt <= settings.controlled_shutdown_max_retries {
-            // Retry after the back-off (controlled.shutdown.retry.backoff.ms).
+        let retry = attempt <= settings.controlled_shutdown_max_retries;
+        out.event(
+            EventKind::ControlledShutdownFailed {
+                broker: self.id,
+                attempt,
+            },
+            if retry {
+                format!(
+                    "{why}; retrying after controlled.shutdown.retry.backoff.ms ({} ms)",
+                    settings.controlled_shutdown_retry_backoff_ms
+                )
+            } else {
+                format!(
+                    "{why}; controlled.shutdown.max.retries ({}) used up, so the broker stops without a controlled shutdown",
+                    settings.controlled_shutdown_max_retries
+                )
+            },
+        );
+        if retry {
             out.timer(
                 now + settings.controlled_shutdown_retry_backoff_ms,
                 self.me(),
                 Timer::ShutdownRetry { attempt },
             );
         } else {
-            let _ = why;
             self.stop(now, out);
         }
     }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 /// The Kafka releases the simulator can imitate. `3.9` is the default: the last release
 /// that still runs on ZooKeeper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum Profile {
     /// Kafka 0.10: 6 s ZooKeeper sessions, no controller fencing, no broker epochs.
     V0_10,
@@ -17,6 +17,7 @@ pub enum Profile {
     /// Kafka 2.4: controller writes fenced (2.1, KAFKA-6082), broker epochs (2.2, KIP-380), 6 s sessions.
     V2_4,
     /// Kafka 3.9: 18 s ZooKeeper sessions (2.5, KIP-537) and everything above.
+    #[default]
     V3_9,
 }
 
@@ -64,12 +65,6 @@ impl Profile {
         } else {
             6_000
         }
-    }
-}
-
-impl Default for Profile {
-    fn default() -> Self {
-        Profile::V3_9
     }
 }
 

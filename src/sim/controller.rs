@@ -158,23 +158,28 @@ impl Broker {
                 let now_controller = node.and_then(|n| parse_broker_id(&n.data));
                 self.follow(now_controller, out);
             }
-            (Pending::LoadBrokers { epoch }, Ok(OpResult::Children(children))) => {
-                if self.controller.as_ref().is_some_and(|c| c.epoch == epoch) {
-                    let live = parse_brokers(&children);
-                    if let Some(c) = self.controller.as_mut() {
-                        c.live = live;
-                        c.loaded = true;
-                    }
-                    self.send_update_metadata(now, settings, out);
+            // Answers to a controller that has since resigned (or been re-elected) are void.
+            (Pending::LoadBrokers { epoch }, Ok(OpResult::Children(children)))
+                if self.acts_in_epoch(epoch) =>
+            {
+                let live = parse_brokers(&children);
+                if let Some(c) = self.controller.as_mut() {
+                    c.live = live;
+                    c.loaded = true;
                 }
+                self.send_update_metadata(now, settings, out);
             }
-            (Pending::BrokerChange { epoch }, Ok(OpResult::Children(children))) => {
-                if self.controller.as_ref().is_some_and(|c| c.epoch == epoch) {
-                    self.on_broker_change(now, parse_brokers(&children), settings, out);
-                }
+            (Pending::BrokerChange { epoch }, Ok(OpResult::Children(children)))
+                if self.acts_in_epoch(epoch) =>
+            {
+                self.on_broker_change(now, parse_brokers(&children), settings, out);
             }
             _ => {}
         }
+    }
+
+    fn acts_in_epoch(&self, epoch: u64) -> bool {
+        self.controller.as_ref().is_some_and(|c| c.epoch == epoch)
     }
 
     /// Another broker (or nobody) is controller now; resign if this one was.

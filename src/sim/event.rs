@@ -35,6 +35,8 @@ pub enum EventKind {
     BrokerResumed { broker: BrokerId },
     /// A broker asked the controller to move its leadership away before stopping.
     ControlledShutdownRequested { broker: BrokerId, attempt: u32 },
+    /// A controlled shutdown attempt failed (no answer, or an error).
+    ControlledShutdownFailed { broker: BrokerId, attempt: u32 },
     /// The controller answered a controlled shutdown request.
     ControlledShutdownCompleted {
         broker: BrokerId,
@@ -116,6 +118,7 @@ impl EventKind {
             EventKind::BrokerPaused { .. } => "broker_paused",
             EventKind::BrokerResumed { .. } => "broker_resumed",
             EventKind::ControlledShutdownRequested { .. } => "controlled_shutdown_requested",
+            EventKind::ControlledShutdownFailed { .. } => "controlled_shutdown_failed",
             EventKind::ControlledShutdownCompleted { .. } => "controlled_shutdown_completed",
             EventKind::BrokerStopped { .. } => "broker_stopped",
             EventKind::LinkCut { .. } => "link_cut",
@@ -149,6 +152,7 @@ impl EventKind {
             | BrokerPaused { broker, .. }
             | BrokerResumed { broker }
             | ControlledShutdownRequested { broker, .. }
+            | ControlledShutdownFailed { broker, .. }
             | ControlledShutdownCompleted { broker, .. }
             | BrokerStopped { broker }
             | ZkSessionCreated { broker, .. }
@@ -195,6 +199,9 @@ impl fmt::Display for EventKind {
                 f,
                 "broker {broker} asked the controller for a controlled shutdown (attempt {attempt})"
             ),
+            ControlledShutdownFailed { broker, attempt } => {
+                write!(f, "controlled shutdown attempt {attempt} of broker {broker} failed")
+            }
             ControlledShutdownCompleted { broker, controller } => write!(
                 f,
                 "controller {controller} completed the controlled shutdown of broker {broker}"

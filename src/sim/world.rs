@@ -221,7 +221,7 @@ impl World {
                 let settings = self.settings.clone();
                 self.broker_mut(b).start(now, &settings, cause, &mut out);
                 self.parked.remove(&b);
-                self.finish(Endpoint::Broker(b), out);
+                self.finish(out);
             }
             Command::Crash(b) => {
                 self.broker_mut(b).crash(
@@ -229,20 +229,20 @@ impl World {
                     &mut out,
                 );
                 self.parked.remove(&b);
-                self.finish(Endpoint::Broker(b), out);
+                self.finish(out);
             }
             Command::Shutdown(b) => {
                 let settings = self.settings.clone();
                 self.broker_mut(b).begin_shutdown(now, &settings, &mut out);
-                self.finish(Endpoint::Broker(b), out);
+                self.finish(out);
             }
             Command::Pause { broker, for_ms } => {
                 self.broker_mut(broker).pause(now + for_ms, &mut out);
-                self.finish(Endpoint::Broker(broker), out);
+                self.finish(out);
             }
             Command::ExpireSession(b) => {
                 self.zk.force_expire(b, &mut out);
-                self.finish(Endpoint::Zk, out);
+                self.finish(out);
             }
             Command::Cut(a, b) => {
                 self.cut.insert(link(a, b));
@@ -379,7 +379,7 @@ impl World {
                         "the scenario's brokers start in the listed order",
                         &mut out,
                     );
-                    self.finish(Endpoint::Broker(b), out);
+                    self.finish(out);
                 }
             }
             Item::Deliver {
@@ -424,7 +424,7 @@ impl World {
                         }
                     }
                 }
-                self.finish(to, out);
+                self.finish(out);
             }
             Item::Timer {
                 owner,
@@ -446,7 +446,7 @@ impl World {
                                 self.broker_mut(b).resume(&mut out);
                                 // What arrived or fell due while frozen is handled now, in order.
                                 let parked = self.parked.remove(&b).unwrap_or_default();
-                                self.finish(owner, out);
+                                self.finish(out);
                                 for item in parked {
                                     self.push(now, item);
                                 }
@@ -466,7 +466,7 @@ impl World {
                         }
                     }
                 }
-                self.finish(owner, out);
+                self.finish(out);
             }
         }
         self.monitor_step();
@@ -491,7 +491,7 @@ impl World {
     }
 
     /// Turns a state machine's outputs into queue items and events.
-    fn finish(&mut self, owner: Endpoint, out: Out) {
+    fn finish(&mut self, out: Out) {
         for (kind, cause) in out.events {
             self.record(kind, cause);
         }
@@ -500,7 +500,6 @@ impl World {
                 Endpoint::Broker(b) => self.brokers[&b].incarnation,
                 Endpoint::Zk => 0,
             };
-            let _ = owner;
             self.push(
                 at,
                 Item::Timer {

@@ -276,17 +276,15 @@ impl ZooKeeper {
                 self.touch(session, now);
                 self.set_watches(session, from, last_zxid, data, children, out);
             }
-            Body::Close { session } => {
-                if self.alive(session) {
-                    self.end_session(session, SessionEnd::Closed, out);
-                    out.event(
-                        EventKind::SessionClosed {
-                            broker: from,
-                            session,
-                        },
-                        "clean shutdown closes the ZooKeeper session at once",
-                    );
-                }
+            Body::Close { session } if self.alive(session) => {
+                self.end_session(session, SessionEnd::Closed, out);
+                out.event(
+                    EventKind::SessionClosed {
+                        broker: from,
+                        session,
+                    },
+                    "clean shutdown closes the ZooKeeper session at once",
+                );
             }
             _ => {}
         }
