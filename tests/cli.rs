@@ -29,7 +29,7 @@ fn temp_file(name: &str, text: &str) -> String {
 
 #[test]
 fn check_passes_a_committed_scenario() {
-    let o = cli(&["check", "tests/scenarios/controller-crash.json"]);
+    let o = cli(&["check", "www/scenarios/controller-crash.json"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("PASS at 25000 ms"));
     assert!(stdout(&o).contains("2 passed, 0 failed"));
@@ -54,7 +54,7 @@ fn check_exits_1_when_a_checkpoint_fails() {
 fn run_prints_one_state_per_at_and_events_on_request() {
     let o = cli(&[
         "run",
-        "tests/scenarios/controller-crash.json",
+        "www/scenarios/controller-crash.json",
         "--at",
         "5000",
         "--at",
@@ -75,7 +75,7 @@ fn run_prints_one_state_per_at_and_events_on_request() {
     assert!(lines
         .iter()
         .any(|v| v["kind"] == "controller_elected" && v["epoch"] == 2 && v["cause"].is_string()));
-    let o = cli(&["run", "tests/scenarios/cold-start.json"]);
+    let o = cli(&["run", "www/scenarios/cold-start.json"]);
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["time_ms"], 10000, "default: the state at until_ms");
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 fn trace(name: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join(format!("tests/scenarios/{name}.json"))).unwrap();
+    let text = std::fs::read_to_string(root.join(format!("www/scenarios/{name}.json"))).unwrap();
     let s = scenario::parse(&text).unwrap();
     let mut r = Runner::new(&s);
     r.advance_to(s.until_ms).unwrap();
