@@ -81,7 +81,11 @@ size_report() {
 }
 
 browser_tests() {
-  (cd www && playwright test) 2>&1 | tee "$LOGS/playwright.log"
+  # A free port for the test server, so that a second run (or a served playground) does not collide.
+  local port="${PLAYWRIGHT_PORT:-$(node -e "
+    const server = require('node:net').createServer();
+    server.listen(0, '127.0.0.1', () => { console.log(server.address().port); server.close(); });")}"
+  (cd www && PLAYWRIGHT_PORT="$port" playwright test) 2>&1 | tee "$LOGS/playwright.log"
 }
 
 step "setup (www/scripts/setup.sh)" bash www/scripts/setup.sh

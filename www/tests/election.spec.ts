@@ -8,8 +8,8 @@ import {
   graph,
   logEntries,
   openPlayground,
+  phrase,
   test,
-  words,
 } from './playground';
 
 test('the page loads, shows 3 brokers and ZooKeeper, and broker 1 becomes controller (epoch 1)', async ({
@@ -27,8 +27,8 @@ test('the page loads, shows 3 brokers and ZooKeeper, and broker 1 becomes contro
   await openPlayground(page, '50');
   await expect(controller(page)).toHaveAttribute('data-broker', '1');
   await expect(logEntries(page, 'controller_elected', 'epoch 1').first()).toBeVisible();
-  await expect(logEntries(page, 'controller_elected', 'epoch 1').first()).toContainText(words('broker 1'));
-  await expect(page.getByTestId('controller-epoch')).toContainText(words('epoch 1'));
+  await expect(logEntries(page, 'controller_elected', 'epoch 1').first()).toContainText(phrase('broker 1'));
+  await expect(page.getByTestId('controller-epoch')).toContainText(phrase('epoch 1'));
 });
 
 test('crashing the controller: its session expires and another broker is elected with epoch 2', async ({
@@ -49,8 +49,8 @@ test('crashing the controller: its session expires and another broker is elected
   await expect(logEntries(page, 'session_expired', `broker ${old}`).first()).toBeVisible();
   const elected = logEntries(page, 'controller_elected', 'epoch 2');
   await expect(elected).toHaveCount(1);
-  await expect(elected).toContainText(words(`broker ${now}`));
-  await expect(page.getByTestId('controller-epoch')).toContainText(words('epoch 2'));
+  await expect(elected).toContainText(phrase(`broker ${now}`));
+  await expect(page.getByTestId('controller-epoch')).toContainText(phrase('epoch 2'));
 });
 
 test('clicking a crashed broker starts it again and it registers once its old session expired', async ({
@@ -84,7 +84,7 @@ test('clicking a crashed broker starts it again and it registers once its old se
         entries
           .filter((entry) => new RegExp(pattern, 'i').test(entry.textContent ?? ''))
           .map((entry) => entry.getAttribute('data-kind') ?? ''),
-      words(`broker ${id}`).source,
+      phrase(`broker ${id}`).source,
     );
   const inTimeOrder =
     kinds.indexOf('broker_crashed') >= 0 && kinds.indexOf('broker_crashed') < kinds.indexOf('session_expired')

@@ -20,9 +20,13 @@ export const test = base.extend<{ pageProblems: string[] }>({
 
 export { expect };
 
-/** A regular expression that matches `text` as whole words ("epoch 1" but not "epoch 12"). */
-export function words(text: string): RegExp {
-  return new RegExp(`\\b${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+/**
+ * A regular expression that matches `text` not followed by another digit ("epoch 1" but not
+ * "epoch 12"). Nothing is required before it: an entry's text runs its parts together
+ * ("0.051sbroker 1 became controller ...").
+ */
+export function phrase(text: string): RegExp {
+  return new RegExp(`${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\d)`, 'i');
 }
 
 /** Every broker node of the cluster graph. */
@@ -45,10 +49,10 @@ export function graph(page: Page): Locator {
   return page.locator('svg').filter({ has: page.locator('g[data-broker]') }).first();
 }
 
-/** Event-log entries of one kind, optionally only those whose text contains `text` as words. */
+/** Event-log entries of one kind, optionally only those whose text contains `phrase(text)`. */
 export function logEntries(page: Page, kind: string, text?: string): Locator {
   const entries = page.locator(`[data-kind="${kind}"]`);
-  return text === undefined ? entries : entries.filter({ hasText: words(text) });
+  return text === undefined ? entries : entries.filter({ hasText: phrase(text) });
 }
 
 /** The id of the broker currently marked as the controller (exactly one must be). */
@@ -84,5 +88,5 @@ export async function openPlayground(page: Page, speed = '50'): Promise<void> {
   await ensurePlaying(page);
   await expect(controller(page)).toHaveCount(1);
   await expect(controller(page)).toHaveAttribute('data-broker', '1');
-  await expect(page.getByTestId('controller-epoch')).toContainText(words('epoch 1'));
+  await expect(page.getByTestId('controller-epoch')).toContainText(phrase('epoch 1'));
 }
