@@ -121,10 +121,7 @@ impl Flights {
         };
         let now = world.now();
         let mut unsettled: Vec<&mut Flight> = self.list.iter_mut().filter(|f| !f.settled).collect();
-        for m in world.messages().rev() {
-            if m.id < oldest {
-                break;
-            }
+        for m in world.messages().skip_while(|m| m.id < oldest) {
             if let Some(f) = unsettled.iter_mut().find(|f| f.id == m.id) {
                 f.dropped = m.dropped;
             }

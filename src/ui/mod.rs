@@ -1,1 +1,66 @@
-//! The Yew page (wasm32 only).
+//! The Yew page (wasm32 only): a view of the [`crate::sim`] world that turns clicks into
+//! [`crate::sim::Command`]s. No Kafka rule lives here: the world decides, the page draws.
+//!
+//! - [`model`]: the page state and its reducer (the world is kept in place, not cloned);
+//! - [`app`]: the page layout; [`graph`]: the SVG cluster graph; [`event_log`]: the log;
+//!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel;
+//! - [`flights`]: messages in flight, drawn over a fixed wall-clock time;
+//! - [`hooks`]: the animation-frame loop; [`format`]: shared wording.
+
+pub mod app;
+pub mod controls;
+pub mod event_log;
+pub mod flights;
+pub mod format;
+pub mod graph;
+pub mod hooks;
+pub mod model;
+pub mod panel;
+
+/// The element the page mounts into (`index.html` provides it; the body otherwise).
+const ROOT_ID: &str = "app";
+/// The element that shows a fatal error.
+const FATAL_ID: &str = "fatal";
+
+/// Mounts the page. If it cannot, or if the page ever panics, says so on the page instead
+/// of leaving it blank.
+pub fn start() {
+    yew::set_custom_panic_hook(Box::new(|info| {
+        let msg = format!("The playground stopped because of an internal error: {info}");
+        web_sys::console::error_1(&msg.clone().into());
+        show_fatal(&msg);
+    }));
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        web_sys::console::error_1(&"The playground needs a browser window with a document.".into());
+        return;
+    };
+    let root = document
+        .get_element_by_id(ROOT_ID)
+        .or_else(|| document.body().map(Into::into));
+    match root {
+        Some(root) => {
+            root.set_inner_html("");
+            let _ = root.set_attribute("data-mounted", "true");
+            yew::Renderer::<app::App>::with_root(root).render();
+        }
+        None => show_fatal("The playground found no place on the page to appear in."),
+    }
+}
+
+/// Puts `msg` in the page's fatal-error box, or at the top of the body.
+fn show_fatal(msg: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let target = document.get_element_by_id(FATAL_ID).or_else(|| {
+        let el = document.create_element("div").ok()?;
+        let _ = el.set_attribute("role", "alert");
+        let body = document.body()?;
+        let _ = body.prepend_with_node_1(&el);
+        Some(el)
+    });
+    if let Some(el) = target {
+        el.set_text_content(Some(&format!("{msg} Reload the page to start again.")));
+        let _ = el.remove_attribute("hidden");
+    }
+}

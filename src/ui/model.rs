@@ -23,6 +23,17 @@ pub const DEFAULT_SEED: u64 = 42;
 /// A real frame longer than this (a background tab, a debugger stop) counts as this long.
 pub const MAX_FRAME_MS: f64 = 250.0;
 
+/// Below this width (CSS px) the graph takes its portrait layout.
+pub const NARROW_PX: f64 = 700.0;
+
+/// Whether the window is narrow.
+fn narrow_window() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < NARROW_PX)
+}
+
 /// The world and what the page keeps beside it between frames.
 #[derive(Debug)]
 pub struct Host {
@@ -36,6 +47,8 @@ pub struct Host {
     last_frame: Option<f64>,
     /// Timestamp of the latest animation frame: the "now" that flights are drawn at.
     pub wall_now: f64,
+    /// Whether the window is narrow (the graph then uses its portrait layout).
+    pub compact: bool,
 }
 
 impl Host {
@@ -47,6 +60,7 @@ impl Host {
             flights: Flights::default(),
             last_frame: None,
             wall_now,
+            compact: narrow_window(),
         }
     }
 }
@@ -176,7 +190,10 @@ impl Model {
         }
         let after = host.world.now();
         host.flights.ingest(&host.world, before, after, ts - dt, ts);
-        after != before || had_flights || !host.flights.is_empty()
+        let compact = narrow_window();
+        let resized = compact != host.compact;
+        host.compact = compact;
+        after != before || had_flights || !host.flights.is_empty() || resized
     }
 }
 

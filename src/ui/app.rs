@@ -1,0 +1,169 @@
+//! The page: header with the controller stat, the intro, the toolbar, the graph with its
+//! legend and broker panel, and the event log.
+
+use super::controls::controls;
+use super::event_log::EventLog;
+use super::graph::{graph, GraphView};
+use super::hooks::use_animation_frames;
+use super::model::{Action, Model};
+use super::panel::panel;
+use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
+use yew::prelude::*;
+
+const LEGEND: [(&str, &str); 5] = [
+    ("heartbeat", "heartbeat (ping / pong)"),
+    ("zookeeper", "ZooKeeper request / reply"),
+    ("watch", "watch notification"),
+    ("request", "controller request"),
+    ("response", "broker response"),
+];
+
+fn controller_stat(state: &ClusterState) -> Html {
+    let who = match state.controller {
+        Some(c) => format!("broker {c}"),
+        None => "none".to_string(),
+    };
+    html! {
+        <p class={classes!("stat", state.controller.is_none().then_some("vacant"))}
+           data-testid="controller-epoch" aria-live="polite">
+            <span class="stat-label">{ "controller: " }</span>
+            <strong>{ who }</strong>
+            <span class="sep" aria-hidden="true">{ " · " }</span>
+            <span class="stat-epoch">{ format!("epoch {}", state.controller_epoch) }</span>
+        </p>
+    }
+}
+
+fn intro(session_timeout_ms: u64, profile: &str) -> Html {
+    html! {
+        <section class="intro" aria-label="What to try">
+            <p>
+                { "One broker is the " }<strong>{ "controller" }</strong>
+                { ": the one that created the ephemeral znode " }<code>{ "/controller" }</code>{ " in ZooKeeper. " }
+                <strong>{ "Click the controller to crash it." }</strong>
+                { " ZooKeeper notices only after " }<code>{ "zookeeper.session.timeout.ms" }</code>
+                { format!(" ({} s in Kafka {profile}) without a heartbeat. Then it expires the session and deletes ", session_timeout_ms / 1000) }
+                <code>{ "/controller" }</code>
+                { "; the watches fire and the other brokers race to create it. The winner raises the " }
+                <strong>{ "controller epoch" }</strong>{ "." }
+            </p>
+            <details class="try">
+                <summary>{ "More to try" }</summary>
+                <ul>
+                    <li>{ "Click a crashed broker to start it again: it can register only once its old session is gone." }</li>
+                    <li>{ "Open a broker's ⋯ and shut it down cleanly: its session closes at once, nobody waits for a timeout." }</li>
+                    <li>{ "Pause the controller for longer than the session timeout: it wakes up as a zombie that still thinks it is in charge." }</li>
+                    <li>{ "Cut a broker's ZooKeeper link, or switch to an older profile to see what epoch fencing prevents." }</li>
+                </ul>
+            </details>
+        </section>
+    }
+}
+
+fn legend() -> Html {
+    html! {
+        <ul class="legend" aria-label="Message colours">
+            { for LEGEND.iter().map(|(class, text)| html! {
+                <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
+            }) }
+            <li><span class="swatch dropped" aria-hidden="true"></span>{ "dropped (cut link)" }</li>
+        </ul>
+    }
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> Html {
+    let model = use_reducer(Model::default);
+
+    {
+        let d = model.dispatcher();
+        use_animation_frames(Callback::from(move |ts: f64| d.dispatch(Action::Frame(ts))));
+    }
+    let dispatch = {
+        let d = model.dispatcher();
+        Callback::from(move |a: Action| d.dispatch(a))
+    };
+    let on_command = {
+        let d = model.dispatcher();
+        Callback::from(move |c: Command| d.dispatch(Action::Apply(c)))
+    };
+    let on_select = {
+        let d = model.dispatcher();
+        Callback::from(move |b: Option<BrokerId>| d.dispatch(Action::Select(b)))
+    };
+    let on_key_only = {
+        let d = model.dispatcher();
+        Callback::from(move |k: bool| d.dispatch(Action::SetKeyOnly(k)))
+    };
+    let dismiss = {
+        let d = model.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::DismissError))
+    };
+    let onkeydown = {
+        let d = model.dispatcher();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                d.dispatch(Action::Select(None));
+            }
+        })
+    };
+
+    let m: &Model = &model;
+    let host = m.host.borrow();
+    let world = &host.world;
+    let state = world.state();
+    let settings = world.settings();
+    let mut cut_links = Vec::new();
+    let ids = world.broker_ids();
+    for (i, a) in ids.iter().enumerate() {
+        for b in &ids[i + 1..] {
+            if world.is_cut(Endpoint::Broker(*a), Endpoint::Broker(*b)) {
+                cut_links.push((Endpoint::Broker(*a), Endpoint::Broker(*b)));
+            }
+        }
+    }
+    let view = GraphView {
+        state: &state,
+        session_timeout_ms: settings.zookeeper_session_timeout_ms,
+        flights: host.flights.iter().collect(),
+        wall_now: host.wall_now,
+        speed: m.speed,
+        selected: m.selected,
+        compact: host.compact,
+        cut_links,
+    };
+    let event_count = world.events().len();
+
+    html! {
+        <div class="page" {onkeydown}>
+            <main class="layout">
+                <div class="stage">
+                    <header class="top">
+                        <div class="title">
+                            <h1>{ "Kafka Election Playground" }</h1>
+                            <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller" }</p>
+                        </div>
+                        { controller_stat(&state) }
+                    </header>
+                    { intro(settings.zookeeper_session_timeout_ms, settings.profile.name()) }
+                    { controls(m, state.time_ms, &dispatch) }
+                    <div class="graph-wrap panel">
+                        { graph(&view, &on_command, &on_select) }
+                        { legend() }
+                    </div>
+                    { panel(m, &state, &dispatch) }
+                </div>
+                <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
+                          key_only={m.key_only} {on_key_only} />
+            </main>
+            if let Some(err) = &m.error {
+                <div class="alert" role="alert" data-testid="error">
+                    <span class="alert-icon" aria-hidden="true">{ "!" }</span>
+                    <span class="alert-text">{ err.clone() }</span>
+                    <button class="ghost" onclick={dismiss} aria-label="Dismiss the message">{ "×" }</button>
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,132 @@
+//! The toolbar: play/pause, speed, reset, broker count, profile, seed and the virtual clock.
+
+use super::format::speed_label;
+use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
+use crate::sim::{fmt_ms, Profile, Settings};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+fn select_value(e: &Event) -> Option<String> {
+    e.target_dyn_into::<HtmlSelectElement>().map(|s| s.value())
+}
+
+/// A profile as the selector lists it, from the core's own settings.
+pub fn profile_label(p: Profile) -> String {
+    let s = Settings::for_profile(p);
+    let mut label = format!(
+        "Kafka {} · {} s session",
+        p.name(),
+        s.zookeeper_session_timeout_ms / 1000
+    );
+    if !p.fences_controller_writes() {
+        label.push_str(" · unfenced");
+    }
+    label
+}
+
+/// Draws a seed from the browser's randomness (the core itself never does).
+fn random_seed() -> Result<u64, String> {
+    let mut buf = [0u8; 8];
+    getrandom::fill(&mut buf).map_err(|e| format!("could not draw a random seed: {e}"))?;
+    // Keep it short enough to read out in class.
+    Ok(u64::from_le_bytes(buf) % 1_000_000)
+}
+
+/// Renders the toolbar.
+pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
+    let play = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(Action::TogglePlay))
+    };
+    let reset = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(Action::Reset))
+    };
+    let new_seed = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| match random_seed() {
+            Ok(s) => d.emit(Action::SetSeed(s)),
+            Err(e) => d.emit(Action::ShowError(e)),
+        })
+    };
+    let speed = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = select_value(&e).and_then(|v| v.parse::<f64>().ok()) {
+                d.emit(Action::SetSpeed(v));
+            }
+        })
+    };
+    let brokers = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = select_value(&e).and_then(|v| v.parse::<u32>().ok()) {
+                d.emit(Action::SetBrokers(v));
+            }
+        })
+    };
+    let profile = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(p) = select_value(&e).and_then(|v| Profile::parse(&v).ok()) {
+                d.emit(Action::SetProfile(p));
+            }
+        })
+    };
+
+    let (play_icon, play_text) = if m.playing {
+        ("❚❚", "Pause")
+    } else {
+        ("▶", "Play")
+    };
+
+    html! {
+        <div class="toolbar" role="toolbar" aria-label="Simulation controls">
+            <div class="group">
+                <button class="primary play" data-testid="play" onclick={play}
+                        title={if m.playing { "Pause the clock" } else { "Run the clock" }}>
+                    <span class="icon" aria-hidden="true">{ play_icon }</span>{ play_text }
+                </button>
+                <label class="field">
+                    <span class="hide-narrow">{ "speed" }</span>
+                    <select data-testid="speed" onchange={speed} aria-label="Speed">
+                        { for SPEEDS.iter().map(|s| html! {
+                            <option value={s.to_string()} selected={*s == m.speed}>{ speed_label(*s) }</option>
+                        }) }
+                    </select>
+                </label>
+                <div class="clock" title="virtual time since the cluster started">
+                    <span class="clock-label hide-narrow">{ "t =" }</span>
+                    <output data-testid="clock" aria-label="Virtual clock">{ fmt_ms(now_ms) }</output>
+                </div>
+            </div>
+            <div class="group">
+                <label class="field">
+                    <span>{ "brokers" }</span>
+                    <select data-testid="broker-count" onchange={brokers} aria-label="Number of brokers (resets)">
+                        { for (1..=MAX_BROKERS).map(|n| html! {
+                            <option value={n.to_string()} selected={n == m.brokers}>{ n }</option>
+                        }) }
+                    </select>
+                </label>
+                <label class="field">
+                    <span>{ "profile" }</span>
+                    <select data-testid="profile" onchange={profile} aria-label="Kafka version profile (resets)">
+                        { for Profile::ALL.iter().map(|p| html! {
+                            <option value={p.name()} selected={*p == m.profile}>{ profile_label(*p) }</option>
+                        }) }
+                    </select>
+                </label>
+            </div>
+            <div class="group">
+                <span class="seed" title="the seed of the simulation's random number generator: the same seed replays the same story">
+                    { "seed " }<code data-testid="seed">{ m.seed }</code>
+                </span>
+                <button data-testid="new-seed" onclick={new_seed}>{ "New seed" }</button>
+                <button data-testid="reset" onclick={reset} title="Start the same cluster again from t = 0">
+                    <span class="icon" aria-hidden="true">{ "↺" }</span>{ "Reset" }
+                </button>
+            </div>
+        </div>
+    }
+}

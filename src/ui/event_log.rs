@@ -1,0 +1,147 @@
+//! The event log: every event of the world with its virtual time, a readable sentence and
+//! the rule that caused it. Newest at the bottom; it follows new events unless the reader
+//! scrolled up. It renders again only when the number of events, the world or the filter
+//! changes, not on every animation frame.
+
+use super::model::Host;
+use crate::sim::fmt_ms;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Events the log draws attention to.
+const HIGHLIGHTED: [&str; 3] = [
+    "controller_elected",
+    "stale_request_rejected",
+    "invariant_violated",
+];
+
+/// How close to the bottom (px) still counts as "at the bottom".
+const STICK_PX: i32 = 24;
+
+/// The log's inputs. It compares by event count and world generation, not by content.
+#[derive(Properties)]
+pub struct EventLogProps {
+    /// The world.
+    pub host: Rc<RefCell<Host>>,
+    /// How many events the world has (changes when one is added).
+    pub count: usize,
+    /// Which world (changes on reset).
+    pub generation: u64,
+    /// Whether only key events are listed.
+    pub key_only: bool,
+    /// Turns the filter on or off.
+    pub on_key_only: Callback<bool>,
+}
+
+impl PartialEq for EventLogProps {
+    fn eq(&self, o: &Self) -> bool {
+        // The callback always does the same thing; comparing it would re-render every frame.
+        Rc::ptr_eq(&self.host, &o.host)
+            && self.count == o.count
+            && self.generation == o.generation
+            && self.key_only == o.key_only
+    }
+}
+
+/// The event log.
+#[component]
+pub fn EventLog(props: &EventLogProps) -> Html {
+    let list = use_node_ref();
+    let stick = use_state(|| true);
+
+    {
+        let list = list.clone();
+        let stick = *stick;
+        use_effect_with(
+            (props.count, props.generation, props.key_only, stick),
+            move |_| {
+                if stick {
+                    if let Some(el) = list.cast::<web_sys::Element>() {
+                        el.set_scroll_top(el.scroll_height());
+                    }
+                }
+            },
+        );
+    }
+
+    let onscroll = {
+        let list = list.clone();
+        let stick = stick.clone();
+        Callback::from(move |_: Event| {
+            if let Some(el) = list.cast::<web_sys::Element>() {
+                let at_bottom =
+                    el.scroll_top() + el.client_height() >= el.scroll_height() - STICK_PX;
+                if at_bottom != *stick {
+                    stick.set(at_bottom);
+                }
+            }
+        })
+    };
+    let jump = {
+        let stick = stick.clone();
+        Callback::from(move |_: MouseEvent| stick.set(true))
+    };
+    let onchange = {
+        let cb = props.on_key_only.clone();
+        Callback::from(move |e: Event| {
+            if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
+                cb.emit(input.checked());
+            }
+        })
+    };
+
+    let host = props.host.borrow();
+    let events = host.world.events();
+    let total = events.len();
+    let rows: Vec<Html> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !props.key_only || e.kind.is_key())
+        .map(|(i, e)| {
+            let kind = e.kind.name();
+            let hl = HIGHLIGHTED.contains(&kind);
+            html! {
+                <li key={i} class={classes!("event", hl.then_some("hl"))} data-kind={kind}>
+                    <time class="when">{ fmt_ms(e.time_ms) }</time>
+                    // Spaces keep the entry's text readable as words ("0.051s broker 1 …").
+                    { " " }
+                    <div class="body">
+                        <p class="what">{ e.kind.to_string() }</p>
+                        { " " }
+                        <p class="why"><span class="kind">{ kind }</span>{ " · " }{ e.cause.clone() }</p>
+                    </div>
+                </li>
+            }
+        })
+        .collect();
+    let shown = rows.len();
+    let count_text = if shown == total {
+        format!("{total} event{}", if total == 1 { "" } else { "s" })
+    } else {
+        format!("{shown} of {total} events")
+    };
+
+    html! {
+        <section class="log panel" aria-labelledby="log-title">
+            <header class="log-head">
+                <h2 id="log-title">{ "Event log" }</h2>
+                <span class="log-count" aria-live="off">{ count_text }</span>
+                <label class="toggle">
+                    <input type="checkbox" data-testid="key-only" checked={props.key_only} {onchange} />
+                    { "key events only" }
+                </label>
+            </header>
+            <ol class="events" ref={list} {onscroll} tabindex="0" aria-label="Events, oldest first">
+                if rows.is_empty() {
+                    <li class="empty">{ "No events yet: press play." }</li>
+                }
+                { for rows }
+            </ol>
+            if !*stick {
+                <button class="jump" onclick={jump}>{ "↓ newest" }</button>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,102 @@
+//! Small text helpers shared by the page's parts.
+
+use crate::sim::{BrokerView, ClusterState};
+
+/// Milliseconds as seconds with one decimal, e.g. `12.4 s`.
+pub fn secs(ms: u64) -> String {
+    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
+}
+
+/// A speed as the select shows it, e.g. `0.25×`.
+pub fn speed_label(speed: f64) -> String {
+    format!("{speed}×")
+}
+
+/// How a broker stands with respect to the controller role, as the graph marks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Not acting as controller.
+    None,
+    /// Acts as controller and ZooKeeper's `/controller` names it.
+    Controller,
+    /// Acts as controller but `/controller` names another broker, or none: a zombie.
+    Zombie,
+}
+
+/// The role of broker `id` in `state`.
+pub fn role(state: &ClusterState, id: u32, view: &BrokerView) -> Role {
+    match (view.acts_as_controller, state.controller == Some(id)) {
+        (true, true) => Role::Controller,
+        (true, false) => Role::Zombie,
+        _ => Role::None,
+    }
+}
+
+/// Whether a plain click starts the broker (otherwise it crashes it).
+pub fn click_starts(view: &BrokerView) -> bool {
+    matches!(view.state, "crashed" | "stopped" | "not_started")
+}
+
+/// A broker's state as words, e.g. `shutting down`.
+pub fn state_words(state: &str) -> String {
+    state.replace('_', " ")
+}
+
+/// The time left before ZooKeeper expires the broker's session, when that matters: the
+/// broker is not heartbeating (crashed, paused, cut off, reconnecting). ZooKeeper keeps the
+/// session, and its ephemeral znodes, until then.
+pub fn session_countdown(view: &BrokerView) -> Option<u64> {
+    let quiet = view.state != "running" || view.zk_link_cut || view.zk_connection != "connected";
+    view.session_expires_in_ms.filter(|_| quiet)
+}
+
+/// The lines under a broker's node: its state, then what it is waiting for.
+pub fn status_lines(view: &BrokerView, now: u64) -> Vec<(String, &'static str)> {
+    let mut lines = vec![(state_words(view.state), "state")];
+    if let Some(until) = view.paused_until_ms {
+        lines.push((
+            format!("wakes in {}", secs(until.saturating_sub(now))),
+            "wake",
+        ));
+    }
+    if let Some(left) = session_countdown(view) {
+        lines.push(("ZK session expires".into(), "countdown"));
+        lines.push((format!("in {}", secs(left)), "countdown strong"));
+    }
+    if view.zk_link_cut {
+        lines.push(("ZooKeeper link cut".into(), "cut-note"));
+    }
+    lines
+}
+
+/// The accessible name of a broker node, e.g. "Broker 2, running, controller, epoch 2".
+pub fn aria_label(state: &ClusterState, id: u32, view: &BrokerView, now: u64) -> String {
+    let mut parts = vec![format!("Broker {id}"), state_words(view.state)];
+    match role(state, id, view) {
+        Role::Controller => {
+            parts.push("controller".into());
+            parts.push(format!("epoch {}", view.acting_epoch.unwrap_or(0)));
+        }
+        Role::Zombie => {
+            parts.push("zombie controller (ZooKeeper names another)".into());
+            parts.push(format!("epoch {}", view.acting_epoch.unwrap_or(0)));
+        }
+        Role::None => {}
+    }
+    if let Some(until) = view.paused_until_ms {
+        parts.push(format!("wakes in {}", secs(until.saturating_sub(now))));
+    }
+    if let Some(left) = session_countdown(view) {
+        parts.push(format!("ZooKeeper session expires in {}", secs(left)));
+    }
+    if view.zk_link_cut {
+        parts.push("ZooKeeper link cut".into());
+    }
+    let action = if click_starts(view) {
+        "press to start"
+    } else {
+        "press to crash"
+    };
+    parts.push(action.into());
+    parts.join(", ")
+}

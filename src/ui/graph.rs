@@ -1,0 +1,580 @@
+//! The cluster graph: ZooKeeper in the middle, the brokers around it, the links between
+//! them and the messages travelling on those links, as one SVG that scales with its box.
+//!
+//! A plain click (or Enter/Space) on a broker crashes it, or starts it when it is down;
+//! shift-click, its label or its "⋯" opens the broker's panel for the other actions.
+
+use super::flights::Flight;
+use super::format::{aria_label, click_starts, role, session_countdown, status_lines, Role};
+use crate::sim::{BrokerId, BrokerView, ClusterState, Command, Endpoint};
+use std::f64::consts::PI;
+use yew::prelude::*;
+
+/// Radius of a broker's circle.
+const NODE_R: f64 = 38.0;
+/// ZooKeeper's box: its height, and its width at least (it grows to fit `/brokers/ids`).
+const ZK_MIN_W: f64 = 224.0;
+const ZK_H: f64 = 112.0;
+/// Room a broker needs around its centre: labels below, crown and badge above.
+const LABEL_HALF_W: f64 = 106.0;
+const ABOVE: f64 = NODE_R + 52.0;
+const LINE_H: f64 = 17.0;
+const BELOW: f64 = NODE_R + 22.0 + 3.0 * LINE_H + 8.0;
+/// Flights draw their label only when this few are in the air and the clock is this slow.
+const LABELLED_FLIGHTS: usize = 10;
+const LABELLED_SPEED: f64 = 2.0;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Pt {
+    x: f64,
+    y: f64,
+}
+
+impl Pt {
+    fn lerp(self, o: Pt, t: f64) -> Pt {
+        Pt {
+            x: self.x + (o.x - self.x) * t,
+            y: self.y + (o.y - self.y) * t,
+        }
+    }
+    fn len(self) -> f64 {
+        (self.x * self.x + self.y * self.y).sqrt()
+    }
+}
+
+/// Where the brokers sit: on an ellipse around ZooKeeper, the first at the top, with room
+/// enough between neighbours for their labels.
+struct Layout {
+    nodes: Vec<(BrokerId, Pt)>,
+    view_box: String,
+    zk_w: f64,
+}
+
+impl Layout {
+    /// Wide screens get a landscape ellipse; narrow ones (`compact`) a portrait one, so the
+    /// labels stay legible when the graph is scaled down to a phone's width.
+    fn new(ids: &[BrokerId], compact: bool) -> Layout {
+        let count = ids.len().max(1);
+        let n = count as f64;
+        // The longest znode line is "/brokers/ids: [1,2,…,n]" when every broker is registered.
+        let chars = 15.0 + 2.0 * n;
+        let zk_w = (chars * if compact { 8.9 } else { 8.2 } + 34.0).max(ZK_MIN_W);
+        let on_ellipse = |rx: f64, ry: f64, start: f64| -> Vec<Pt> {
+            (0..count)
+                .map(|k| {
+                    let a = start + k as f64 * 2.0 * PI / n;
+                    Pt {
+                        x: rx * a.cos(),
+                        y: ry * a.sin(),
+                    }
+                })
+                .collect()
+        };
+        let top = -PI / 2.0;
+        let points = if compact {
+            match count {
+                1 | 2 => on_ellipse(0.0, 210.0, top),
+                // A phone's default: one broker above ZooKeeper, two below, close enough to read.
+                3 => vec![
+                    Pt { x: 0.0, y: -245.0 },
+                    Pt { x: 112.0, y: 180.0 },
+                    Pt {
+                        x: -112.0,
+                        y: 180.0,
+                    },
+                ],
+                // Tall and narrow; even counts turn half a step so nobody sits beside ZooKeeper.
+                _ => {
+                    let rx = zk_w / 2.0 + 60.0 + (n - 4.0) * 12.0;
+                    let ry = 320.0 + (n - 4.0) * 14.0;
+                    let start = if count % 2 == 0 { top + PI / n } else { top };
+                    on_ellipse(rx, ry, start)
+                }
+            }
+        } else {
+            let spacing = 200.0;
+            let r = if count < 2 {
+                215.0
+            } else {
+                (spacing / (2.0 * (PI / n).sin())).max(215.0)
+            };
+            on_ellipse(r * 1.2, r * 0.86, top)
+        };
+        let nodes: Vec<(BrokerId, Pt)> = ids.iter().copied().zip(points).collect();
+        let (mut x0, mut y0, mut x1, mut y1) = (-zk_w / 2.0, -ZK_H / 2.0, zk_w / 2.0, ZK_H / 2.0);
+        for (_, p) in &nodes {
+            x0 = x0.min(p.x - LABEL_HALF_W);
+            x1 = x1.max(p.x + LABEL_HALF_W);
+            y0 = y0.min(p.y - ABOVE);
+            y1 = y1.max(p.y + BELOW);
+        }
+        let pad = 6.0;
+        let view_box = format!(
+            "{:.0} {:.0} {:.0} {:.0}",
+            x0 - pad,
+            y0 - pad,
+            x1 - x0 + 2.0 * pad,
+            y1 - y0 + 2.0 * pad
+        );
+        Layout {
+            nodes,
+            view_box,
+            zk_w,
+        }
+    }
+
+    fn centre(&self, e: Endpoint) -> Option<Pt> {
+        match e {
+            Endpoint::Zk => Some(Pt { x: 0.0, y: 0.0 }),
+            Endpoint::Broker(b) => self.nodes.iter().find(|(id, _)| *id == b).map(|(_, p)| *p),
+        }
+    }
+
+    /// The path a message takes from one endpoint to another, edge to edge.
+    fn path(&self, from: Endpoint, to: Endpoint) -> Option<Path> {
+        let (a, b) = (self.centre(from)?, self.centre(to)?);
+        match (from, to) {
+            (Endpoint::Zk, Endpoint::Broker(_)) => Some(self.spoke(b)),
+            (Endpoint::Broker(_), Endpoint::Zk) => match self.spoke(a) {
+                Path::Line(z, n) => Some(Path::Line(n, z)),
+                p => Some(p),
+            },
+            _ => Some(self.chord(a, b)),
+        }
+    }
+
+    /// The link from ZooKeeper's box to the broker at `p`.
+    fn spoke(&self, p: Pt) -> Path {
+        Path::Line(self.zk_edge(p), node_edge(p, Pt { x: 0.0, y: 0.0 }))
+    }
+
+    /// Where the ray from ZooKeeper's centre towards `towards` leaves ZooKeeper's box.
+    fn zk_edge(&self, towards: Pt) -> Pt {
+        let (dx, dy) = (towards.x, towards.y);
+        let tx = if dx.abs() > 1e-9 {
+            (self.zk_w / 2.0) / dx.abs()
+        } else {
+            f64::INFINITY
+        };
+        let ty = if dy.abs() > 1e-9 {
+            (ZK_H / 2.0) / dy.abs()
+        } else {
+            f64::INFINITY
+        };
+        let t = tx.min(ty).min(1.0);
+        Pt {
+            x: dx * t,
+            y: dy * t,
+        }
+    }
+
+    /// A curve between two brokers that bows away from ZooKeeper, far enough to clear its box.
+    fn chord(&self, a: Pt, b: Pt) -> Path {
+        let mid = a.lerp(b, 0.5);
+        let d = Pt {
+            x: b.x - a.x,
+            y: b.y - a.y,
+        };
+        let l = d.len().max(1e-9);
+        let mut perp = Pt {
+            x: -d.y / l,
+            y: d.x / l,
+        };
+        let mut away = perp.x * mid.x + perp.y * mid.y;
+        if away < 0.0 {
+            perp = Pt {
+                x: -perp.x,
+                y: -perp.y,
+            };
+            away = -away;
+        }
+        // The curve's middle lies half the control point's offset from the chord's middle; it
+        // must pass outside ZooKeeper's box (its extent in that direction, plus a margin).
+        let extent = perp.x.abs() * self.zk_w / 2.0 + perp.y.abs() * ZK_H / 2.0;
+        let clear = 2.0 * (extent + 18.0 - away);
+        let bow = (0.22 * l).max(clear).max(20.0);
+        let c = Pt {
+            x: mid.x + perp.x * bow,
+            y: mid.y + perp.y * bow,
+        };
+        Path::Quad(node_edge(a, c), c, node_edge(b, c))
+    }
+}
+
+/// The point on the circle around `centre` facing `towards`.
+fn node_edge(centre: Pt, towards: Pt) -> Pt {
+    let d = Pt {
+        x: towards.x - centre.x,
+        y: towards.y - centre.y,
+    };
+    let l = d.len().max(1e-9);
+    Pt {
+        x: centre.x + d.x / l * (NODE_R + 2.0),
+        y: centre.y + d.y / l * (NODE_R + 2.0),
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Path {
+    Line(Pt, Pt),
+    Quad(Pt, Pt, Pt),
+}
+
+impl Path {
+    fn at(&self, t: f64) -> Pt {
+        match *self {
+            Path::Line(a, b) => a.lerp(b, t),
+            Path::Quad(a, c, b) => a.lerp(c, t).lerp(c.lerp(b, t), t),
+        }
+    }
+    fn d(&self) -> String {
+        match *self {
+            Path::Line(a, b) => format!("M{:.1},{:.1} L{:.1},{:.1}", a.x, a.y, b.x, b.y),
+            Path::Quad(a, c, b) => format!(
+                "M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
+                a.x, a.y, c.x, c.y, b.x, b.y
+            ),
+        }
+    }
+}
+
+/// What the graph needs to draw one frame.
+#[derive(Clone)]
+pub struct GraphView<'a> {
+    /// The cluster now.
+    pub state: &'a ClusterState,
+    /// `zookeeper.session.timeout.ms` in force, for the countdown ring.
+    pub session_timeout_ms: u64,
+    /// Messages in the air.
+    pub flights: Vec<&'a Flight>,
+    /// Wall-clock now, for the flights.
+    pub wall_now: f64,
+    /// Clock speed, to decide whether flights carry labels.
+    pub speed: f64,
+    /// The broker whose panel is open.
+    pub selected: Option<BrokerId>,
+    /// Whether the graph is drawn for a narrow screen.
+    pub compact: bool,
+    /// Whether a link is cut (the world answers).
+    pub cut_links: Vec<(Endpoint, Endpoint)>,
+}
+
+/// Renders the graph.
+pub fn graph(
+    v: &GraphView<'_>,
+    on_command: &Callback<Command>,
+    on_select: &Callback<Option<BrokerId>>,
+) -> Html {
+    let ids: Vec<BrokerId> = v
+        .state
+        .brokers
+        .keys()
+        .filter_map(|k| k.parse().ok())
+        .collect();
+    let layout = Layout::new(&ids, v.compact);
+    let now = v.state.time_ms;
+    let view = |id: BrokerId| v.state.brokers.get(&id.to_string());
+
+    // Links: ZooKeeper to every broker, and the controller's channels to the others.
+    let mut edges: Vec<Html> = Vec::new();
+    for (id, p) in &layout.nodes {
+        let Some(b) = view(*id) else { continue };
+        let path = layout.spoke(*p);
+        let cut = b.zk_link_cut;
+        edges.push(html! {
+            <path class={classes!("spoke", format!("conn-{}", b.zk_connection), cut.then_some("cut"))}
+                  d={path.d()} />
+        });
+        if cut {
+            // Nearer ZooKeeper than the broker, clear of the broker's labels.
+            let m = path.at(0.3);
+            edges.push(cut_mark(m));
+        }
+    }
+    if let Some(c) = v.state.controller {
+        if let Some(cp) = layout.centre(Endpoint::Broker(c)) {
+            for (id, p) in &layout.nodes {
+                let alive = view(*id).is_some_and(|b| !super::format::click_starts(b));
+                if *id == c || !alive {
+                    continue;
+                }
+                edges.push(html! { <path class="channel" d={layout.chord(cp, *p).d()} /> });
+            }
+        }
+    }
+    for (a, b) in &v.cut_links {
+        if let (Endpoint::Broker(_), Endpoint::Broker(_)) = (a, b) {
+            if let (Some(pa), Some(pb)) = (layout.centre(*a), layout.centre(*b)) {
+                let ch = layout.chord(pa, pb);
+                edges.push(html! { <path class="channel cut" d={ch.d()} /> });
+                edges.push(cut_mark(ch.at(0.5)));
+            }
+        }
+    }
+
+    let nodes: Html = layout
+        .nodes
+        .iter()
+        .filter_map(|(id, p)| {
+            view(*id).map(|b| broker_node(v, *id, b, *p, now, on_command, on_select))
+        })
+        .collect();
+
+    let labelled = v.speed <= LABELLED_SPEED
+        && v.flights.iter().filter(|f| f.class != "heartbeat").count() <= LABELLED_FLIGHTS;
+    let flights: Html = v
+        .flights
+        .iter()
+        .filter_map(|f| flight(&layout, f, v.wall_now, labelled))
+        .collect();
+
+    let aria = format!(
+        "Cluster graph: ZooKeeper and {} broker{}",
+        ids.len(),
+        if ids.len() == 1 { "" } else { "s" }
+    );
+    html! {
+        <svg class={classes!("graph", v.compact.then_some("compact"))} viewBox={layout.view_box.clone()} role="group" aria-label={aria}
+             preserveAspectRatio="xMidYMid meet">
+            <g class="edges">{ for edges }</g>
+            { zookeeper(v.state, layout.zk_w) }
+            <g class="flights" aria-hidden="true">{ flights }</g>
+            { nodes }
+        </svg>
+    }
+}
+
+fn cut_mark(m: Pt) -> Html {
+    html! {
+        <g class="cut-mark" transform={format!("translate({:.1},{:.1})", m.x, m.y)}>
+            <rect x="-17" y="-10" width="34" height="20" rx="6" />
+            <text y="4.5" text-anchor="middle">{ "cut" }</text>
+        </g>
+    }
+}
+
+fn zookeeper(state: &ClusterState, zk_w: f64) -> Html {
+    let controller = match state.controller {
+        Some(c) => format!("/controller = {c}"),
+        None => "/controller: (none)".to_string(),
+    };
+    let registered: Vec<String> = state
+        .brokers
+        .iter()
+        .filter(|(_, b)| b.registered)
+        .map(|(id, _)| id.clone())
+        .collect();
+    let ids = if registered.is_empty() {
+        "/brokers/ids: []".to_string()
+    } else {
+        format!("/brokers/ids: [{}]", registered.join(","))
+    };
+    let x = -zk_w / 2.0;
+    let y = -ZK_H / 2.0;
+    html! {
+        <g class="zk" role="img" data-zookeeper="true"
+           aria-label={format!("ZooKeeper: {controller}, /controller_epoch = {}, {ids}", state.controller_epoch)}>
+            <rect x={x.to_string()} y={y.to_string()} width={zk_w.to_string()} height={ZK_H.to_string()} rx="14" />
+            <text class="zk-title" x="0" y={(y + 25.0).to_string()} text-anchor="middle">{ "ZooKeeper" }</text>
+            <text class="znode" x={(x + 16.0).to_string()} y={(y + 50.0).to_string()}
+                  data-set={state.controller.is_some().to_string()}>{ controller }</text>
+            <text class="znode" x={(x + 16.0).to_string()} y={(y + 72.0).to_string()}>
+                { "/controller_epoch = " }<tspan class="znode-epoch">{ state.controller_epoch }</tspan>
+            </text>
+            <text class="znode" x={(x + 16.0).to_string()} y={(y + 94.0).to_string()}>{ ids }</text>
+        </g>
+    }
+}
+
+fn broker_node(
+    v: &GraphView<'_>,
+    id: BrokerId,
+    b: &BrokerView,
+    p: Pt,
+    now: u64,
+    on_command: &Callback<Command>,
+    on_select: &Callback<Option<BrokerId>>,
+) -> Html {
+    let role = role(v.state, id, b);
+    let starts = click_starts(b);
+    let activate = {
+        let on_command = on_command.clone();
+        move || {
+            on_command.emit(if starts {
+                Command::Start(id)
+            } else {
+                Command::Crash(id)
+            })
+        }
+    };
+    let onclick = {
+        let activate = activate.clone();
+        let on_select = on_select.clone();
+        Callback::from(move |e: MouseEvent| {
+            if e.shift_key() {
+                on_select.emit(Some(id));
+            } else {
+                activate();
+            }
+        })
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            activate();
+        }
+    });
+    let select = {
+        let on_select = on_select.clone();
+        let selected = v.selected == Some(id);
+        Callback::from(move |_: MouseEvent| on_select.emit(if selected { None } else { Some(id) }))
+    };
+    let select_key = {
+        let on_select = on_select.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                on_select.emit(Some(id));
+            }
+        })
+    };
+
+    let t = format!("translate({:.1},{:.1})", p.x, p.y);
+    let epoch = b.acting_epoch.unwrap_or(0);
+    let badge = match role {
+        Role::Controller => Some(("CONTROLLER", "badge controller")),
+        Role::Zombie => Some(("ZOMBIE", "badge zombie")),
+        Role::None => None,
+    };
+    let crown = badge.map(|(text, class)| {
+        let label = format!("{text} · epoch {epoch}");
+        let per_char = if v.compact { 9.7 } else { 8.8 };
+        let w = label.chars().count() as f64 * per_char + 18.0;
+        html! {
+            <g class={class}>
+                <path class="crown" d="M-15,0 L-17,-17 L-8,-8 L0,-21 L8,-8 L17,-17 L15,0 Z"
+                      transform={format!("translate(0,{:.1})", -NODE_R + 5.0)} />
+                <rect x={format!("{:.1}", -w / 2.0)} y={format!("{:.1}", -NODE_R - 48.0)}
+                      width={format!("{w:.1}")} height="22" rx="11" />
+                <text y={format!("{:.1}", -NODE_R - 32.5)} text-anchor="middle">{ label }</text>
+            </g>
+        }
+    });
+    let status_icon = match b.state {
+        "crashed" => Some(("M-4.5,-4.5 L4.5,4.5 M4.5,-4.5 L-4.5,4.5", "crashed")),
+        "paused" => Some(("M-2.8,-5 L-2.8,5 M2.8,-5 L2.8,5", "paused")),
+        "stopped" => Some(("M-3.5,-3.5 L3.5,-3.5 L3.5,3.5 L-3.5,3.5 Z", "stopped")),
+        "shutting_down" => Some(("M0,-5.5 L0,0.5 M0,4.6 L0,4.8", "shutting")),
+        _ => None,
+    }
+    .map(|(d, class)| {
+        html! {
+            <g class={classes!("status-badge", class)} transform="translate(27,27)">
+                <circle r="11" />
+                <path d={d} />
+            </g>
+        }
+    });
+    // The countdown ring: how much of the session is left before ZooKeeper gives up on it.
+    let ring = session_countdown(b)
+        .filter(|_| v.session_timeout_ms > 0)
+        .map(|left| {
+            arc(
+                NODE_R + 7.0,
+                (left as f64 / v.session_timeout_ms as f64).clamp(0.0, 1.0),
+            )
+        });
+    let label_lines = status_lines(b, now);
+    let selected = v.selected == Some(id);
+    let more_at = Pt {
+        x: NODE_R * 0.92,
+        y: -NODE_R * 0.92,
+    };
+
+    html! {
+        <g class={classes!("broker", format!("state-{}", b.state), selected.then_some("selected"))}>
+            if let Some(d) = ring {
+                <g transform={t.clone()} class="session-ring" aria-hidden="true">
+                    <circle class="ring-track" r={(NODE_R + 7.0).to_string()} />
+                    <path class="ring-left" d={d} />
+                </g>
+            }
+            <g class={classes!("node", match role { Role::Controller => Some("is-controller"), Role::Zombie => Some("is-zombie"), Role::None => None })}
+               transform={t.clone()}
+               data-broker={id.to_string()}
+               data-state={b.state}
+               data-controller={(role == Role::Controller).then_some("true")}
+               data-zombie={(role == Role::Zombie).then_some("true")}
+               role="button" tabindex="0"
+               aria-label={aria_label(v.state, id, b, now)}
+               {onclick} {onkeydown}>
+                <title>{ if starts { format!("Start broker {id}") } else { format!("Crash broker {id} (shift-click for more)") } }</title>
+                <circle class="focus-ring" r={(NODE_R + 13.0).to_string()} />
+                <circle class="body" r={NODE_R.to_string()} />
+                <text class="node-caption" y="-11" text-anchor="middle">{ "broker" }</text>
+                <text class="node-id" y="17" text-anchor="middle">{ id }</text>
+                { status_icon.unwrap_or_default() }
+                { crown.unwrap_or_default() }
+            </g>
+            <g class="node-label" transform={t.clone()} onclick={select.clone()}>
+                { for label_lines.iter().enumerate().map(|(i, (text, class))| html! {
+                    <text class={*class} y={format!("{:.1}", NODE_R + 24.0 + i as f64 * LINE_H)} text-anchor="middle">{ text.clone() }</text>
+                }) }
+            </g>
+            <g class="more" transform={format!("translate({:.1},{:.1})", p.x + more_at.x, p.y + more_at.y)}
+               role="button" tabindex="0" aria-label={format!("More actions for broker {id}")}
+               aria-pressed={selected.to_string()}
+               onclick={select} onkeydown={select_key}>
+                <title>{ format!("More actions for broker {id}") }</title>
+                <circle r="11" />
+                <text y="4.5" text-anchor="middle">{ "⋯" }</text>
+            </g>
+        </g>
+    }
+}
+
+/// A clockwise arc from 12 o'clock covering fraction `f` of a circle of radius `r`.
+fn arc(r: f64, f: f64) -> String {
+    if f >= 0.999 {
+        return format!(
+            "M0,{:.1} A{r},{r} 0 1 1 0,{:.1} A{r},{r} 0 1 1 0,{:.1}",
+            -r, r, -r
+        );
+    }
+    let a = -PI / 2.0 + f * 2.0 * PI;
+    let (x, y) = (r * a.cos(), r * a.sin());
+    let large = if f > 0.5 { 1 } else { 0 };
+    format!("M0,{:.1} A{r},{r} 0 {large} 1 {x:.1},{y:.1}", -r)
+}
+
+fn flight(layout: &Layout, f: &Flight, wall_now: f64, labelled: bool) -> Option<Html> {
+    let path = layout.path(f.from, f.to)?;
+    let t = f.progress(wall_now);
+    if t >= 1.0 || wall_now < f.start_wall {
+        return None;
+    }
+    // A dropped message fades out and vanishes halfway.
+    let opacity = if f.dropped {
+        if t >= 0.5 {
+            return None;
+        }
+        1.0 - ((t - 0.2) / 0.3).clamp(0.0, 1.0)
+    } else {
+        1.0 - ((t - 0.9) / 0.1).clamp(0.0, 1.0)
+    };
+    let p = path.at(t);
+    let label = (labelled && f.class != "heartbeat").then(|| {
+        let mut text: String = f.label.chars().take(30).collect();
+        if f.label.chars().count() > 30 {
+            text.push('…');
+        }
+        html! { <text class="flight-label" x="9" y="-8">{ text }</text> }
+    });
+    Some(html! {
+        <g key={f.id.to_string()} class={classes!("flight", format!("msg-{}", f.class), f.dropped.then_some("dropped"))}
+           transform={format!("translate({:.1},{:.1})", p.x, p.y)} opacity={format!("{opacity:.2}")}>
+            <circle r="6" />
+            { label.unwrap_or_default() }
+        </g>
+    })
+}

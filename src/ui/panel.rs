@@ -1,0 +1,162 @@
+//! The selected-broker panel: what one broker believes and the actions beyond crash/start
+//! (controlled shutdown, pause, session expiry, cutting its ZooKeeper link). Whether an action
+//! makes sense is the world's call: the buttons always send, and a refusal is shown.
+
+use super::format::{click_starts, role, secs, state_words, Role};
+use super::model::{Action, Model};
+use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<Action>) -> Html {
+    html! {
+        <div class="chips" role="group" aria-label="Select a broker">
+            { for state.brokers.iter().filter_map(|(k, b)| {
+                let id: BrokerId = k.parse().ok()?;
+                let on = selected == Some(id);
+                let d = dispatch.clone();
+                let onclick = Callback::from(move |_: MouseEvent| d.emit(Action::Select(if on { None } else { Some(id) })));
+                let marker = match role(state, id, b) {
+                    Role::Controller => " ♛",
+                    Role::Zombie => " (zombie)",
+                    Role::None => "",
+                };
+                Some(html! {
+                    <button class={classes!("chip", format!("state-{}", b.state), on.then_some("on"))}
+                            aria-pressed={on.to_string()} data-testid={format!("select-{id}")} {onclick}>
+                        { format!("broker {id}{marker}") }
+                    </button>
+                })
+            }) }
+        </div>
+    }
+}
+
+/// Renders the panel.
+pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Html {
+    let Some((id, b)) = m
+        .selected
+        .and_then(|id| state.brokers.get(&id.to_string()).map(|b| (id, b)))
+    else {
+        return html! {
+            <section class="panel broker-panel" aria-labelledby="panel-title">
+                <h2 id="panel-title">{ "Broker actions" }</h2>
+                <p class="hint">{ "Pick a broker (or shift-click one in the graph, or its ⋯) for controlled shutdown, pause, session expiry and cutting its ZooKeeper link." }</p>
+                { chips(state, None, dispatch) }
+            </section>
+        };
+    };
+    let now = state.time_ms;
+    let cmd = |c: Command| {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(Action::Apply(c.clone())))
+    };
+    let close = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(Action::Select(None)))
+    };
+    let pause_input = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                match i.value().trim().parse::<u32>() {
+                    Ok(s) if (1..=600).contains(&s) => d.emit(Action::SetPauseSecs(s)),
+                    _ => d.emit(Action::ShowError(
+                        "a pause lasts a whole number of seconds, from 1 to 600".into(),
+                    )),
+                }
+            }
+        })
+    };
+
+    let (toggle_label, toggle_cmd) = if click_starts(b) {
+        ("Start", Command::Start(id))
+    } else {
+        ("Crash", Command::Crash(id))
+    };
+    let (link_label, link_cmd) = if b.zk_link_cut {
+        (
+            "Heal ZooKeeper link",
+            Command::Heal(Endpoint::Broker(id), Endpoint::Zk),
+        )
+    } else {
+        (
+            "Cut ZooKeeper link",
+            Command::Cut(Endpoint::Broker(id), Endpoint::Zk),
+        )
+    };
+    let pause_ms = u64::from(m.pause_secs) * 1000;
+
+    let role_text = match role(state, id, b) {
+        Role::Controller => format!("controller (epoch {})", b.acting_epoch.unwrap_or(0)),
+        Role::Zombie => format!(
+            "acts as controller with epoch {}, but /controller names {} — a zombie",
+            b.acting_epoch.unwrap_or(0),
+            state
+                .controller
+                .map_or("no broker".to_string(), |c| format!("broker {c}"))
+        ),
+        Role::None => "not the controller".to_string(),
+    };
+    let session = match (&b.zk_session, b.session_expires_in_ms) {
+        (Some(s), Some(left)) => format!("{s}, expires in {} without a heartbeat", secs(left)),
+        (Some(s), None) => s.clone(),
+        (None, _) => "none".into(),
+    };
+    let registration = match (b.registered, b.broker_epoch) {
+        (true, Some(e)) => format!("/brokers/ids/{id} exists (broker epoch {e})"),
+        (true, None) => format!("/brokers/ids/{id} exists"),
+        (false, _) => "not registered".into(),
+    };
+    let follows = match b.known_controller {
+        Some(c) => format!("broker {c} (epoch {})", b.known_controller_epoch),
+        None => "no controller has reached it yet".into(),
+    };
+    let mut rows = vec![
+        (
+            "state",
+            match b.paused_until_ms {
+                Some(u) => format!("paused, wakes in {}", secs(u.saturating_sub(now))),
+                None => state_words(b.state),
+            },
+        ),
+        ("role", role_text),
+        ("ZooKeeper client", state_words(b.zk_connection)),
+        ("ZooKeeper session", session),
+        ("registration", registration),
+        ("follows controller", follows),
+    ];
+    if b.zk_link_cut {
+        rows.push(("ZooKeeper link", "cut: every message is dropped".into()));
+    }
+
+    html! {
+        <section class="panel broker-panel" aria-labelledby="panel-title" data-selected={id.to_string()}>
+            <div class="panel-head">
+                <h2 id="panel-title">{ format!("Broker {id}") }</h2>
+                <button class="ghost close" onclick={close} aria-label="Close the broker panel">{ "×" }</button>
+            </div>
+            { chips(state, Some(id), dispatch) }
+            <dl class="facts">
+                { for rows.into_iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd>{ v }</dd></> }) }
+            </dl>
+            <div class="actions">
+                <button class="danger" onclick={cmd(toggle_cmd)}>{ format!("{toggle_label} broker {id}") }</button>
+                <button onclick={cmd(Command::Shutdown(id))}>{ "Controlled shutdown" }</button>
+                <span class="pause-group">
+                    <button onclick={cmd(Command::Pause { broker: id, for_ms: pause_ms })}>
+                        { format!("Pause for {} s", m.pause_secs) }
+                    </button>
+                    <label class="field compact">
+                        <span class="sr-only">{ "pause length in seconds" }</span>
+                        <input type="number" min="1" max="600" step="1" value={m.pause_secs.to_string()}
+                               onchange={pause_input} aria-label="Pause length in seconds" />
+                        <span aria-hidden="true">{ "s" }</span>
+                    </label>
+                </span>
+                <button onclick={cmd(Command::ExpireSession(id))}>{ "Expire ZooKeeper session" }</button>
+                <button onclick={cmd(link_cmd)}>{ link_label }</button>
+            </div>
+        </section>
+    }
+}
