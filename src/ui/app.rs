@@ -127,7 +127,7 @@ pub fn App() -> Html {
         state: &state,
         session_timeout_ms: settings.zookeeper_session_timeout_ms,
         flights: host.flights.iter().collect(),
-        wall_now: host.wall_now,
+        anim_now: host.anim_now,
         speed: m.speed,
         selected: m.selected,
         compact: host.compact,

@@ -1,8 +1,9 @@
 //! Messages in flight, as the page animates them.
 //!
 //! Real latencies are a few virtual milliseconds, far too quick to see, so every message is
-//! drawn travelling for a fixed [`FLIGHT_MS`] of wall-clock time, starting at the wall time
-//! that corresponds to the virtual time it was sent. Only the newest [`MAX_FLIGHTS`] are
+//! drawn travelling for a fixed [`FLIGHT_MS`] of wall-clock time (whatever the speed),
+//! starting at the moment that corresponds to the virtual time it was sent. The clock used
+//! is the page's animation clock, which stands still while the simulation is paused. Only the newest [`MAX_FLIGHTS`] are
 //! drawn so a fast run stays smooth. Nothing here decides anything about Kafka: it only
 //! follows the world's [`MessageRecord`]s.
 
@@ -28,8 +29,8 @@ pub struct Flight {
     pub label: String,
     /// Colour class: heartbeat, zookeeper, watch, request, response.
     pub class: &'static str,
-    /// Wall-clock time (ms, `performance.now()` scale) at which it leaves the sender.
-    pub start_wall: f64,
+    /// Animation-clock time (ms) at which it leaves the sender.
+    pub start_at: f64,
     /// Whether the world dropped it (a cut link).
     pub dropped: bool,
     /// Whether its fate is known (it arrived or was dropped in virtual time).
@@ -39,9 +40,9 @@ pub struct Flight {
 }
 
 impl Flight {
-    /// How far along its path it is at wall time `now`: 0 at the sender, 1 at the receiver.
+    /// How far along its path it is at animation time `now`: 0 at the sender, 1 at the receiver.
     pub fn progress(&self, now: f64) -> f64 {
-        ((now - self.start_wall) / FLIGHT_MS).clamp(0.0, 1.0)
+        ((now - self.start_at) / FLIGHT_MS).clamp(0.0, 1.0)
     }
 }
 
@@ -58,21 +59,26 @@ impl Flights {
         self.list.iter()
     }
 
+    /// How many are being drawn.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
     /// Whether nothing is being drawn.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
     /// Takes in the messages the world sent since the last call, while its clock went from
-    /// `virt_from` to `virt_to` during wall time `wall_from..=wall_to`; forgets flights that
+    /// `virt_from` to `virt_to` during animation time `anim_from..=anim_to`; forgets flights that
     /// have landed; refreshes the fate of those still in the air.
     pub fn ingest(
         &mut self,
         world: &World,
         virt_from: u64,
         virt_to: u64,
-        wall_from: f64,
-        wall_to: f64,
+        anim_from: f64,
+        anim_to: f64,
     ) {
         let now = world.now();
         for m in world.messages() {
@@ -83,11 +89,11 @@ impl Flights {
             if m.from == m.to {
                 continue;
             }
-            let start_wall = if virt_to > virt_from && m.sent_ms >= virt_from {
+            let start_at = if virt_to > virt_from && m.sent_ms >= virt_from {
                 let f = (m.sent_ms - virt_from) as f64 / (virt_to - virt_from) as f64;
-                wall_from + f.clamp(0.0, 1.0) * (wall_to - wall_from)
+                anim_from + f.clamp(0.0, 1.0) * (anim_to - anim_from)
             } else {
-                wall_to
+                anim_to
             };
             self.list.push_back(Flight {
                 id: m.id,
@@ -95,13 +101,13 @@ impl Flights {
                 to: m.to,
                 label: m.label.clone(),
                 class: m.class,
-                start_wall,
+                start_at,
                 dropped: m.dropped,
                 settled: m.dropped || m.arrive_ms <= now,
                 arrive_ms: m.arrive_ms,
             });
         }
-        self.list.retain(|f| f.start_wall + FLIGHT_MS > wall_to);
+        self.list.retain(|f| f.start_at + FLIGHT_MS > anim_to);
         while self.list.len() > MAX_FLIGHTS {
             // Heartbeats are the least interesting: they give way first.
             let victim = self

@@ -20,8 +20,8 @@ const LABEL_HALF_W: f64 = 106.0;
 const ABOVE: f64 = NODE_R + 52.0;
 const LINE_H: f64 = 17.0;
 const BELOW: f64 = NODE_R + 22.0 + 3.0 * LINE_H + 8.0;
-/// Flights draw their label only when this few are in the air and the clock is this slow.
-const LABELLED_FLIGHTS: usize = 10;
+/// At most this many flights carry their label, and only when the clock is this slow.
+const LABELLED_FLIGHTS: usize = 6;
 const LABELLED_SPEED: f64 = 2.0;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -247,8 +247,8 @@ pub struct GraphView<'a> {
     pub session_timeout_ms: u64,
     /// Messages in the air.
     pub flights: Vec<&'a Flight>,
-    /// Wall-clock now, for the flights.
-    pub wall_now: f64,
+    /// The animation clock now, for the flights.
+    pub anim_now: f64,
     /// Clock speed, to decide whether flights carry labels.
     pub speed: f64,
     /// The broker whose panel is open.
@@ -320,12 +320,28 @@ pub fn graph(
         })
         .collect();
 
-    let labelled = v.speed <= LABELLED_SPEED
-        && v.flights.iter().filter(|f| f.class != "heartbeat").count() <= LABELLED_FLIGHTS;
+    // At slow speeds the oldest message in the air on each link, either way (heartbeats
+    // aside), carries its name: a request before its reply.
+    let mut labelled: Vec<u64> = Vec::new();
+    if v.speed <= LABELLED_SPEED {
+        let mut links: Vec<(Endpoint, Endpoint)> = Vec::new();
+        for f in v.flights.iter() {
+            if labelled.len() >= LABELLED_FLIGHTS {
+                break;
+            }
+            let in_air = f.progress(v.anim_now) < 1.0 && !f.dropped;
+            let link = (f.from.min(f.to), f.from.max(f.to));
+            if f.class == "heartbeat" || !in_air || links.contains(&link) {
+                continue;
+            }
+            links.push(link);
+            labelled.push(f.id);
+        }
+    }
     let flights: Html = v
         .flights
         .iter()
-        .filter_map(|f| flight(&layout, f, v.wall_now, labelled))
+        .filter_map(|f| flight(&layout, f, v.anim_now, labelled.contains(&f.id)))
         .collect();
 
     let aria = format!(
@@ -547,10 +563,10 @@ fn arc(r: f64, f: f64) -> String {
     format!("M0,{:.1} A{r},{r} 0 {large} 1 {x:.1},{y:.1}", -r)
 }
 
-fn flight(layout: &Layout, f: &Flight, wall_now: f64, labelled: bool) -> Option<Html> {
+fn flight(layout: &Layout, f: &Flight, anim_now: f64, labelled: bool) -> Option<Html> {
     let path = layout.path(f.from, f.to)?;
-    let t = f.progress(wall_now);
-    if t >= 1.0 || wall_now < f.start_wall {
+    let t = f.progress(anim_now);
+    if t >= 1.0 || anim_now < f.start_at {
         return None;
     }
     // A dropped message fades out and vanishes halfway.
@@ -563,7 +579,7 @@ fn flight(layout: &Layout, f: &Flight, wall_now: f64, labelled: bool) -> Option<
         1.0 - ((t - 0.9) / 0.1).clamp(0.0, 1.0)
     };
     let p = path.at(t);
-    let label = (labelled && f.class != "heartbeat").then(|| {
+    let label = labelled.then(|| {
         let mut text: String = f.label.chars().take(30).collect();
         if f.label.chars().count() > 30 {
             text.push('…');

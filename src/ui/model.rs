@@ -45,21 +45,22 @@ pub struct Host {
     pub flights: Flights,
     /// Timestamp of the previous animation frame.
     last_frame: Option<f64>,
-    /// Timestamp of the latest animation frame: the "now" that flights are drawn at.
-    pub wall_now: f64,
+    /// The animation clock (ms): real time that passed while the clock ran. Flights are drawn
+    /// at this time, so pausing freezes them mid-air.
+    pub anim_now: f64,
     /// Whether the window is narrow (the graph then uses its portrait layout).
     pub compact: bool,
 }
 
 impl Host {
-    fn new(seed: u64, profile: Profile, brokers: u32, wall_now: f64) -> Host {
+    fn new(seed: u64, profile: Profile, brokers: u32, anim_now: f64) -> Host {
         let setup = Setup::with_brokers(seed, Settings::for_profile(profile), brokers);
         Host {
             world: World::new(&setup),
             virt: 0.0,
             flights: Flights::default(),
             last_frame: None,
-            wall_now,
+            anim_now,
             compact: narrow_window(),
         }
     }
@@ -154,12 +155,12 @@ impl Model {
     }
 
     fn reset(mut self) -> Model {
-        let wall_now = self.host.borrow().wall_now;
+        let anim_now = self.host.borrow().anim_now;
         self.host = Rc::new(RefCell::new(Host::new(
             self.seed,
             self.profile,
             self.brokers,
-            wall_now,
+            anim_now,
         )));
         self.generation += 1;
         self.error = None;
@@ -178,22 +179,28 @@ impl Model {
             None => 0.0,
         };
         host.last_frame = Some(ts);
-        host.wall_now = ts;
         let before = host.world.now();
         let had_flights = !host.flights.is_empty();
-        if self.playing && dt > 0.0 {
-            host.virt = host.virt.max(before as f64) + dt * self.speed;
+        let flights_before = host.flights.len();
+        // The animation clock runs with the simulation: a pause freezes messages mid-air.
+        let step = if self.playing { dt } else { 0.0 };
+        host.anim_now += step;
+        if step > 0.0 {
+            host.virt = host.virt.max(before as f64) + step * self.speed;
             let target = host.virt.floor() as u64;
             if target > before {
                 host.world.advance_to(target);
             }
         }
         let after = host.world.now();
-        host.flights.ingest(&host.world, before, after, ts - dt, ts);
+        let anim_now = host.anim_now;
+        host.flights
+            .ingest(&host.world, before, after, anim_now - step, anim_now);
         let compact = narrow_window();
         let resized = compact != host.compact;
         host.compact = compact;
-        after != before || had_flights || !host.flights.is_empty() || resized
+        let moving = step > 0.0 && (had_flights || !host.flights.is_empty());
+        after != before || moving || host.flights.len() != flights_before || resized
     }
 }
 
