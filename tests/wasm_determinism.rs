@@ -1,0 +1,56 @@
+//! The core gives the same trace in wasm as natively: the golden traces (made by the native
+//! build) are replayed by the wasm build and compared line by line.
+//!
+//! Runs with `cargo test --target wasm32-unknown-unknown --test wasm_determinism` and
+//! `wasm-bindgen-test-runner` as the wasm32 runner (www/scripts/test.sh sets it up).
+#![cfg(target_arch = "wasm32")]
+
+use kafka_election_playground::scenario::{self, Runner};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn trace(scenario_json: &str) -> String {
+    let s = scenario::parse(scenario_json).expect("the scenario parses");
+    let mut r = Runner::new(&s);
+    r.advance_to(s.until_ms).expect("the scenario runs");
+    r.world.events().iter().map(|e| e.line() + "\n").collect()
+}
+
+#[wasm_bindgen_test]
+fn paused_controller_matches_the_native_golden_trace() {
+    assert_eq!(
+        trace(include_str!("../www/scenarios/paused-controller.json")),
+        include_str!("golden/paused-controller.txt")
+    );
+}
+
+#[wasm_bindgen_test]
+fn controller_crash_matches_the_native_golden_trace() {
+    assert_eq!(
+        trace(include_str!("../www/scenarios/controller-crash.json")),
+        include_str!("golden/controller-crash.txt")
+    );
+}
+
+#[wasm_bindgen_test]
+fn controller_cut_matches_the_native_golden_trace() {
+    assert_eq!(
+        trace(include_str!(
+            "../www/scenarios/controller-cut-from-zookeeper.json"
+        )),
+        include_str!("golden/controller-cut-from-zookeeper.txt")
+    );
+}
+
+#[wasm_bindgen_test]
+fn scenario_checkpoints_pass_in_wasm() {
+    for text in [
+        include_str!("../www/scenarios/cold-start.json"),
+        include_str!("../www/scenarios/clean-shutdown.json"),
+        include_str!("../www/scenarios/controller-crash-2.4.json"),
+    ] {
+        let s = scenario::parse(text).unwrap();
+        for r in s.check().unwrap() {
+            assert!(r.differences.is_empty(), "{:?}", r.differences);
+        }
+    }
+}
