@@ -1,0 +1,71 @@
+//! Speed of the election core, measured (not asserted): how much virtual time a cluster
+//! simulates per second of real time, and how long the committed stories take to run.
+//!
+//! `cargo bench --bench core` (add a number to repeat each measurement more often).
+
+use kafka_election_playground::scenario::{self, Runner};
+use kafka_election_playground::sim::{Command, Profile, Settings, Setup, World};
+use std::time::{Duration, Instant};
+
+fn measure<F: FnMut() -> u64>(name: &str, repeat: u32, mut f: F) -> Duration {
+    let mut best = Duration::MAX;
+    let mut work = 0;
+    for _ in 0..repeat {
+        let start = Instant::now();
+        work = f();
+        best = best.min(start.elapsed());
+    }
+    println!(
+        "{name:<58} best of {repeat}: {:>9.3} ms  ({work} events)",
+        best.as_secs_f64() * 1e3
+    );
+    best
+}
+
+fn main() {
+    let repeat: u32 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(5);
+
+    for brokers in [3, 9] {
+        let virtual_ms = 3_600_000;
+        let name = format!("{brokers} brokers, one virtual hour, a crash every 5 min");
+        let best = measure(&name, repeat, || {
+            let mut w = World::new(&Setup::with_brokers(
+                1,
+                Settings::for_profile(Profile::V3_9),
+                brokers,
+            ));
+            let mut t = 0;
+            let mut victim = 1;
+            while t < virtual_ms {
+                t += 300_000;
+                w.advance_to(t);
+                let _ = w.apply(Command::Crash(victim));
+                w.advance_to(t + 60_000);
+                let _ = w.apply(Command::Start(victim));
+                victim = victim % brokers + 1;
+            }
+            w.events().len() as u64
+        });
+        let per_second = virtual_ms as f64 / 1000.0 / best.as_secs_f64();
+        println!("{:<58} {per_second:>12.0} virtual s per real s", "");
+    }
+
+    for file in [
+        "cold-start",
+        "controller-crash",
+        "paused-controller",
+        "controller-cut-from-zookeeper",
+    ] {
+        let text =
+            std::fs::read_to_string(format!("www/scenarios/{file}.json")).expect("scenario file");
+        let s = scenario::parse(&text).expect("scenario parses");
+        measure(&format!("scenario {file}"), repeat, || {
+            let mut r = Runner::new(&s);
+            r.advance_to(s.until_ms).expect("runs");
+            r.world.events().len() as u64
+        });
+    }
+}
