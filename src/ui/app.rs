@@ -149,6 +149,7 @@ pub fn App() -> Html {
                     { intro(settings.zookeeper_session_timeout_ms, settings.profile.name()) }
                     { controls(m, state.time_ms, &dispatch) }
                     <div class="graph-wrap panel">
+                        <p class="graph-hint">{ "Tap the crowned controller to crash it; tap ⋯ for more. The explanation is below." }</p>
                         { graph(&view, &on_command, &on_select) }
                         { legend() }
                     </div>

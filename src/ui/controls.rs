@@ -14,7 +14,7 @@ fn select_value(e: &Event) -> Option<String> {
 pub fn profile_label(p: Profile) -> String {
     let s = Settings::for_profile(p);
     let mut label = format!(
-        "Kafka {} · {} s session",
+        "{} · {} s session",
         p.name(),
         s.zookeeper_session_timeout_ms / 1000
     );
@@ -101,7 +101,7 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
                 </div>
             </div>
             <div class="group">
-                <label class="field">
+                <label class="field" title="How many brokers the cluster has. Changing it starts again.">
                     <span>{ "brokers" }</span>
                     <select data-testid="broker-count" onchange={brokers} aria-label="Number of brokers (resets)">
                         { for (1..=MAX_BROKERS).map(|n| html! {
@@ -109,8 +109,8 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
                         }) }
                     </select>
                 </label>
-                <label class="field">
-                    <span>{ "profile" }</span>
+                <label class="field" title="The Kafka release imitated: its default zookeeper.session.timeout.ms, and whether controller writes are fenced. Changing it starts again.">
+                    <span>{ "Kafka" }</span>
                     <select data-testid="profile" onchange={profile} aria-label="Kafka version profile (resets)">
                         { for Profile::ALL.iter().map(|p| html! {
                             <option value={p.name()} selected={*p == m.profile}>{ profile_label(*p) }</option>

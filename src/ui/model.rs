@@ -91,8 +91,8 @@ pub struct Model {
     pub error: Option<String>,
     /// Whether the event log hides the minor events.
     pub key_only: bool,
-    /// How long "pause" freezes a broker, in seconds.
-    pub pause_secs: u32,
+    /// How long "pause" freezes a broker, in seconds, as typed.
+    pub pause_text: String,
 }
 
 impl Default for Model {
@@ -111,7 +111,7 @@ impl Default for Model {
             selected: None,
             error: None,
             key_only: false,
-            pause_secs: 20,
+            pause_text: "20".into(),
         }
     }
 }
@@ -143,11 +143,23 @@ pub enum Action {
     DismissError,
     /// Show only the key events, or all.
     SetKeyOnly(bool),
-    /// Set how long "pause" freezes a broker.
-    SetPauseSecs(u32),
+    /// The text of the pause-length field changed.
+    SetPauseText(String),
 }
 
+/// The longest pause the page offers, in seconds.
+pub const MAX_PAUSE_SECS: u64 = 600;
+
 impl Model {
+    /// The pause length typed, if it is a whole number of seconds from 1 to [`MAX_PAUSE_SECS`].
+    pub fn pause_secs(&self) -> Option<u64> {
+        self.pause_text
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|s| (1..=MAX_PAUSE_SECS).contains(s))
+    }
+
     fn next(&self) -> Model {
         let mut m = self.clone();
         m.version += 1;
@@ -270,9 +282,9 @@ impl Reducible for Model {
                 m.key_only = k;
                 Rc::new(m)
             }
-            Action::SetPauseSecs(s) => {
+            Action::SetPauseText(s) => {
                 let mut m = self.next();
-                m.pause_secs = s.clamp(1, 600);
+                m.pause_text = s;
                 Rc::new(m)
             }
         }

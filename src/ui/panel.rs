@@ -3,7 +3,7 @@
 //! makes sense is the world's call: the buttons always send, and a refusal is shown.
 
 use super::format::{click_starts, role, secs, state_words, Role};
-use super::model::{Action, Model};
+use super::model::{Action, Model, MAX_PAUSE_SECS};
 use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -57,15 +57,23 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
     };
     let pause_input = {
         let d = dispatch.clone();
-        Callback::from(move |e: Event| {
+        Callback::from(move |e: InputEvent| {
             if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
-                match i.value().trim().parse::<u32>() {
-                    Ok(s) if (1..=600).contains(&s) => d.emit(Action::SetPauseSecs(s)),
-                    _ => d.emit(Action::ShowError(
-                        "a pause lasts a whole number of seconds, from 1 to 600".into(),
-                    )),
-                }
+                d.emit(Action::SetPauseText(i.value()));
             }
+        })
+    };
+    let pause = {
+        let d = dispatch.clone();
+        let secs = m.pause_secs();
+        Callback::from(move |_: MouseEvent| match secs {
+            Some(s) => d.emit(Action::Apply(Command::Pause {
+                broker: id,
+                for_ms: s * 1000,
+            })),
+            None => d.emit(Action::ShowError(format!(
+                "a pause lasts a whole number of seconds, from 1 to {MAX_PAUSE_SECS}"
+            ))),
         })
     };
 
@@ -85,7 +93,6 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
             Command::Cut(Endpoint::Broker(id), Endpoint::Zk),
         )
     };
-    let pause_ms = u64::from(m.pause_secs) * 1000;
 
     let role_text = match role(state, id, b) {
         Role::Controller => format!("controller (epoch {})", b.acting_epoch.unwrap_or(0)),
@@ -144,13 +151,16 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
                 <button class="danger" onclick={cmd(toggle_cmd)}>{ format!("{toggle_label} broker {id}") }</button>
                 <button onclick={cmd(Command::Shutdown(id))}>{ "Controlled shutdown" }</button>
                 <span class="pause-group">
-                    <button onclick={cmd(Command::Pause { broker: id, for_ms: pause_ms })}>
-                        { format!("Pause for {} s", m.pause_secs) }
+                    <button onclick={pause}>
+                        { match m.pause_secs() {
+                            Some(s) => format!("Pause for {s} s"),
+                            None => "Pause".to_string(),
+                        } }
                     </button>
                     <label class="field compact">
                         <span class="sr-only">{ "pause length in seconds" }</span>
-                        <input type="number" min="1" max="600" step="1" value={m.pause_secs.to_string()}
-                               onchange={pause_input} aria-label="Pause length in seconds" />
+                        <input type="number" min="1" max={MAX_PAUSE_SECS.to_string()} step="1" value={m.pause_text.clone()}
+                               oninput={pause_input} aria-label="Pause length in seconds" />
                         <span aria-hidden="true">{ "s" }</span>
                     </label>
                 </span>
