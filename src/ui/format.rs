@@ -2,9 +2,11 @@
 
 use crate::sim::{BrokerView, ClusterState};
 
-/// Milliseconds as seconds with one decimal, e.g. `12.4 s`.
+/// Time left, in seconds with one decimal rounded up, e.g. `12.4 s` for 12 301 ms: a
+/// countdown shows 0.0 s only when nothing is left.
 pub fn secs(ms: u64) -> String {
-    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
+    let tenths = ms.div_ceil(100);
+    format!("{}.{} s", tenths / 10, tenths % 10)
 }
 
 /// A speed as the select shows it, e.g. `0.25×`.
@@ -21,6 +23,9 @@ pub enum Role {
     Controller,
     /// Acts as controller but `/controller` names another broker, or none: a zombie.
     Zombie,
+    /// `/controller` still names it, but it does not act (it crashed and ZooKeeper has not
+    /// expired its session yet).
+    Named,
 }
 
 /// The role of broker `id` in `state`.
@@ -28,7 +33,8 @@ pub fn role(state: &ClusterState, id: u32, view: &BrokerView) -> Role {
     match (view.acts_as_controller, state.controller == Some(id)) {
         (true, true) => Role::Controller,
         (true, false) => Role::Zombie,
-        _ => Role::None,
+        (false, true) => Role::Named,
+        (false, false) => Role::None,
     }
 }
 
@@ -81,6 +87,7 @@ pub fn aria_label(state: &ClusterState, id: u32, view: &BrokerView, now: u64) ->
             parts.push("zombie controller (ZooKeeper names another)".into());
             parts.push(format!("epoch {}", view.acting_epoch.unwrap_or(0)));
         }
+        Role::Named => parts.push("still named by ZooKeeper's /controller".into()),
         Role::None => {}
     }
     if let Some(until) = view.paused_until_ms {

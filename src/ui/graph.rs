@@ -18,8 +18,18 @@ const ZK_H: f64 = 112.0;
 /// Room a broker needs around its centre: labels below, crown and badge above.
 const LABEL_HALF_W: f64 = 106.0;
 const ABOVE: f64 = NODE_R + 52.0;
-const LINE_H: f64 = 17.0;
-const BELOW: f64 = NODE_R + 22.0 + 3.0 * LINE_H + 8.0;
+/// Line height of the labels under a node (the compact layout draws them bigger).
+fn line_h(compact: bool) -> f64 {
+    if compact {
+        21.0
+    } else {
+        17.0
+    }
+}
+/// Room under a node's centre for four lines of labels.
+fn below(compact: bool) -> f64 {
+    NODE_R + 24.0 + 3.0 * line_h(compact) + 8.0
+}
 /// At most this many flights carry their label, and only when the clock is this slow.
 const LABELLED_FLIGHTS: usize = 6;
 const LABELLED_SPEED: f64 = 2.0;
@@ -106,7 +116,7 @@ impl Layout {
             x0 = x0.min(p.x - LABEL_HALF_W);
             x1 = x1.max(p.x + LABEL_HALF_W);
             y0 = y0.min(p.y - ABOVE);
-            y1 = y1.max(p.y + BELOW);
+            y1 = y1.max(p.y + below(compact));
         }
         let pad = 6.0;
         let view_box = format!(
@@ -458,13 +468,19 @@ fn broker_node(
     let t = format!("translate({:.1},{:.1})", p.x, p.y);
     let epoch = b.acting_epoch.unwrap_or(0);
     let badge = match role {
-        Role::Controller => Some(("CONTROLLER", "badge controller")),
-        Role::Zombie => Some(("ZOMBIE", "badge zombie")),
+        Role::Controller => Some((format!("CONTROLLER · epoch {epoch}"), "badge controller")),
+        Role::Zombie => Some((format!("ZOMBIE · epoch {epoch}"), "badge zombie")),
+        Role::Named => Some(("still in /controller".to_string(), "badge named")),
         Role::None => None,
     };
-    let crown = badge.map(|(text, class)| {
-        let label = format!("{text} · epoch {epoch}");
-        let per_char = if v.compact { 9.7 } else { 8.8 };
+    let crown = badge.map(|(label, class)| {
+        // Capitals in bold are wider than the lower-case "still in /controller".
+        let per_char = match (role, v.compact) {
+            (Role::Named, false) => 7.6,
+            (Role::Named, true) => 8.4,
+            (_, false) => 8.8,
+            (_, true) => 9.7,
+        };
         let w = label.chars().count() as f64 * per_char + 18.0;
         html! {
             <g class={class}>
@@ -515,7 +531,7 @@ fn broker_node(
                     <path class="ring-left" d={d} />
                 </g>
             }
-            <g class={classes!("node", match role { Role::Controller => Some("is-controller"), Role::Zombie => Some("is-zombie"), Role::None => None })}
+            <g class={classes!("node", match role { Role::Controller => Some("is-controller"), Role::Zombie => Some("is-zombie"), Role::Named | Role::None => None })}
                transform={t.clone()}
                data-broker={id.to_string()}
                data-state={b.state}
@@ -534,7 +550,7 @@ fn broker_node(
             </g>
             <g class="node-label" transform={t.clone()} onclick={select.clone()}>
                 { for label_lines.iter().enumerate().map(|(i, (text, class))| html! {
-                    <text class={*class} y={format!("{:.1}", NODE_R + 24.0 + i as f64 * LINE_H)} text-anchor="middle">{ text.clone() }</text>
+                    <text class={*class} y={format!("{:.1}", NODE_R + 24.0 + i as f64 * line_h(v.compact))} text-anchor="middle">{ text.clone() }</text>
                 }) }
             </g>
             <g class="more" transform={format!("translate({:.1},{:.1})", p.x + more_at.x, p.y + more_at.y)}

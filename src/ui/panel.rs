@@ -19,7 +19,7 @@ fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<A
                 let marker = match role(state, id, b) {
                     Role::Controller => " ♛",
                     Role::Zombie => " (zombie)",
-                    Role::None => "",
+                    Role::Named | Role::None => "",
                 };
                 Some(html! {
                     <button class={classes!("chip", format!("state-{}", b.state), on.then_some("on"))}
@@ -103,6 +103,9 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
                 .controller
                 .map_or("no broker".to_string(), |c| format!("broker {c}"))
         ),
+        Role::Named => {
+            "not acting, but /controller still names it until its session expires".to_string()
+        }
         Role::None => "not the controller".to_string(),
     };
     let session = match (&b.zk_session, b.session_expires_in_ms) {
