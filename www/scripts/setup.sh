@@ -100,7 +100,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock_hash" ] &&
   say "www/node_modules: up to date with package-lock.json"
 else
   say "www/node_modules: npm ci"
-  (cd www && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  (cd www && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --update-notifier=false)
   printf '%s\n' "$lock_hash" >"$stamp"
 fi
 wasm_opt_found="$(wasm-opt --version 2>/dev/null || true)"
