@@ -97,7 +97,7 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
                 </label>
                 <div class="clock" title="virtual time since the cluster started">
                     <span class="clock-label hide-narrow">{ "t =" }</span>
-                    <output data-testid="clock" aria-label="Virtual clock">{ fmt_ms(now_ms) }</output>
+                    <output data-testid="clock" aria-label="Virtual clock" aria-live="off">{ fmt_ms(now_ms) }</output>
                 </div>
             </div>
             <div class="group">

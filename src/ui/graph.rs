@@ -301,10 +301,16 @@ pub fn graph(
             edges.push(cut_mark(m));
         }
     }
-    if let Some(c) = v.state.controller {
+    // The controller's channels to the live brokers, while it acts (not while it lies dead
+    // and /controller still names it).
+    let acting = v
+        .state
+        .controller
+        .filter(|c| view(*c).is_some_and(|b| b.acts_as_controller));
+    if let Some(c) = acting {
         if let Some(cp) = layout.centre(Endpoint::Broker(c)) {
             for (id, p) in &layout.nodes {
-                let alive = view(*id).is_some_and(|b| !super::format::click_starts(b));
+                let alive = view(*id).is_some_and(|b| !click_starts(b));
                 if *id == c || !alive {
                     continue;
                 }
