@@ -97,11 +97,7 @@ fn random_fault_schedules_keep_every_invariant_and_settle_on_one_controller() {
                 b.known_controller_epoch, s.controller_epoch,
                 "case {case}: broker {id}"
             );
-            assert_eq!(
-                b.acts_as_controller,
-                id == &c.to_string(),
-                "case {case}: broker {id}"
-            );
+            assert_eq!(b.acts_as_controller, *id == c, "case {case}: broker {id}");
         }
         // Every election took a newer epoch than the one before; /controller_epoch holds the
         // newest (an election can also land in ZooKeeper and its winner die before it hears so).

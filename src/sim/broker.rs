@@ -28,8 +28,8 @@ pub enum BrokerStatus {
     NotStarted,
     /// Up and running.
     Running,
-    /// Frozen (a long GC pause) until the given time.
-    Paused { until_ms: u64 },
+    /// Frozen (a long GC pause) from `since_ms` until `until_ms`.
+    Paused { since_ms: u64, until_ms: u64 },
     /// Waiting for the controller to complete its controlled shutdown.
     ShuttingDown,
     /// Killed without a goodbye.
@@ -245,8 +245,11 @@ impl Broker {
     }
 
     /// Freezes the process until `until_ms`.
-    pub fn pause(&mut self, until_ms: u64, out: &mut Out) {
-        self.status = BrokerStatus::Paused { until_ms };
+    pub fn pause(&mut self, now: u64, until_ms: u64, out: &mut Out) {
+        self.status = BrokerStatus::Paused {
+            since_ms: now,
+            until_ms,
+        };
         out.timer(until_ms, self.me(), Timer::Resume);
         out.event(
             EventKind::BrokerPaused {

@@ -242,6 +242,19 @@ pub enum Body {
 }
 
 impl Body {
+    /// Whether the message answers an earlier one.
+    pub fn is_reply(&self) -> bool {
+        matches!(
+            self,
+            Body::Connected { .. }
+                | Body::Expired { .. }
+                | Body::Pong { .. }
+                | Body::Response { .. }
+                | Body::UpdateMetadataResponse { .. }
+                | Body::ControlledShutdownResponse { .. }
+        )
+    }
+
     /// Short label and colour class for the page.
     pub fn label(&self) -> (String, &'static str) {
         match self {

@@ -80,6 +80,8 @@ pub struct MessageRecord {
     pub label: String,
     /// Broad class for colouring: `heartbeat`, `zookeeper`, `watch`, `request`, `response`.
     pub class: &'static str,
+    /// Whether it answers an earlier message (a pong, a ZooKeeper reply, a response).
+    pub reply: bool,
     /// Virtual time it left the sender.
     pub sent_ms: u64,
     /// Virtual time it reaches (or would have reached) the receiver.

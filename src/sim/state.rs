@@ -15,8 +15,8 @@ pub struct ClusterState {
     pub controller: Option<BrokerId>,
     /// The value of `/controller_epoch` (0 before the first election).
     pub controller_epoch: u64,
-    /// Every broker by id.
-    pub brokers: BTreeMap<String, BrokerView>,
+    /// Every broker by id (JSON writes the ids as string keys).
+    pub brokers: BTreeMap<BrokerId, BrokerView>,
     /// Partitions by `topic-partition` (none are simulated yet).
     pub partitions: BTreeMap<String, serde_json::Value>,
     /// Consumer groups by id (none are simulated yet).
@@ -50,6 +50,8 @@ pub struct BrokerView {
     pub zk_session: Option<String>,
     /// Time left before ZooKeeper expires that session if it hears nothing more.
     pub session_expires_in_ms: Option<u64>,
+    /// When a paused broker froze.
+    pub paused_since_ms: Option<u64>,
     /// When a paused broker wakes up.
     pub paused_until_ms: Option<u64>,
     /// Whether its link to ZooKeeper is cut.

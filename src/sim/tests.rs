@@ -40,7 +40,7 @@ fn the_first_listed_broker_wins_the_first_election_with_epoch_1() {
         assert_eq!(s.controller, Some(1));
         assert_eq!(s.controller_epoch, 1);
         for b in 1..=5 {
-            let v = &s.brokers[&b.to_string()];
+            let v = &s.brokers[&b];
             assert!(v.registered, "seed {seed}, broker {b}");
             assert_eq!(v.known_controller, Some(1), "seed {seed}, broker {b}");
             assert_eq!(v.known_controller_epoch, 1);
@@ -116,12 +116,12 @@ fn the_profile_sets_the_session_timeout() {
 fn a_forced_expiry_moves_the_controller_at_once_and_the_old_one_registers_again() {
     let mut w = world(9, Profile::V3_9, 3);
     w.advance_to(1_000);
-    let first_epoch = w.state().brokers["1"].broker_epoch.unwrap();
+    let first_epoch = w.state().brokers[&1].broker_epoch.unwrap();
     w.apply(Command::ExpireSession(1)).unwrap();
     w.advance_to(1_200);
     let s = w.state();
     assert_eq!(s.controller_epoch, 2);
-    let b1 = &s.brokers["1"];
+    let b1 = &s.brokers[&1];
     assert!(b1.registered);
     assert!(!b1.acts_as_controller);
     assert!(
@@ -139,7 +139,7 @@ fn a_broker_restarted_before_its_old_session_expired_fails_to_start() {
     w.advance_to(3_000);
     w.apply(Command::Start(2)).unwrap();
     w.advance_to(4_000);
-    assert_eq!(w.state().brokers["2"].state, "stopped");
+    assert_eq!(w.state().brokers[&2].state, "stopped");
     let failed = kinds(&w, "broker_start_failed");
     assert_eq!(failed.len(), 1);
     assert!(failed[0].cause.contains("zookeeper.session.timeout.ms"));
@@ -148,9 +148,9 @@ fn a_broker_restarted_before_its_old_session_expired_fails_to_start() {
     w.apply(Command::Start(2)).unwrap();
     w.advance_to(26_000);
     let s = w.state();
-    assert_eq!(s.brokers["2"].state, "running");
-    assert!(s.brokers["2"].registered);
-    assert_eq!(s.brokers["2"].known_controller, Some(1));
+    assert_eq!(s.brokers[&2].state, "running");
+    assert!(s.brokers[&2].registered);
+    assert_eq!(s.brokers[&2].known_controller, Some(1));
 }
 
 #[test]
@@ -181,15 +181,15 @@ fn a_long_pause_makes_a_zombie_that_resigns_when_it_learns_of_its_expiry() {
     let s = w.state();
     assert_eq!(s.controller_epoch, 2);
     assert!(
-        s.brokers["1"].acts_as_controller,
+        s.brokers[&1].acts_as_controller,
         "the frozen process still believes it leads"
     );
     assert!(s.violations.is_empty(), "different epochs: no split brain");
     w.advance_to(32_000);
     let s = w.state();
-    assert!(!s.brokers["1"].acts_as_controller);
-    assert!(s.brokers["1"].registered);
-    assert_eq!(s.brokers["1"].known_controller_epoch, 2);
+    assert!(!s.brokers[&1].acts_as_controller);
+    assert!(s.brokers[&1].registered);
+    assert_eq!(s.brokers[&1].known_controller_epoch, 2);
 }
 
 #[test]
@@ -245,7 +245,7 @@ fn a_cut_link_drops_messages_and_a_heal_restores_them() {
         .messages()
         .any(|m| m.dropped && m.from == Endpoint::Broker(2)));
     let s = w.state();
-    assert!(!s.brokers["2"].registered, "its session expired");
+    assert!(!s.brokers[&2].registered, "its session expired");
     assert_eq!(
         s.controller,
         Some(1),
@@ -254,7 +254,7 @@ fn a_cut_link_drops_messages_and_a_heal_restores_them() {
     w.apply(Command::Heal(Endpoint::Broker(2), Endpoint::Zk))
         .unwrap();
     w.advance_to(35_000);
-    assert!(w.state().brokers["2"].registered);
+    assert!(w.state().brokers[&2].registered);
     assert!(kinds(&w, "broker_lost")
         .iter()
         .any(|e| e.kind.broker() == Some(2)));
@@ -275,9 +275,9 @@ fn controlled_shutdown_retries_and_then_stops_when_no_controller_answers() {
         4,
         "the first attempt and controlled.shutdown.max.retries (3) more"
     );
-    assert_eq!(w.state().brokers["3"].state, "stopped");
+    assert_eq!(w.state().brokers[&3].state, "stopped");
     assert!(
-        !w.state().brokers["3"].registered,
+        !w.state().brokers[&3].registered,
         "the session is closed all the same"
     );
 }

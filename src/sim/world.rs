@@ -161,8 +161,18 @@ impl World {
     }
 
     /// The most recent messages (up to [`MESSAGE_HISTORY`]), oldest first.
-    pub fn messages(&self) -> impl Iterator<Item = &MessageRecord> {
+    pub fn messages(&self) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
         self.messages.iter()
+    }
+
+    /// The kept messages whose id is `id` or later, oldest first (without scanning the rest).
+    pub fn messages_since(
+        &self,
+        id: u64,
+    ) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
+        let first = self.messages.front().map_or(0, |m| m.id);
+        let skip = (id.saturating_sub(first) as usize).min(self.messages.len());
+        self.messages.range(skip..)
     }
 
     /// Broker ids in order.
@@ -237,7 +247,7 @@ impl World {
                 self.finish(out);
             }
             Command::Pause { broker, for_ms } => {
-                self.broker_mut(broker).pause(now + for_ms, &mut out);
+                self.broker_mut(broker).pause(now, now + for_ms, &mut out);
                 self.finish(out);
             }
             Command::ExpireSession(b) => {
@@ -440,7 +450,7 @@ impl World {
                             return;
                         }
                         match (broker.status, timer) {
-                            (BrokerStatus::Paused { until_ms }, Timer::Resume)
+                            (BrokerStatus::Paused { until_ms, .. }, Timer::Resume)
                                 if until_ms == now =>
                             {
                                 self.broker_mut(b).resume(&mut out);
@@ -530,12 +540,14 @@ impl World {
         };
         let dropped = self.is_cut(from, to);
         let (label, class) = body.label();
+        let reply = body.is_reply();
         self.messages.push_back(MessageRecord {
             id,
             from,
             to,
             label,
             class,
+            reply,
             sent_ms: self.now,
             arrive_ms: arrive,
             dropped,
@@ -597,13 +609,17 @@ impl World {
                     zk_session: live.map(|(id, _)| format!("0x{id:x}")),
                     session_expires_in_ms: live
                         .map(|(_, s)| s.deadline_ms().saturating_sub(self.now)),
+                    paused_since_ms: match b.status {
+                        BrokerStatus::Paused { since_ms, .. } => Some(since_ms),
+                        _ => None,
+                    },
                     paused_until_ms: match b.status {
-                        BrokerStatus::Paused { until_ms } => Some(until_ms),
+                        BrokerStatus::Paused { until_ms, .. } => Some(until_ms),
                         _ => None,
                     },
                     zk_link_cut: self.is_cut(Endpoint::Broker(b.id), Endpoint::Zk),
                 };
-                (b.id.to_string(), view)
+                (b.id, view)
             })
             .collect();
         ClusterState {

@@ -81,10 +81,7 @@ impl Flights {
         anim_to: f64,
     ) {
         let now = world.now();
-        for m in world.messages() {
-            if m.id < self.next_id {
-                continue;
-            }
+        for m in world.messages_since(self.next_id) {
             self.next_id = m.id + 1;
             if m.from == m.to {
                 continue;
@@ -127,7 +124,7 @@ impl Flights {
         };
         let now = world.now();
         let mut unsettled: Vec<&mut Flight> = self.list.iter_mut().filter(|f| !f.settled).collect();
-        for m in world.messages().skip_while(|m| m.id < oldest) {
+        for m in world.messages_since(oldest) {
             if let Some(f) = unsettled.iter_mut().find(|f| f.id == m.id) {
                 f.dropped = m.dropped;
             }

@@ -275,15 +275,10 @@ pub fn graph(
     on_command: &Callback<Command>,
     on_select: &Callback<Option<BrokerId>>,
 ) -> Html {
-    let ids: Vec<BrokerId> = v
-        .state
-        .brokers
-        .keys()
-        .filter_map(|k| k.parse().ok())
-        .collect();
+    let ids: Vec<BrokerId> = v.state.brokers.keys().copied().collect();
     let layout = Layout::new(&ids, v.compact);
     let now = v.state.time_ms;
-    let view = |id: BrokerId| v.state.brokers.get(&id.to_string());
+    let view = |id: BrokerId| v.state.brokers.get(&id);
 
     // Links: ZooKeeper to every broker, and the controller's channels to the others.
     let mut edges: Vec<Html> = Vec::new();
@@ -394,7 +389,7 @@ fn zookeeper(state: &ClusterState, zk_w: f64) -> Html {
         .brokers
         .iter()
         .filter(|(_, b)| b.registered)
-        .map(|(id, _)| id.clone())
+        .map(|(id, _)| id.to_string())
         .collect();
     let ids = if registered.is_empty() {
         "/brokers/ids: []".to_string()

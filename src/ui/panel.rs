@@ -11,8 +11,7 @@ use yew::prelude::*;
 fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<Action>) -> Html {
     html! {
         <div class="chips" role="group" aria-label="Select a broker">
-            { for state.brokers.iter().filter_map(|(k, b)| {
-                let id: BrokerId = k.parse().ok()?;
+            { for state.brokers.iter().map(|(&id, b)| {
                 let on = selected == Some(id);
                 let d = dispatch.clone();
                 let onclick = Callback::from(move |_: MouseEvent| d.emit(Action::Select(if on { None } else { Some(id) })));
@@ -21,12 +20,12 @@ fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<A
                     Role::Zombie => " (zombie)",
                     Role::Named | Role::None => "",
                 };
-                Some(html! {
+                html! {
                     <button class={classes!("chip", format!("state-{}", b.state), on.then_some("on"))}
                             aria-pressed={on.to_string()} data-testid={format!("select-{id}")} {onclick}>
                         { format!("broker {id}{marker}") }
                     </button>
-                })
+                }
             }) }
         </div>
     }
@@ -36,7 +35,7 @@ fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<A
 pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Html {
     let Some((id, b)) = m
         .selected
-        .and_then(|id| state.brokers.get(&id.to_string()).map(|b| (id, b)))
+        .and_then(|id| state.brokers.get(&id).map(|b| (id, b)))
     else {
         return html! {
             <section class="panel broker-panel" aria-labelledby="panel-title">
