@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check of the project, in order, stopping at the first that fails:
-# setup, rustfmt, clippy (native and wasm32), cargo test, the release bundle (Trunk),
+# setup, rustfmt, clippy (native and wasm32), cargo test (native, then the wasm32 determinism test
+# under wasm-bindgen-test-runner in Node), the release bundle (Trunk),
 # its size report (dist/size.txt) and the browser tests (Playwright on Debian's Chromium).
 #
 #   www/scripts/test.sh
@@ -18,7 +19,7 @@ mkdir -p "$LOGS"
 started=$SECONDS
 timings=()
 steps_passed=0
-steps_total=8
+steps_total=9
 
 # step NAME COMMAND...: runs one step, prints its time, stops everything when it fails.
 step() {
@@ -49,6 +50,13 @@ summary() {
 
 cargo_tests() {
   cargo test 2>&1 | tee "$LOGS/cargo-test.log"
+}
+
+# The wasm build replays the native golden traces (tests/wasm_determinism.rs), run by
+# wasm-bindgen-test-runner (installed with wasm-bindgen-cli) in Node.
+cargo_wasm_tests() {
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target wasm32-unknown-unknown --test wasm_determinism 2>&1 | tee "$LOGS/cargo-test-wasm.log"
 }
 
 trunk_build() {
@@ -93,13 +101,14 @@ step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy (native)" cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
 step "cargo test" cargo_tests
+step "cargo test (wasm32)" cargo_wasm_tests
 step "trunk build --release" trunk_build
 step "bundle size" size_report
 step "browser tests (Playwright)" browser_tests
 
 summary
 # Counts of the tests that ran: cargo's "test result" lines and Playwright's closing line.
-rust_passed=$(awk '/^test result: ok\./ { sum += $4 } END { print sum + 0 }' "$LOGS/cargo-test.log")
+rust_passed=$(awk '/^test result: ok\./ { sum += $4 } END { print sum + 0 }' "$LOGS/cargo-test.log" "$LOGS/cargo-test-wasm.log")
 browser_passed=$(sed -n 's/^ *\([0-9]*\) passed.*/\1/p' "$LOGS/playwright.log" | tail -n 1)
 printf '\nAll %d steps passed: %d Rust tests, %d browser tests.\n' "$steps_passed" "${rust_passed:-0}" "${browser_passed:-0}"
 printf 'tests: %d passed, 0 failed\n' "$(( ${rust_passed:-0} + ${browser_passed:-0} ))"
