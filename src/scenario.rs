@@ -600,13 +600,19 @@ impl Runner {
         }
     }
 
+    /// A run of a plain world with no scripted actions (free play on the page).
+    pub fn free(world: World) -> Runner {
+        Runner {
+            world,
+            actions: Vec::new(),
+            next: 0,
+        }
+    }
+
     /// Runs to `t`, applying the actions due on the way. An action that cannot apply (say,
     /// crashing a broker that is not running) stops the run with a message naming it.
     pub fn advance_to(&mut self, t: u64) -> Result<(), ScenarioError> {
-        while let Some((at, cmd)) = self.actions.get(self.next).cloned() {
-            if at > t {
-                break;
-            }
+        while let Some((at, cmd)) = self.due(t) {
             self.world.advance_to(at);
             self.world.apply(cmd).map_err(|e| {
                 ScenarioError::at(format!("actions[{}] (at {at} ms)", self.next), e)
@@ -615,6 +621,35 @@ impl Runner {
         }
         self.world.advance_to(t);
         Ok(())
+    }
+
+    /// Runs to `t` like [`Runner::advance_to`], but an action that cannot apply (on the page a
+    /// learner may already have crashed the broker a story was about to crash) is skipped;
+    /// the messages of the skipped actions are returned.
+    pub fn advance_to_skipping(&mut self, t: u64) -> Vec<String> {
+        let mut skipped = Vec::new();
+        while let Some((at, cmd)) = self.due(t) {
+            self.world.advance_to(at);
+            let what = cmd.to_string();
+            if let Err(e) = self.world.apply(cmd) {
+                skipped.push(format!("the story's next step ({what}) was skipped: {e}"));
+            }
+            self.next += 1;
+        }
+        self.world.advance_to(t);
+        skipped
+    }
+
+    fn due(&self, t: u64) -> Option<(u64, Command)> {
+        self.actions
+            .get(self.next)
+            .filter(|(at, _)| *at <= t)
+            .cloned()
+    }
+
+    /// The scripted actions not applied yet, in order.
+    pub fn upcoming(&self) -> &[(u64, Command)] {
+        &self.actions[self.next.min(self.actions.len())..]
     }
 }
 
@@ -781,6 +816,29 @@ mod tests {
             e.starts_with("actions[1] (at 2000 ms): broker 2 is not running"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_page_skips_a_story_step_that_no_longer_applies() {
+        let s = parse(
+            r#"{"version": 1, "brokers": [1, 2], "actions": [
+            {"at_ms": 1000, "do": "crash", "broker": 2},
+            {"at_ms": 2000, "do": "start", "broker": 2}]}"#,
+        )
+        .unwrap();
+        let mut r = Runner::new(&s);
+        r.advance_to(500).unwrap();
+        assert_eq!(r.upcoming().len(), 2);
+        r.world.apply(Command::Crash(2)).unwrap();
+        let skipped = r.advance_to_skipping(1500);
+        assert_eq!(skipped.len(), 1);
+        assert!(
+            skipped[0].contains("crash broker 2") && skipped[0].contains("not running"),
+            "{skipped:?}"
+        );
+        assert_eq!(r.upcoming(), &[(2000, Command::Start(2))]);
+        assert!(r.advance_to_skipping(2500).is_empty());
+        assert!(r.upcoming().is_empty());
     }
 
     #[test]

@@ -40,6 +40,26 @@ pub enum Command {
     Heal(Endpoint, Endpoint),
 }
 
+impl std::fmt::Display for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Command::Start(b) => write!(f, "start broker {b}"),
+            Command::Crash(b) => write!(f, "crash broker {b}"),
+            Command::Shutdown(b) => write!(f, "shut broker {b} down"),
+            Command::Pause { broker, for_ms } => {
+                write!(
+                    f,
+                    "pause broker {broker} for {}",
+                    super::event::fmt_ms(*for_ms)
+                )
+            }
+            Command::ExpireSession(b) => write!(f, "expire the session of broker {b}"),
+            Command::Cut(a, b) => write!(f, "cut {a} from {b}"),
+            Command::Heal(a, b) => write!(f, "heal the link {a} <-> {b}"),
+        }
+    }
+}
+
 /// How the world is set up.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Setup {

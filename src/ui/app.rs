@@ -7,7 +7,8 @@ use super::graph::{graph, GraphView};
 use super::hooks::use_animation_frames;
 use super::model::{Action, Model};
 use super::panel::panel;
-use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
+use super::stories;
+use crate::sim::{fmt_ms, BrokerId, ClusterState, Command, Endpoint};
 use yew::prelude::*;
 
 const LEGEND: [(&str, &str); 5] = [
@@ -60,6 +61,32 @@ fn intro(session_timeout_ms: u64, profile: &str) -> Html {
     }
 }
 
+/// The story being replayed: what it shows and the next scripted step.
+fn story_box(index: usize, upcoming: Option<(u64, String)>, dispatch: &Callback<Action>) -> Html {
+    let scenario = stories::load(index).ok();
+    let title = stories::title(index);
+    let description = scenario
+        .and_then(|s| s.file.description)
+        .unwrap_or_default();
+    let leave = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(Action::SetStory(None)))
+    };
+    html! {
+        <section class="intro story" aria-label="Story" data-testid="story-box">
+            <p class="story-title"><span class="story-tag">{ "story" }</span><strong>{ title }</strong></p>
+            <p>{ description }</p>
+            <p class="story-next" data-testid="story-next">
+                { match upcoming {
+                    Some((at, what)) => html! { <>{ "Next scripted step: " }<strong>{ what }</strong>{ format!(" at t = {}", fmt_ms(at)) }</> },
+                    None => html! { { "Every scripted step has happened: watch the log, or click the brokers yourself." } },
+                } }
+            </p>
+            <button class="ghost" onclick={leave}>{ "Back to free play" }</button>
+        </section>
+    }
+}
+
 fn legend() -> Html {
     html! {
         <ul class="legend" aria-label="Message colours">
@@ -74,7 +101,7 @@ fn legend() -> Html {
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let model = use_reducer(Model::default);
+    let model = use_reducer(Model::from_location);
 
     {
         let d = model.dispatcher();
@@ -111,7 +138,7 @@ pub fn App() -> Html {
 
     let m: &Model = &model;
     let host = m.host.borrow();
-    let world = &host.world;
+    let world = &host.runner.world;
     let state = world.state();
     let settings = world.settings();
     let mut cut_links = Vec::new();
@@ -146,7 +173,10 @@ pub fn App() -> Html {
                         </div>
                         { controller_stat(&state) }
                     </header>
-                    { intro(settings.zookeeper_session_timeout_ms, settings.profile.name()) }
+                    { match m.story {
+                        Some(i) => story_box(i, host.runner.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
+                        None => intro(settings.zookeeper_session_timeout_ms, settings.profile.name()),
+                    } }
                     { controls(m, state.time_ms, &dispatch) }
                     <div class="graph-wrap panel">
                         <p class="graph-hint">{ "Tap the crowned controller to crash it; tap ⋯ for more. The explanation is below." }</p>

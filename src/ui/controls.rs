@@ -2,6 +2,7 @@
 
 use super::format::speed_label;
 use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
+use super::stories::{self, STORIES};
 use crate::sim::{fmt_ms, Profile, Settings};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -74,6 +75,15 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
         })
     };
 
+    let story = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = select_value(&e) {
+                d.emit(Action::SetStory(stories::find(&v)));
+            }
+        })
+    };
+
     let (play_icon, play_text) = if m.playing {
         ("❚❚", "Pause")
     } else {
@@ -99,6 +109,17 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
                     <span class="clock-label hide-narrow">{ "t =" }</span>
                     <output data-testid="clock" aria-label="Virtual clock" aria-live="off">{ fmt_ms(now_ms) }</output>
                 </div>
+            </div>
+            <div class="group">
+                <label class="field" title="Replay one of the classic stories, step by step, or play freely.">
+                    <span>{ "story" }</span>
+                    <select data-testid="story" onchange={story} aria-label="Story (resets)">
+                        <option value="" selected={m.story.is_none()}>{ "free play" }</option>
+                        { for STORIES.iter().enumerate().map(|(i, (name, _))| html! {
+                            <option value={*name} selected={m.story == Some(i)}>{ stories::title(i) }</option>
+                        }) }
+                    </select>
+                </label>
             </div>
             <div class="group">
                 <label class="field" title="How many brokers the cluster has. Changing it starts again.">

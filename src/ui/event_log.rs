@@ -93,7 +93,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     };
 
     let host = props.host.borrow();
-    let events = host.world.events();
+    let events = host.runner.world.events();
     let total = events.len();
     let rows: Vec<Html> = events
         .iter()

@@ -16,6 +16,7 @@ pub mod graph;
 pub mod hooks;
 pub mod model;
 pub mod panel;
+pub mod stories;
 
 /// The element the page mounts into (`index.html` provides it; the body otherwise).
 const ROOT_ID: &str = "app";

@@ -6,6 +6,8 @@
 //! world's: the reducer only forwards commands and moves the clock.
 
 use super::flights::Flights;
+use super::stories;
+use crate::scenario::Runner;
 use crate::sim::{BrokerId, Command, Profile, Settings, Setup, World};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -37,8 +39,8 @@ fn narrow_window() -> bool {
 /// The world and what the page keeps beside it between frames.
 #[derive(Debug)]
 pub struct Host {
-    /// The simulated cluster.
-    pub world: World,
+    /// The simulated cluster, with a story's scripted actions if one is playing.
+    pub runner: Runner,
     /// Virtual time with its fraction, so 0.25x moves the clock smoothly.
     virt: f64,
     /// Messages being drawn.
@@ -55,8 +57,12 @@ pub struct Host {
 impl Host {
     fn new(seed: u64, profile: Profile, brokers: u32, anim_now: f64) -> Host {
         let setup = Setup::with_brokers(seed, Settings::for_profile(profile), brokers);
+        Host::with(Runner::free(World::new(&setup)), anim_now)
+    }
+
+    fn with(runner: Runner, anim_now: f64) -> Host {
         Host {
-            world: World::new(&setup),
+            runner,
             virt: 0.0,
             flights: Flights::default(),
             last_frame: None,
@@ -93,6 +99,8 @@ pub struct Model {
     pub key_only: bool,
     /// How long "pause" freezes a broker, in seconds, as typed.
     pub pause_text: String,
+    /// The story playing (an index into [`stories::STORIES`]), or free play.
+    pub story: Option<usize>,
 }
 
 impl Default for Model {
@@ -112,7 +120,39 @@ impl Default for Model {
             error: None,
             key_only: false,
             pause_text: "20".into(),
+            story: None,
         }
+    }
+}
+
+impl Model {
+    /// The page as its address asks for it (`?story=…&seed=…&brokers=…&profile=…&speed=…&paused=1`).
+    /// A bad parameter is named in the error line and changes nothing.
+    pub fn from_location() -> Model {
+        let (params, errors) =
+            stories::parse_params(&stories::location_pairs(), &SPEEDS, MAX_BROKERS);
+        let mut m = Model::default();
+        if let Some(s) = params.seed {
+            m.seed = s;
+        }
+        if let Some(b) = params.brokers {
+            m.brokers = b;
+        }
+        if let Some(p) = params.profile {
+            m.profile = p;
+        }
+        if let Some(s) = params.speed {
+            m.speed = s;
+        }
+        m.playing = !params.paused;
+        m.story = params.story;
+        let mut m = m.reset();
+        let mut all = errors;
+        all.extend(m.error.take());
+        if !all.is_empty() {
+            m.error = Some(format!("Page address: {}", all.join("; ")));
+        }
+        m
     }
 }
 
@@ -135,6 +175,8 @@ pub enum Action {
     SetProfile(Profile),
     /// A new world with this seed.
     SetSeed(u64),
+    /// Play a story (or go back to free play with `None`).
+    SetStory(Option<usize>),
     /// Open (or close) a broker's panel.
     Select(Option<BrokerId>),
     /// Show an error.
@@ -168,22 +210,34 @@ impl Model {
 
     fn reset(mut self) -> Model {
         let anim_now = self.host.borrow().anim_now;
-        self.host = Rc::new(RefCell::new(Host::new(
-            self.seed,
-            self.profile,
-            self.brokers,
-            anim_now,
-        )));
-        self.generation += 1;
         self.error = None;
+        let story = self.story.map(|i| (i, stories::load(i)));
+        let host = match story {
+            Some((_, Ok(s))) => {
+                // A story brings its own cluster, profile and seed.
+                self.seed = s.setup.seed;
+                self.profile = s.setup.settings.profile;
+                self.brokers = s.setup.brokers.len() as u32;
+                Host::with(Runner::new(&s), anim_now)
+            }
+            Some((_, Err(e))) => {
+                self.story = None;
+                self.error = Some(e);
+                Host::new(self.seed, self.profile, self.brokers, anim_now)
+            }
+            None => Host::new(self.seed, self.profile, self.brokers, anim_now),
+        };
+        self.host = Rc::new(RefCell::new(host));
+        self.generation += 1;
         if self.selected.is_some_and(|b| b > self.brokers) {
             self.selected = None;
         }
         self
     }
 
-    /// Handles one animation frame; tells whether anything visible changed.
-    fn frame(&self, ts: f64) -> bool {
+    /// Handles one animation frame; tells whether anything visible changed, and which story
+    /// steps had to be skipped.
+    fn frame(&self, ts: f64) -> (bool, Vec<String>) {
         let mut guard = self.host.borrow_mut();
         let host = &mut *guard;
         let dt = match host.last_frame {
@@ -191,7 +245,8 @@ impl Model {
             None => 0.0,
         };
         host.last_frame = Some(ts);
-        let before = host.world.now();
+        let before = host.runner.world.now();
+        let mut skipped = Vec::new();
         let had_flights = !host.flights.is_empty();
         let flights_before = host.flights.len();
         // The animation clock runs with the simulation: a pause freezes messages mid-air.
@@ -201,18 +256,19 @@ impl Model {
             host.virt = host.virt.max(before as f64) + step * self.speed;
             let target = host.virt.floor() as u64;
             if target > before {
-                host.world.advance_to(target);
+                skipped = host.runner.advance_to_skipping(target);
             }
         }
-        let after = host.world.now();
+        let after = host.runner.world.now();
         let anim_now = host.anim_now;
         host.flights
-            .ingest(&host.world, before, after, anim_now - step, anim_now);
+            .ingest(&host.runner.world, before, after, anim_now - step, anim_now);
         let compact = narrow_window();
         let resized = compact != host.compact;
         host.compact = compact;
         let moving = step > 0.0 && (had_flights || !host.flights.is_empty());
-        after != before || moving || host.flights.len() != flights_before || resized
+        let changed = after != before || moving || host.flights.len() != flights_before || resized;
+        (changed || !skipped.is_empty(), skipped)
     }
 }
 
@@ -221,15 +277,18 @@ impl Reducible for Model {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
-            Action::Frame(ts) => {
-                if self.frame(ts) {
-                    Rc::new(self.next())
-                } else {
-                    self
+            Action::Frame(ts) => match self.frame(ts) {
+                (false, _) => self,
+                (true, skipped) => {
+                    let mut m = self.next();
+                    if !skipped.is_empty() {
+                        m.error = Some(skipped.join("; "));
+                    }
+                    Rc::new(m)
                 }
-            }
+            },
             Action::Apply(cmd) => {
-                let result = self.host.borrow_mut().world.apply(cmd);
+                let result = self.host.borrow_mut().runner.world.apply(cmd);
                 let mut m = self.next();
                 m.error = result.err();
                 Rc::new(m)
@@ -247,19 +306,33 @@ impl Reducible for Model {
                 Rc::new(m)
             }
             Action::Reset => Rc::new(self.next().reset()),
+            // Changing the cluster leaves the story for free play.
             Action::SetBrokers(n) => {
                 let mut m = self.next();
+                m.story = None;
                 m.brokers = n.clamp(1, MAX_BROKERS);
                 Rc::new(m.reset())
             }
             Action::SetProfile(p) => {
                 let mut m = self.next();
+                m.story = None;
                 m.profile = p;
                 Rc::new(m.reset())
             }
             Action::SetSeed(seed) => {
                 let mut m = self.next();
+                m.story = None;
                 m.seed = seed;
+                Rc::new(m.reset())
+            }
+            Action::SetStory(story) => {
+                let mut m = self.next();
+                m.story = story;
+                if story.is_none() {
+                    m.seed = DEFAULT_SEED;
+                    m.profile = Profile::default();
+                    m.brokers = 3;
+                }
                 Rc::new(m.reset())
             }
             Action::Select(b) => {

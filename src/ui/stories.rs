@@ -1,0 +1,136 @@
+//! The stories: the committed scenario files of `www/scenarios`, replayable on the page, and
+//! the page's address parameters (`?story=…&speed=…`) that documentation pages link or embed.
+
+use crate::scenario::{self, Scenario};
+use crate::sim::Profile;
+
+/// The story files, by name, in the order the page lists them.
+pub const STORIES: [(&str, &str); 6] = [
+    (
+        "cold-start",
+        include_str!("../../www/scenarios/cold-start.json"),
+    ),
+    (
+        "controller-crash",
+        include_str!("../../www/scenarios/controller-crash.json"),
+    ),
+    (
+        "controller-crash-2.4",
+        include_str!("../../www/scenarios/controller-crash-2.4.json"),
+    ),
+    (
+        "clean-shutdown",
+        include_str!("../../www/scenarios/clean-shutdown.json"),
+    ),
+    (
+        "paused-controller",
+        include_str!("../../www/scenarios/paused-controller.json"),
+    ),
+    (
+        "controller-cut-from-zookeeper",
+        include_str!("../../www/scenarios/controller-cut-from-zookeeper.json"),
+    ),
+];
+
+/// The index of a story by name.
+pub fn find(name: &str) -> Option<usize> {
+    STORIES.iter().position(|(n, _)| *n == name)
+}
+
+/// A story parsed (the files are checked by `cargo test`, so this fails only on a broken build).
+pub fn load(index: usize) -> Result<Scenario, String> {
+    let (name, text) = STORIES
+        .get(index)
+        .ok_or_else(|| format!("there is no story number {index}"))?;
+    scenario::parse(text).map_err(|e| format!("story {name}: {e}"))
+}
+
+/// The title the page shows for a story.
+pub fn title(index: usize) -> String {
+    load(index)
+        .ok()
+        .and_then(|s| s.file.title)
+        .unwrap_or_else(|| STORIES.get(index).map_or("?", |(n, _)| *n).to_string())
+}
+
+/// What the page's address asks for. Every parameter is optional.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Params {
+    /// `story=<name>`
+    pub story: Option<usize>,
+    /// `seed=<n>`
+    pub seed: Option<u64>,
+    /// `brokers=<1..9>`
+    pub brokers: Option<u32>,
+    /// `profile=<0.10|2.0|2.4|3.9>`
+    pub profile: Option<Profile>,
+    /// `speed=<one of the offered speeds>`
+    pub speed: Option<f64>,
+    /// `paused=1`: start with the clock stopped.
+    pub paused: bool,
+}
+
+/// Reads the parameters out of a query string (`?a=b&c=d`). A bad parameter is left out and
+/// named in the returned messages; the others still apply.
+pub fn parse_params(
+    pairs: &[(String, String)],
+    speeds: &[f64],
+    max_brokers: u32,
+) -> (Params, Vec<String>) {
+    let mut p = Params::default();
+    let mut errors = Vec::new();
+    for (key, value) in pairs {
+        match key.as_str() {
+            "story" => match find(value) {
+                Some(i) => p.story = Some(i),
+                None => errors.push(format!(
+                    "story \"{value}\" does not exist; the stories are {}",
+                    STORIES.map(|(n, _)| n).join(", ")
+                )),
+            },
+            "seed" => match value.parse() {
+                Ok(s) => p.seed = Some(s),
+                Err(_) => errors.push(format!("seed must be a whole number, not \"{value}\"")),
+            },
+            "brokers" => match value.parse::<u32>() {
+                Ok(n) if (1..=max_brokers).contains(&n) => p.brokers = Some(n),
+                _ => errors.push(format!("brokers must be 1 to {max_brokers}, not \"{value}\"")),
+            },
+            "profile" => match Profile::parse(value) {
+                Ok(pr) => p.profile = Some(pr),
+                Err(e) => errors.push(e),
+            },
+            "speed" => match value.parse::<f64>() {
+                Ok(s) if speeds.contains(&s) => p.speed = Some(s),
+                _ => errors.push(format!(
+                    "speed must be one of {}, not \"{value}\"",
+                    speeds.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                )),
+            },
+            "paused" => p.paused = value != "0" && value != "false",
+            other => errors.push(format!(
+                "unknown page parameter \"{other}\"; the parameters are story, seed, brokers, profile, speed, paused"
+            )),
+        }
+    }
+    (p, errors)
+}
+
+/// The current page address's query parameters, in order.
+pub fn location_pairs() -> Vec<(String, String)> {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return Vec::new();
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Vec::new();
+    };
+    let mut pairs = Vec::new();
+    let iter = js_sys::try_iter(&params).ok().flatten();
+    for entry in iter.into_iter().flatten().flatten() {
+        let entry = js_sys::Array::from(&entry);
+        if let (Some(k), Some(v)) = (entry.get(0).as_string(), entry.get(1).as_string()) {
+            pairs.push((k, v));
+        }
+    }
+    pairs
+}

@@ -1,0 +1,55 @@
+// Stories and page addresses: what a teacher links to and a documentation page embeds.
+import { broker, controller, expect, logEntries, phrase, test } from './playground';
+
+test('the paused-controller story: the zombie wakes, its epoch-1 requests are rejected, it follows epoch 2', async ({
+  page,
+}) => {
+  await page.goto('/?story=paused-controller&speed=50&paused=1');
+  await expect(page.getByTestId('story')).toHaveValue('paused-controller');
+  await expect(page.getByTestId('story-box')).toContainText('zombie');
+  await expect(page.getByTestId('story-next')).toContainText(/pause broker 1 for 30\.000s at t = 5\.010s/);
+  // Four brokers, broker 4 joining at 5 s.
+  await expect(page.locator('svg g[data-broker]')).toHaveCount(4);
+  await page.getByTestId('play').click();
+
+  // While frozen past the session timeout, broker 1 still believes it leads: a zombie.
+  await expect(page.locator('svg g[data-zombie="true"][data-broker="1"]')).toHaveCount(1, { timeout: 30_000 });
+  await expect(controller(page)).not.toHaveAttribute('data-broker', '1');
+
+  const rejected = logEntries(page, 'stale_request_rejected', 'STALE_CONTROLLER_EPOCH');
+  await expect(rejected).toHaveCount(3, { timeout: 30_000 });
+  await expect(logEntries(page, 'controller_resigned', 'broker 1').first()).toBeVisible();
+  await expect(broker(page, '1')).toHaveAttribute('aria-label', /running/i);
+  await expect(page.locator('svg g[data-zombie="true"]')).toHaveCount(0);
+  await expect(page.getByTestId('controller-epoch')).toContainText(phrase('epoch 2'));
+  await expect(page.getByTestId('story-next')).toContainText('Every scripted step has happened');
+});
+
+test('a story can be chosen from the toolbar and left again', async ({ page }) => {
+  await page.goto('/?speed=50');
+  await page.getByTestId('story').selectOption('clean-shutdown');
+  await expect(page.getByTestId('story-box')).toContainText('shuts down cleanly');
+  await expect(logEntries(page, 'session_closed', 'broker 1').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('controller-epoch')).toContainText(phrase('epoch 2'));
+  await page.getByTestId('story-box').getByRole('button', { name: /free play/i }).click();
+  await expect(page.getByTestId('story-box')).toHaveCount(0);
+  await expect(page.getByTestId('story')).toHaveValue('');
+  await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
+});
+
+test('page-address parameters set the cluster; a bad one is named and changes nothing else', async ({ page }) => {
+  await page.goto('/?brokers=5&profile=2.4&seed=7&paused=1');
+  await expect(page.locator('svg g[data-broker]')).toHaveCount(5);
+  await expect(page.getByTestId('profile')).toHaveValue('2.4');
+  await expect(page.getByTestId('seed')).toHaveText('7');
+  await expect(page.getByTestId('clock')).toHaveText('0.000s');
+
+  await page.goto('/?story=nope&speed=7&brokers=4');
+  const alert = page.getByTestId('error');
+  await expect(alert).toContainText('story "nope" does not exist');
+  await expect(alert).toContainText('speed must be one of');
+  await expect(page.locator('svg g[data-broker]')).toHaveCount(4);
+  await expect(page.getByTestId('story')).toHaveValue('');
+  await alert.getByRole('button').click();
+  await expect(alert).toHaveCount(0);
+});
