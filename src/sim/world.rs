@@ -615,7 +615,17 @@ impl World {
             .brokers
             .values()
             .map(|b| {
-                let live = self.zk.live_session_of(b.id);
+                // The session the broker uses, while ZooKeeper keeps it; else (a crashed or
+                // stopped broker) the one ZooKeeper still keeps for it.
+                let live =
+                    b.zk.session
+                        .and_then(|id| {
+                            self.zk
+                                .session(id)
+                                .filter(|s| s.ended.is_none())
+                                .map(|s| (id, s))
+                        })
+                        .or_else(|| self.zk.live_session_of(b.id));
                 let registered = self.zk.registration(b.id);
                 let view = BrokerView {
                     state: b.status.name(),
