@@ -146,8 +146,16 @@ impl Model {
         }
         m.playing = !params.paused;
         m.story = params.story;
-        let mut m = m.reset();
         let mut all = errors;
+        if params.story.is_some()
+            && (params.seed.is_some() || params.brokers.is_some() || params.profile.is_some())
+        {
+            all.push(
+                "seed, brokers and profile set up free play; a story brings its own, so they were not used"
+                    .to_string(),
+            );
+        }
+        let mut m = m.reset();
         all.extend(m.error.take());
         if !all.is_empty() {
             m.error = Some(format!("Page address: {}", all.join("; ")));

@@ -52,4 +52,9 @@ test('page-address parameters set the cluster; a bad one is named and changes no
   await expect(page.getByTestId('story')).toHaveValue('');
   await alert.getByRole('button').click();
   await expect(alert).toHaveCount(0);
+
+  // A story brings its own cluster: free-play parameters beside it are named, not used.
+  await page.goto('/?story=cold-start&brokers=7&paused=1');
+  await expect(page.getByTestId('error')).toContainText('a story brings its own');
+  await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
 });
