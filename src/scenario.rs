@@ -13,6 +13,20 @@ use std::fmt;
 /// The most brokers a scenario may list.
 pub const MAX_BROKERS: usize = 64;
 
+/// The latest virtual time a scenario may name (one day): it bounds how long a run can take.
+pub const MAX_TIME_MS: u64 = 86_400_000;
+
+/// Checks that a time is within [`MAX_TIME_MS`].
+pub fn check_time(what: &str, ms: u64) -> Result<u64, String> {
+    if ms > MAX_TIME_MS {
+        Err(format!(
+            "{what} {ms} is past the longest run a scenario may have ({MAX_TIME_MS} ms, one day)"
+        ))
+    } else {
+        Ok(ms)
+    }
+}
+
 /// A problem with a scenario: where it is and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScenarioError {
@@ -238,6 +252,7 @@ impl ActionSpec {
                 if for_ms == 0 {
                     return Err("\"for_ms\" must be at least 1".into());
                 }
+                check_time("for_ms", for_ms)?;
                 Command::Pause {
                     broker: broker()?,
                     for_ms,
@@ -398,6 +413,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             ));
         }
         last = a.at_ms;
+        check_time("at_ms", a.at_ms).map_err(|e| ScenarioError::at(&place, e))?;
         let cmd = a.to_command().map_err(|e| ScenarioError::at(&place, e))?;
         for b in command_brokers(&cmd) {
             if !ids.contains(&b) {
@@ -424,6 +440,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
                 "\"at_ms\" (a whole number of milliseconds) is required",
             )
         })?;
+        check_time("at_ms", at_ms).map_err(|e| ScenarioError::at(&place, e))?;
         if at_ms < last_expect {
             return Err(ScenarioError::at(
                 place,
@@ -513,7 +530,8 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
     let latest = last
         .max(last_expect)
         .max(brokers.iter().filter_map(|(_, s)| *s).max().unwrap_or(0));
-    let until_ms = file.until_ms.unwrap_or(latest + 30_000);
+    let until_ms = file.until_ms.unwrap_or((latest + 30_000).min(MAX_TIME_MS));
+    check_time("until_ms", until_ms).map_err(|e| ScenarioError::at("until_ms", e))?;
     if until_ms < latest {
         return Err(ScenarioError::at(
             "until_ms",
@@ -550,14 +568,16 @@ fn parse_broker(v: &Value) -> Result<(BrokerId, Option<u64>), String> {
                 }
             }
             let id = as_id(o.get("id").ok_or("\"id\" is required")?)?;
-            let start =
-                match o.get("start_ms") {
-                    None => Some(0),
-                    Some(Value::Null) => None,
-                    Some(t) => Some(t.as_u64().ok_or_else(|| {
+            let start = match o.get("start_ms") {
+                None => Some(0),
+                Some(Value::Null) => None,
+                Some(t) => Some(check_time(
+                    "start_ms",
+                    t.as_u64().ok_or_else(|| {
                         format!("start_ms must be a whole number or null, not {t}")
-                    })?),
-                };
+                    })?,
+                )?),
+            };
             Ok((id, start))
         }
         other => Err(format!(
@@ -801,6 +821,40 @@ mod tests {
             .starts_with("expect[0].brokers.1.stat"));
         assert!(err(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "cut", "from": "zoo", "to": 1}]}"#)
             .contains("not an endpoint"));
+    }
+
+    #[test]
+    fn times_past_one_day_are_refused_so_no_run_is_endless() {
+        for (text, place) in [
+            (
+                r#"{"version": 1, "brokers": [1], "until_ms": 18446744073709551615}"#,
+                "until_ms",
+            ),
+            (
+                r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 86400001, "do": "crash", "broker": 1}]}"#,
+                "actions[0]",
+            ),
+            (
+                r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "pause", "broker": 1, "for_ms": 99999999999}]}"#,
+                "actions[0]",
+            ),
+            (
+                r#"{"version": 1, "brokers": [{"id": 1, "start_ms": 90000000}]}"#,
+                "brokers[0]",
+            ),
+            (
+                r#"{"version": 1, "brokers": [1], "expect": [{"at_ms": 90000000, "controller": 1}]}"#,
+                "expect[0]",
+            ),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(place) && e.contains("one day"), "{e}");
+        }
+        let s = parse(r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 86400000, "do": "crash", "broker": 1}]}"#).unwrap();
+        assert_eq!(
+            s.until_ms, MAX_TIME_MS,
+            "the default end stays within the bound"
+        );
     }
 
     #[test]

@@ -88,3 +88,50 @@ fn a_checkpoint_that_does_not_hold_fails_with_what_differed() {
     assert!(d.contains("controller_epoch: expected 2, got 1"), "{d}");
     assert!(d.contains("events: expected an event matching"), "{d}");
 }
+
+#[test]
+fn mangled_scenario_files_get_a_message_never_a_panic() {
+    use kafka_election_playground::sim::rng::Rng;
+    let originals: Vec<String> = scenario_files()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let pieces = [
+        "",
+        "0",
+        "-1",
+        "null",
+        "\"x\"",
+        "[]",
+        "{}",
+        "1e99",
+        "18446744073709551616",
+        "\"zk\"",
+        "true",
+        ",",
+        "\"do\": \"crash\"",
+    ];
+    let mut rng = Rng::new(2024);
+    let mut parsed = 0;
+    for i in 0..3_000 {
+        let mut text = originals[i % originals.len()].clone().into_bytes();
+        for _ in 0..1 + rng.up_to(3) {
+            let at = rng.up_to(text.len() as u64 - 1) as usize;
+            let len = (rng.up_to(6) as usize).min(text.len() - at);
+            let piece = pieces[rng.up_to(pieces.len() as u64 - 1) as usize].as_bytes();
+            text.splice(at..at + len, piece.iter().copied());
+        }
+        let text = String::from_utf8_lossy(&text).into_owned();
+        match scenario::parse(&text) {
+            Err(e) => assert!(!e.to_string().is_empty()),
+            Ok(s) => {
+                parsed += 1;
+                if s.until_ms <= 200_000 {
+                    // Checking may fail or stop at an action that cannot apply; it must not panic.
+                    let _ = s.check();
+                }
+            }
+        }
+    }
+    assert!(parsed > 0, "some mangled files still parse and run");
+}

@@ -62,10 +62,10 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
         match a.as_str() {
             "--at" => {
                 let v = it.next().ok_or("--at needs a time in milliseconds")?;
-                ats.push(
-                    v.parse::<u64>()
-                        .map_err(|_| format!("--at {v}: not a whole number of milliseconds"))?,
-                );
+                let ms = v
+                    .parse::<u64>()
+                    .map_err(|_| format!("--at {v}: not a whole number of milliseconds"))?;
+                ats.push(scenario::check_time("--at", ms)?);
             }
             "--events" => events = true,
             "--lines" => {
