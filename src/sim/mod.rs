@@ -9,6 +9,7 @@
 //! Inputs: [`Command`]s (a click, a scenario action) and the passing of time.
 //! Outputs: [`Event`]s (the trace), [`ClusterState`] snapshots and [`MessageRecord`]s.
 
+pub mod assignment;
 pub mod broker;
 pub mod config;
 pub mod controller;
