@@ -98,6 +98,18 @@ mod tests {
             expected,
             "brokers are taken in id order"
         );
+        // Three brokers, six partitions: the shift moves the followers after n partitions.
+        assert_eq!(
+            fixed(&[0, 1, 2], 6, 3, 0),
+            vec![
+                vec![0, 1, 2],
+                vec![1, 2, 0],
+                vec![2, 0, 1],
+                vec![0, 2, 1],
+                vec![1, 0, 2],
+                vec![2, 1, 0]
+            ]
+        );
     }
 
     #[test]
