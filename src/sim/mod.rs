@@ -13,6 +13,7 @@ pub mod assignment;
 pub mod broker;
 pub mod config;
 pub mod controller;
+pub mod election;
 pub mod event;
 pub mod invariants;
 pub mod message;

@@ -1,0 +1,248 @@
+//! The partition leader elections the controller runs, as pure functions of a partition's
+//! assignment, ISR and the live brokers (Kafka's `Election.scala` and
+//! `PartitionLeaderElectionAlgorithms`), plus the auto-rebalance imbalance rule
+//! (`KafkaController.checkAndTriggerAutoLeaderRebalance`).
+//!
+//! Every election walks the replicas in **assignment order** (the first is the preferred
+//! replica), never in ISR order.
+
+use super::net::BrokerId;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The outcome of an election: the new leader and ISR, and whether it was unclean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Elected {
+    /// The new leader.
+    pub leader: BrokerId,
+    /// The new ISR.
+    pub isr: Vec<BrokerId>,
+    /// Whether the leader came from outside the ISR (`unclean.leader.election.enable`).
+    pub unclean: bool,
+}
+
+/// Offline election (a leaderless partition, or its leader died): the first replica in
+/// assignment order that is live and in the ISR, with the ISR cut down to live members; else,
+/// only when unclean election is enabled, the first live replica, with the ISR just [leader];
+/// else none (the partition stays offline).
+pub fn offline(
+    assignment: &[BrokerId],
+    isr: &[BrokerId],
+    live: &BTreeSet<BrokerId>,
+    unclean_enabled: bool,
+) -> Option<Elected> {
+    let clean = assignment
+        .iter()
+        .find(|r| live.contains(r) && isr.contains(r))
+        .map(|&leader| Elected {
+            leader,
+            isr: isr.iter().copied().filter(|r| live.contains(r)).collect(),
+            unclean: false,
+        });
+    clean.or_else(|| {
+        unclean_enabled
+            .then(|| assignment.iter().find(|r| live.contains(r)))
+            .flatten()
+            .map(|&leader| Elected {
+                leader,
+                isr: vec![leader],
+                unclean: true,
+            })
+    })
+}
+
+/// Preferred election: the preferred replica (first in the assignment), only if it is live
+/// and in the ISR. The ISR does not change.
+pub fn preferred(
+    assignment: &[BrokerId],
+    isr: &[BrokerId],
+    live: &BTreeSet<BrokerId>,
+) -> Option<Elected> {
+    let &first = assignment.first()?;
+    (live.contains(&first) && isr.contains(&first)).then(|| Elected {
+        leader: first,
+        isr: isr.to_vec(),
+        unclean: false,
+    })
+}
+
+/// Controlled shutdown election for a partition led by a stopping broker: the first replica in
+/// assignment order that is live, in the ISR and not shutting down; the stopping brokers leave
+/// the ISR.
+pub fn controlled_shutdown(
+    assignment: &[BrokerId],
+    isr: &[BrokerId],
+    live: &BTreeSet<BrokerId>,
+    shutting_down: &BTreeSet<BrokerId>,
+) -> Option<Elected> {
+    let leader = *assignment
+        .iter()
+        .find(|r| live.contains(r) && isr.contains(r) && !shutting_down.contains(r))?;
+    Some(Elected {
+        leader,
+        isr: isr
+            .iter()
+            .copied()
+            .filter(|r| !shutting_down.contains(r))
+            .collect(),
+        unclean: false,
+    })
+}
+
+/// Reassignment election: the first replica of the *target* assignment that is live and in the
+/// ISR. The ISR does not change.
+pub fn reassignment(
+    target: &[BrokerId],
+    isr: &[BrokerId],
+    live: &BTreeSet<BrokerId>,
+) -> Option<Elected> {
+    let leader = *target
+        .iter()
+        .find(|r| live.contains(r) && isr.contains(r))?;
+    Some(Elected {
+        leader,
+        isr: isr.to_vec(),
+        unclean: false,
+    })
+}
+
+/// One partition as the rebalance check sees it: its assignment and current leader (`None`
+/// while offline).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leadership {
+    /// The assignment, preferred replica first.
+    pub assignment: Vec<BrokerId>,
+    /// The current leader.
+    pub leader: Option<BrokerId>,
+}
+
+/// The auto-rebalance rule: for each broker B, the share of partitions whose preferred replica
+/// is B but whose leader is not B. The brokers whose share is **strictly above**
+/// `leader.imbalance.per.broker.percentage` / 100, each with the indices of its partitions that
+/// are not led by it, in order.
+pub fn imbalanced(partitions: &[Leadership], percentage: u32) -> BTreeMap<BrokerId, Vec<usize>> {
+    let mut preferred_of: BTreeMap<BrokerId, (usize, Vec<usize>)> = BTreeMap::new();
+    for (i, p) in partitions.iter().enumerate() {
+        if let Some(&b) = p.assignment.first() {
+            let entry = preferred_of.entry(b).or_default();
+            entry.0 += 1;
+            if p.leader != Some(b) {
+                entry.1.push(i);
+            }
+        }
+    }
+    preferred_of
+        .into_iter()
+        // not_led / total > percentage / 100, in integers.
+        .filter(|(_, (total, not_led))| not_led.len() * 100 > *total * percentage as usize)
+        .map(|(b, (_, not_led))| (b, not_led))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(ids: &[BrokerId]) -> BTreeSet<BrokerId> {
+        ids.iter().copied().collect()
+    }
+
+    #[test]
+    fn offline_election_follows_assignment_order_not_isr_order() {
+        // ISR listed as [3, 2]: the leader is still 2, the first of the assignment.
+        let e = offline(&[1, 2, 3], &[3, 2], &set(&[2, 3]), false).unwrap();
+        assert_eq!(
+            e,
+            Elected {
+                leader: 2,
+                isr: vec![3, 2],
+                unclean: false
+            }
+        );
+    }
+
+    #[test]
+    fn offline_election_drops_dead_members_from_the_isr() {
+        let e = offline(&[1, 2, 3], &[1, 2, 3], &set(&[2, 3]), false).unwrap();
+        assert_eq!((e.leader, e.isr), (2, vec![2, 3]));
+    }
+
+    #[test]
+    fn without_a_live_isr_member_unclean_decides() {
+        // ISR [1], broker 1 dead, 2 and 3 alive but out of sync.
+        assert_eq!(offline(&[1, 2, 3], &[1], &set(&[2, 3]), false), None);
+        let e = offline(&[1, 3, 2], &[1], &set(&[2, 3]), true).unwrap();
+        assert_eq!(
+            e,
+            Elected {
+                leader: 3,
+                isr: vec![3],
+                unclean: true
+            },
+            "first live in assignment order"
+        );
+        assert_eq!(offline(&[1, 2], &[1], &set(&[]), true), None, "nobody live");
+    }
+
+    #[test]
+    fn preferred_election_needs_the_preferred_replica_live_and_in_sync() {
+        assert_eq!(
+            preferred(&[1, 2, 3], &[2, 3, 1], &set(&[1, 2, 3])).map(|e| e.leader),
+            Some(1)
+        );
+        assert_eq!(
+            preferred(&[1, 2, 3], &[2, 3], &set(&[1, 2, 3])),
+            None,
+            "not in the ISR"
+        );
+        assert_eq!(
+            preferred(&[1, 2, 3], &[1, 2, 3], &set(&[2, 3])),
+            None,
+            "not live"
+        );
+        assert_eq!(
+            preferred(&[1, 2, 3], &[2, 3, 1], &set(&[1, 2, 3]))
+                .unwrap()
+                .isr,
+            vec![2, 3, 1]
+        );
+    }
+
+    #[test]
+    fn controlled_shutdown_skips_stopping_brokers_and_removes_them_from_the_isr() {
+        let e =
+            controlled_shutdown(&[1, 2, 3], &[1, 2, 3], &set(&[1, 2, 3]), &set(&[1, 2])).unwrap();
+        assert_eq!((e.leader, e.isr), (3, vec![3]));
+        assert_eq!(
+            controlled_shutdown(&[1, 2], &[1, 2], &set(&[1, 2]), &set(&[1, 2])),
+            None
+        );
+    }
+
+    #[test]
+    fn reassignment_elects_from_the_target_replicas() {
+        let e = reassignment(&[4, 5, 1], &[1, 4, 5], &set(&[1, 4, 5])).unwrap();
+        assert_eq!((e.leader, e.isr), (4, vec![1, 4, 5]));
+        assert_eq!(reassignment(&[4, 5], &[1], &set(&[1, 4, 5])), None);
+    }
+
+    #[test]
+    fn rebalance_triggers_only_strictly_above_the_threshold() {
+        let p = |a: &[BrokerId], l: BrokerId| Leadership {
+            assignment: a.to_vec(),
+            leader: Some(l),
+        };
+        // Broker 1 prefers 10 partitions and leads 9: exactly 10 % imbalance, not above 10.
+        let mut parts: Vec<Leadership> = (0..9).map(|_| p(&[1, 2], 1)).collect();
+        parts.push(p(&[1, 2], 2));
+        assert!(imbalanced(&parts, 10).is_empty());
+        // Two of ten not led: 20 % > 10 %.
+        parts[0].leader = Some(2);
+        assert_eq!(imbalanced(&parts, 10), BTreeMap::from([(1, vec![0, 9])]));
+        // An offline partition counts as not led by its preferred replica.
+        let offline = vec![Leadership {
+            assignment: vec![3, 1],
+            leader: None,
+        }];
+        assert_eq!(imbalanced(&offline, 10), BTreeMap::from([(3, vec![0])]));
+    }
+}
