@@ -21,6 +21,7 @@ pub mod net;
 pub mod rng;
 pub mod state;
 pub mod world;
+pub mod znodes;
 pub mod zookeeper;
 
 pub use config::{Profile, Settings};

@@ -841,6 +841,62 @@ mod tests {
     }
 
     #[test]
+    fn a_zombie_controllers_fenced_write_fails_once_the_epoch_moved() {
+        use crate::sim::config::Profile;
+        use crate::sim::znodes::fenced;
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        let s2 = connect(&mut zk, 2, 0);
+        request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::Create {
+                path: "/controller_epoch".into(),
+                data: "1".into(),
+                ephemeral: false,
+            },
+        );
+        request(
+            &mut zk,
+            1,
+            s1,
+            ZkOp::Create {
+                path: "/state".into(),
+                data: "a".into(),
+                ephemeral: false,
+            },
+        );
+        // Broker 1 was elected when /controller_epoch had version 0; broker 2 is elected now.
+        request(
+            &mut zk,
+            2,
+            s2,
+            ZkOp::SetData {
+                path: "/controller_epoch".into(),
+                data: "2".into(),
+                version: Some(0),
+            },
+        );
+        let write = ZkOp::SetData {
+            path: "/state".into(),
+            data: "zombie".into(),
+            version: None,
+        };
+        let (r, _) = request(&mut zk, 1, s1, fenced(Profile::V3_9, 0, write.clone()));
+        assert_eq!(
+            r,
+            Err(ZkError::BadVersion),
+            "fenced: ControllerMovedException"
+        );
+        assert_eq!(zk.node("/state").unwrap().data, "a");
+        // Kafka 2.0 had no such guard: the zombie's write lands.
+        let (r, _) = request(&mut zk, 1, s1, fenced(Profile::V2_0, 0, write));
+        assert!(r.is_ok());
+        assert_eq!(zk.node("/state").unwrap().data, "zombie");
+    }
+
+    #[test]
     fn a_stale_version_fails_with_badversion() {
         let mut zk = ZooKeeper::new();
         let s1 = connect(&mut zk, 1, 0);

@@ -1,0 +1,183 @@
+//! The JSON that Kafka keeps in its ZooKeeper znodes, for the paths the model uses
+//! (`kafka.zk.ZkData`): the topic assignment `/brokers/topics/T`, the partition state
+//! `/brokers/topics/T/partitions/P/state`, and the controller's fenced writes.
+
+use super::config::Profile;
+use super::message::ZkOp;
+use super::net::BrokerId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `/brokers/topics/<topic>`.
+pub fn topic_path(topic: &str) -> String {
+    format!("/brokers/topics/{topic}")
+}
+
+/// `/brokers/topics/<topic>/partitions/<p>/state`.
+pub fn partition_state_path(topic: &str, partition: u32) -> String {
+    format!("/brokers/topics/{topic}/partitions/{partition}/state")
+}
+
+/// The data of `/brokers/topics/<topic>` (`TopicZNode`, version 2): each partition's assignment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicAssignment {
+    /// Format version (2).
+    pub version: u32,
+    /// Replicas of each partition by partition number (as a string key), in assignment order.
+    pub partitions: BTreeMap<String, Vec<BrokerId>>,
+    /// Replicas being added by a reassignment.
+    #[serde(default)]
+    pub adding_replicas: BTreeMap<String, Vec<BrokerId>>,
+    /// Replicas being removed by a reassignment.
+    #[serde(default)]
+    pub removing_replicas: BTreeMap<String, Vec<BrokerId>>,
+}
+
+impl TopicAssignment {
+    /// The assignment of partitions 0, 1, 2, ... as given.
+    pub fn new(replicas: &[Vec<BrokerId>]) -> Self {
+        TopicAssignment {
+            version: 2,
+            partitions: replicas
+                .iter()
+                .enumerate()
+                .map(|(p, r)| (p.to_string(), r.clone()))
+                .collect(),
+            adding_replicas: BTreeMap::new(),
+            removing_replicas: BTreeMap::new(),
+        }
+    }
+
+    /// The replicas of each partition, by partition number (in number order, not string order).
+    pub fn by_partition(&self) -> BTreeMap<u32, Vec<BrokerId>> {
+        self.partitions
+            .iter()
+            .filter_map(|(p, r)| p.parse().ok().map(|p| (p, r.clone())))
+            .collect()
+    }
+}
+
+/// The data of a partition's state znode (`TopicPartitionStateZNode`): what the controller
+/// last decided, stamped with its controller epoch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionState {
+    /// The epoch of the controller that wrote it.
+    pub controller_epoch: u64,
+    /// The leader, or -1 while the partition is offline.
+    pub leader: i64,
+    /// Format version (1).
+    pub version: u32,
+    /// Bumped by every controller write of this partition.
+    pub leader_epoch: u64,
+    /// The in-sync replicas.
+    pub isr: Vec<BrokerId>,
+}
+
+impl PartitionState {
+    /// The leader as an id, `None` when offline (-1).
+    pub fn leader_id(&self) -> Option<BrokerId> {
+        BrokerId::try_from(self.leader).ok()
+    }
+
+    /// Encodes as Kafka writes it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a partition state serializes")
+    }
+
+    /// Decodes a znode's data; `None` if it is not a partition state.
+    pub fn from_json(data: &str) -> Option<Self> {
+        serde_json::from_str(data).ok()
+    }
+}
+
+/// A controller write, fenced as the profile's Kafka fences it: from 2.1 (KAFKA-6082) every
+/// controller write to ZooKeeper is a multi-op that first checks that `/controller_epoch` still
+/// has the zkVersion the controller wrote when it was elected; a zombie controller's write then
+/// fails with BADVERSION (ControllerMovedException). Before 2.1 the write goes in unguarded.
+pub fn fenced(profile: Profile, epoch_zk_version: i32, write: ZkOp) -> ZkOp {
+    if !profile.fences_controller_writes() {
+        return write;
+    }
+    let mut ops = vec![ZkOp::Check {
+        path: "/controller_epoch".into(),
+        version: epoch_zk_version,
+    }];
+    match write {
+        ZkOp::Multi(inner) => ops.extend(inner),
+        single => ops.push(single),
+    }
+    ZkOp::Multi(ops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_state_json_is_kafkas() {
+        let s = PartitionState {
+            controller_epoch: 2,
+            leader: 3,
+            version: 1,
+            leader_epoch: 5,
+            isr: vec![3, 1],
+        };
+        assert_eq!(
+            s.to_json(),
+            r#"{"controller_epoch":2,"leader":3,"version":1,"leader_epoch":5,"isr":[3,1]}"#
+        );
+        assert_eq!(PartitionState::from_json(&s.to_json()), Some(s.clone()));
+        let offline = PartitionState { leader: -1, ..s };
+        assert_eq!(offline.leader_id(), None);
+        assert_eq!(PartitionState::from_json("{}"), None);
+    }
+
+    #[test]
+    fn topic_assignment_json_is_kafkas_and_orders_partitions_by_number() {
+        let replicas: Vec<Vec<BrokerId>> = (0..11).map(|p| vec![p % 3 + 1]).collect();
+        let a = TopicAssignment::new(&replicas);
+        let json = serde_json::to_string(&a).unwrap();
+        assert!(
+            json.starts_with(r#"{"version":2,"partitions":{"0":[1],"1":[2],"10":[2]"#),
+            "{json}"
+        );
+        assert!(
+            json.ends_with(r#""adding_replicas":{},"removing_replicas":{}}"#),
+            "{json}"
+        );
+        let back: TopicAssignment = serde_json::from_str(&json).unwrap();
+        let keys: Vec<u32> = back.by_partition().keys().copied().collect();
+        assert_eq!(keys, (0..11).collect::<Vec<_>>());
+        // Older znodes without the reassignment fields still read.
+        let old: TopicAssignment =
+            serde_json::from_str(r#"{"version":1,"partitions":{"0":[1,2]}}"#).unwrap();
+        assert_eq!(old.by_partition()[&0], vec![1, 2]);
+    }
+
+    #[test]
+    fn controller_writes_are_fenced_from_2_1_on() {
+        let write = ZkOp::SetData {
+            path: partition_state_path("T", 0),
+            data: "{}".into(),
+            version: Some(4),
+        };
+        assert_eq!(
+            fenced(Profile::V2_0, 1, write.clone()),
+            write,
+            "2.0: unguarded"
+        );
+        match fenced(Profile::V3_9, 1, write.clone()) {
+            ZkOp::Multi(ops) => {
+                assert_eq!(
+                    ops[0],
+                    ZkOp::Check {
+                        path: "/controller_epoch".into(),
+                        version: 1
+                    }
+                );
+                assert_eq!(ops[1], write);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
