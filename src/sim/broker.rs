@@ -224,6 +224,16 @@ impl Broker {
         self.shutdown_attempt = 0;
     }
 
+    /// The process is gone (crashed or stopped): its memory and timers with it; the last
+    /// broker epoch is kept for display.
+    fn end_process(&mut self, status: BrokerStatus) {
+        let epoch = self.broker_epoch.or(self.last_broker_epoch);
+        self.reset_memory();
+        self.last_broker_epoch = epoch;
+        self.incarnation += 1;
+        self.status = status;
+    }
+
     /// Starts the process: a new ZooKeeper session, then registration, then `elect()`.
     pub fn start(&mut self, now: u64, settings: &Settings, cause: &str, out: &mut Out) {
         self.reset_memory();
@@ -236,11 +246,7 @@ impl Broker {
 
     /// Kills the process. Its ZooKeeper session lives on at the server until it times out.
     pub fn crash(&mut self, cause: &str, out: &mut Out) {
-        let epoch = self.broker_epoch.or(self.last_broker_epoch);
-        self.reset_memory();
-        self.last_broker_epoch = epoch;
-        self.incarnation += 1;
-        self.status = BrokerStatus::Crashed;
+        self.end_process(BrokerStatus::Crashed);
         out.event(EventKind::BrokerCrashed { broker: self.id }, cause);
     }
 
@@ -869,11 +875,7 @@ impl Broker {
         if let Some(session) = self.zk.session {
             out.send(self.me(), Endpoint::Zk, Body::Close { session });
         }
-        let epoch = self.broker_epoch.or(self.last_broker_epoch);
-        self.reset_memory();
-        self.last_broker_epoch = epoch;
-        self.incarnation += 1;
-        self.status = BrokerStatus::Stopped;
+        self.end_process(BrokerStatus::Stopped);
         out.event(
             EventKind::BrokerStopped { broker: self.id },
             "the broker process exits after closing its ZooKeeper session",
