@@ -685,6 +685,14 @@ mod tests {
         }
     }
 
+    fn persistent(path: &str, data: &str) -> ZkOp {
+        ZkOp::Create {
+            path: path.into(),
+            data: data.into(),
+            ephemeral: false,
+        }
+    }
+
     fn create_ephemeral(path: &str) -> ZkOp {
         ZkOp::Create {
             path: path.into(),
@@ -767,16 +775,7 @@ mod tests {
                 watch: true,
             },
         );
-        let (_, out) = request(
-            &mut zk,
-            1,
-            s1,
-            ZkOp::Create {
-                path: "/x".into(),
-                data: "a".into(),
-                ephemeral: false,
-            },
-        );
+        let (_, out) = request(&mut zk, 1, s1, persistent("/x", "a"));
         assert_eq!(
             out.sends
                 .iter()
@@ -809,16 +808,7 @@ mod tests {
         let mut zk = ZooKeeper::new();
         let s1 = connect(&mut zk, 1, 0);
         let s2 = connect(&mut zk, 2, 0);
-        request(
-            &mut zk,
-            1,
-            s1,
-            ZkOp::Create {
-                path: "/controller_epoch".into(),
-                data: "0".into(),
-                ephemeral: false,
-            },
-        );
+        request(&mut zk, 1, s1, persistent("/controller_epoch", "0"));
         let elect = |v: i32| {
             ZkOp::Multi(vec![
                 create_ephemeral("/controller"),
@@ -847,26 +837,8 @@ mod tests {
         let mut zk = ZooKeeper::new();
         let s1 = connect(&mut zk, 1, 0);
         let s2 = connect(&mut zk, 2, 0);
-        request(
-            &mut zk,
-            1,
-            s1,
-            ZkOp::Create {
-                path: "/controller_epoch".into(),
-                data: "1".into(),
-                ephemeral: false,
-            },
-        );
-        request(
-            &mut zk,
-            1,
-            s1,
-            ZkOp::Create {
-                path: "/state".into(),
-                data: "a".into(),
-                ephemeral: false,
-            },
-        );
+        request(&mut zk, 1, s1, persistent("/controller_epoch", "1"));
+        request(&mut zk, 1, s1, persistent("/state", "a"));
         // Broker 1 was elected when /controller_epoch had version 0; broker 2 is elected now.
         request(
             &mut zk,
@@ -900,16 +872,7 @@ mod tests {
     fn a_stale_version_fails_with_badversion() {
         let mut zk = ZooKeeper::new();
         let s1 = connect(&mut zk, 1, 0);
-        request(
-            &mut zk,
-            1,
-            s1,
-            ZkOp::Create {
-                path: "/e".into(),
-                data: "0".into(),
-                ephemeral: false,
-            },
-        );
+        request(&mut zk, 1, s1, persistent("/e", "0"));
         request(
             &mut zk,
             1,
