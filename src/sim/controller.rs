@@ -24,8 +24,6 @@ pub struct ControllerRole {
     pub epoch_zk_version: i32,
     /// Live brokers and their broker epochs, once loaded.
     pub live: BTreeMap<BrokerId, i64>,
-    /// Whether failover has loaded the broker list.
-    pub loaded: bool,
     /// The request to each broker still waiting for its answer (ControllerChannelManager's
     /// RequestSendThread resends until the broker answers or leaves).
     pub unacked: BTreeMap<BrokerId, u64>,
@@ -165,7 +163,6 @@ impl Broker {
                 let live = parse_brokers(&children);
                 if let Some(c) = self.controller.as_mut() {
                     c.live = live;
-                    c.loaded = true;
                 }
                 self.send_update_metadata(now, settings, out);
             }
@@ -200,7 +197,6 @@ impl Broker {
             epoch,
             epoch_zk_version,
             live: BTreeMap::new(),
-            loaded: false,
             unacked: BTreeMap::new(),
             next_correlation: 1,
         });
