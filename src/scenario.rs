@@ -2,8 +2,11 @@
 //! specifies. Parsed with serde, unknown keys rejected; every problem is reported as one
 //! line naming the place and what is wrong, and nothing runs.
 
+use crate::sim::assignment::{assign, Start};
+use crate::sim::rng::Rng;
 use crate::sim::{
-    BrokerId, ClusterState, Command, Endpoint, Event, Profile, Settings, Setup, World,
+    Acks, BrokerId, ClusterState, Command, Endpoint, Event, Profile, Settings, Setup, TopicConfig,
+    TopicSpec, World,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -87,9 +90,9 @@ pub struct ScenarioFile {
     pub config: BTreeMap<String, Value>,
     /// Broker ids, or `{"id": N, "start_ms": T}`.
     pub brokers: Vec<Value>,
-    /// Topics (not simulated yet: must be empty).
+    /// Topics, created once the brokers listed at t=0 are up.
     #[serde(default)]
-    pub topics: Vec<Value>,
+    pub topics: Vec<TopicFile>,
     /// Consumer groups (not simulated yet: must be empty).
     #[serde(default)]
     pub groups: Vec<Value>,
@@ -102,6 +105,29 @@ pub struct ScenarioFile {
     /// Checkpoints.
     #[serde(default)]
     pub expect: Vec<Map<String, Value>>,
+}
+
+/// The most partitions a scenario's topics may have in all.
+pub const MAX_PARTITIONS: usize = 256;
+
+/// A topic as written: explicit `replicas`, or `partitions` and `replication_factor`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicFile {
+    /// The topic's name.
+    pub name: String,
+    /// Each partition's replicas in assignment order.
+    #[serde(default)]
+    pub replicas: Option<Vec<Vec<BrokerId>>>,
+    /// How many partitions (with `replication_factor`).
+    #[serde(default)]
+    pub partitions: Option<u32>,
+    /// How many replicas each.
+    #[serde(default)]
+    pub replication_factor: Option<u32>,
+    /// Topic-level settings.
+    #[serde(default)]
+    pub config: BTreeMap<String, Value>,
 }
 
 /// One action as written: `{"at_ms": 1000, "do": "crash", "broker": 1}`.
@@ -125,31 +151,31 @@ pub struct ActionSpec {
     /// The other end.
     #[serde(default)]
     pub to: Option<Endpoint>,
-    /// Fields of actions that later versions simulate (produce, groups, config, ...).
+    /// The topic acted on.
     #[serde(default)]
-    pub topic: Option<Value>,
-    #[allow(missing_docs)]
+    pub topic: Option<String>,
+    /// The partition acted on.
     #[serde(default)]
-    pub partition: Option<Value>,
-    #[allow(missing_docs)]
+    pub partition: Option<u32>,
+    /// How many records to produce.
     #[serde(default)]
-    pub records: Option<Value>,
-    #[allow(missing_docs)]
+    pub records: Option<u64>,
+    /// The producer's acks: `"0"`, `"1"` or `"all"` (default: the profile's).
     #[serde(default)]
-    pub acks: Option<Value>,
-    #[allow(missing_docs)]
+    pub acks: Option<String>,
+    /// A steady stream's rate.
     #[serde(default)]
-    pub rate_per_s: Option<Value>,
-    #[allow(missing_docs)]
+    pub rate_per_s: Option<u64>,
+    /// The setting to change.
     #[serde(default)]
-    pub key: Option<Value>,
-    #[allow(missing_docs)]
+    pub key: Option<String>,
+    /// Its new value.
     #[serde(default, deserialize_with = "some_value")]
     pub value: Option<Value>,
-    #[allow(missing_docs)]
+    /// A reassignment's target replicas.
     #[serde(default)]
-    pub replicas: Option<Value>,
-    #[allow(missing_docs)]
+    pub replicas: Option<Vec<BrokerId>>,
+    /// Fields of the consumer-group actions, which a later version simulates.
     #[serde(default)]
     pub group: Option<Value>,
     #[allow(missing_docs)]
@@ -169,12 +195,22 @@ const ACTIONS: [(&str, &[&str]); 15] = [
     ("expire_session", &["broker"]),
     ("cut", &["from", "to"]),
     ("heal", &["from", "to"]),
-    ("stall_fetcher", &[]),
-    ("resume_fetcher", &[]),
-    ("produce", &[]),
-    ("set_config", &[]),
-    ("preferred_election", &[]),
-    ("reassign", &[]),
+    ("stall_fetcher", &["broker", "topic", "partition"]),
+    ("resume_fetcher", &["broker", "topic", "partition"]),
+    (
+        "produce",
+        &[
+            "topic",
+            "partition",
+            "records",
+            "acks",
+            "rate_per_s",
+            "for_ms",
+        ],
+    ),
+    ("set_config", &["key", "value", "topic"]),
+    ("preferred_election", &["topic", "partition"]),
+    ("reassign", &["topic", "partition", "replicas"]),
     ("join", &[]),
     ("leave", &[]),
 ];
@@ -206,7 +242,7 @@ impl ActionSpec {
     }
 
     /// The command this action stands for.
-    pub fn to_command(&self) -> Result<Command, String> {
+    pub fn to_command(&self, profile: Profile) -> Result<Command, String> {
         let known = ACTIONS.iter().find(|(n, _)| *n == self.action);
         let fields = match known {
             None if self.action == "crash_consumer" => &[][..],
@@ -221,7 +257,7 @@ impl ActionSpec {
         };
         if fields.is_empty() {
             return Err(format!(
-                "action \"{}\" needs partitions or consumer groups, which this version does not simulate yet",
+                "action \"{}\" needs consumer groups, which this version does not simulate yet",
                 self.action
             ));
         }
@@ -266,6 +302,72 @@ impl ActionSpec {
                 let (a, b) = ends()?;
                 Command::Heal(a, b)
             }
+            "stall_fetcher" | "resume_fetcher" => {
+                let (broker, topic, partition) = (broker()?, self.topic.clone(), self.partition);
+                if topic.is_none() && partition.is_some() {
+                    return Err("\"partition\" needs \"topic\"".into());
+                }
+                if self.action == "stall_fetcher" {
+                    Command::StallFetcher {
+                        broker,
+                        topic,
+                        partition,
+                    }
+                } else {
+                    Command::ResumeFetcher {
+                        broker,
+                        topic,
+                        partition,
+                    }
+                }
+            }
+            "produce" => {
+                let topic = self.topic.clone().ok_or("\"produce\" needs \"topic\"")?;
+                let partition = self.partition.ok_or("\"produce\" needs \"partition\"")?;
+                let acks = match &self.acks {
+                    Some(a) => Acks::parse(a)?,
+                    None => profile.default_acks(),
+                };
+                if self.records.is_none() && self.rate_per_s.is_none() {
+                    return Err(
+                        "\"produce\" needs \"records\", or \"rate_per_s\" for a steady stream"
+                            .into(),
+                    );
+                }
+                if let Some(f) = self.for_ms {
+                    check_time("for_ms", f)?;
+                }
+                Command::Produce {
+                    topic,
+                    partition,
+                    records: self.records,
+                    acks,
+                    rate_per_s: self.rate_per_s,
+                    for_ms: self.for_ms,
+                }
+            }
+            "set_config" => Command::SetConfig {
+                key: self.key.clone().ok_or("\"set_config\" needs \"key\"")?,
+                value: self.value.clone().ok_or("\"set_config\" needs \"value\"")?,
+                topic: self.topic.clone(),
+            },
+            "preferred_election" => {
+                if self.topic.is_none() && self.partition.is_some() {
+                    return Err("\"partition\" needs \"topic\"".into());
+                }
+                Command::PreferredElection {
+                    topic: self.topic.clone(),
+                    partition: self.partition,
+                }
+            }
+            "reassign" => Command::Reassign {
+                topic: self.topic.clone().ok_or("\"reassign\" needs \"topic\"")?,
+                partition: self.partition.ok_or("\"reassign\" needs \"partition\"")?,
+                replicas: self
+                    .replicas
+                    .clone()
+                    .ok_or("\"reassign\" needs \"replicas\"")?,
+            },
             _ => unreachable!("every action with fields is handled above"),
         })
     }
@@ -389,12 +491,31 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         }
         brokers.push((id, start));
     }
-    if !file.topics.is_empty() {
+    let mut rng = Rng::new(file.seed ^ 0x746f_7069_6373);
+    let mut topics: Vec<TopicSpec> = Vec::new();
+    let all_ids: Vec<BrokerId> = brokers.iter().map(|(b, _)| *b).collect();
+    for (i, t) in file.topics.iter().enumerate() {
+        let place = format!("topics[{i}]");
+        let spec = parse_topic(t, &all_ids, &mut rng).map_err(|e| ScenarioError::at(&place, e))?;
+        if topics.iter().any(|x| x.name == spec.name) {
+            return Err(ScenarioError::at(
+                place,
+                format!("topic \"{}\" is listed twice", spec.name),
+            ));
+        }
+        topics.push(spec);
+    }
+    let total: usize = topics.iter().map(|t| t.replicas.len()).sum();
+    if total > MAX_PARTITIONS {
         return Err(ScenarioError::at(
             "topics",
-            "partitions are not simulated yet in this version: leave \"topics\" empty",
+            format!("at most {MAX_PARTITIONS} partitions in all, not {total}"),
         ));
     }
+    let partition_names: BTreeSet<String> = topics
+        .iter()
+        .flat_map(|t| (0..t.replicas.len()).map(move |p| format!("{}-{p}", t.name)))
+        .collect();
     if !file.groups.is_empty() {
         return Err(ScenarioError::at(
             "groups",
@@ -414,12 +535,15 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         }
         last = a.at_ms;
         check_time("at_ms", a.at_ms).map_err(|e| ScenarioError::at(&place, e))?;
-        let cmd = a.to_command().map_err(|e| ScenarioError::at(&place, e))?;
+        let cmd = a
+            .to_command(profile)
+            .map_err(|e| ScenarioError::at(&place, e))?;
         for b in command_brokers(&cmd) {
             if !ids.contains(&b) {
                 return Err(ScenarioError::at(&place, format!("there is no broker {b}")));
             }
         }
+        check_command_topics(&cmd, &topics, &settings).map_err(|e| ScenarioError::at(&place, e))?;
         actions.push((a.at_ms, cmd));
     }
 
@@ -475,11 +599,38 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
                         events.push(obj.clone());
                     }
                 }
-                "partitions" | "groups" | "lost_records" if !v.as_object().is_some_and(|o| o.is_empty()) => {
+                "groups" if !v.as_object().is_some_and(|o| o.is_empty()) => {
                     return Err(ScenarioError::at(
                         format!("{place}.{k}"),
-                        "partitions and groups are not simulated yet in this version",
+                        "consumer groups are not simulated yet in this version",
                     ));
+                }
+                "partitions" | "lost_records" => {
+                    let obj = v.as_object().ok_or_else(|| {
+                        ScenarioError::at(format!("{place}.{k}"), "must be an object keyed by topic-partition, e.g. \"T-0\"")
+                    })?;
+                    for (name, fields) in obj {
+                        if !partition_names.contains(name) {
+                            return Err(ScenarioError::at(
+                                format!("{place}.{k}.{name}"),
+                                format!("there is no partition {name}"),
+                            ));
+                        }
+                        if k == "partitions" {
+                            let fields = fields.as_object().ok_or_else(|| {
+                                ScenarioError::at(format!("{place}.{k}.{name}"), "must be an object of partition fields")
+                            })?;
+                            for f in fields.keys() {
+                                if !PARTITION_FIELDS.contains(&f.as_str()) {
+                                    return Err(ScenarioError::at(
+                                        format!("{place}.{k}.{name}.{f}"),
+                                        format!("unknown partition field; the fields are {}", PARTITION_FIELDS.join(", ")),
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    state.insert(k.to_string(), v.clone());
                 }
                 key if template.get(key).is_some() => {
                     if key == "brokers" {
@@ -543,6 +694,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             seed: file.seed,
             settings,
             brokers,
+            topics,
         },
         actions,
         until_ms,
@@ -586,18 +738,201 @@ fn parse_broker(v: &Value) -> Result<(BrokerId, Option<u64>), String> {
     }
 }
 
+/// The fields of a partition in the state.
+const PARTITION_FIELDS: [&str; 14] = [
+    "replicas",
+    "leader",
+    "leader_epoch",
+    "isr",
+    "controller_epoch",
+    "high_watermark",
+    "log_end_offsets",
+    "replica_states",
+    "preferred",
+    "unclean_leader_election",
+    "min_insync_replicas",
+    "acked_records",
+    "failed_records",
+    "stream",
+];
+
+/// Kafka's legal topic names: letters, digits, `.`, `_`, `-`, at most 249 characters.
+fn check_topic_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > 249 {
+        return Err("a topic name has 1 to 249 characters".into());
+    }
+    if name == "." || name == ".." {
+        return Err(format!("\"{name}\" is not a legal topic name"));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+    {
+        return Err(format!(
+            "topic name \"{name}\" has '{c}': only letters, digits, '.', '_' and '-' are legal"
+        ));
+    }
+    if name.starts_with("__") {
+        return Err(format!(
+            "\"{name}\": names starting with \"__\" are Kafka's internal topics"
+        ));
+    }
+    Ok(())
+}
+
+fn parse_topic(t: &TopicFile, brokers: &[BrokerId], rng: &mut Rng) -> Result<TopicSpec, String> {
+    check_topic_name(&t.name)?;
+    let replicas = match (&t.replicas, t.partitions, t.replication_factor) {
+        (Some(r), None, None) => {
+            if r.is_empty() {
+                return Err("\"replicas\" needs at least one partition".into());
+            }
+            for (p, list) in r.iter().enumerate() {
+                if list.is_empty() {
+                    return Err(format!("partition {p} needs at least one replica"));
+                }
+                let mut seen = BTreeSet::new();
+                for b in list {
+                    if !brokers.contains(b) {
+                        return Err(format!("partition {p}: there is no broker {b}"));
+                    }
+                    if !seen.insert(b) {
+                        return Err(format!("partition {p}: broker {b} is listed twice"));
+                    }
+                }
+            }
+            r.clone()
+        }
+        (None, Some(p), Some(rf)) => {
+            if p as usize > MAX_PARTITIONS {
+                return Err(format!("at most {MAX_PARTITIONS} partitions, not {p}"));
+            }
+            assign(brokers, p, rf, Start::Random, rng)?
+        }
+        (None, Some(_), None) | (None, None, Some(_)) => {
+            return Err("\"partitions\" and \"replication_factor\" go together".into())
+        }
+        (None, None, None) => {
+            return Err(
+                "a topic needs \"replicas\", or \"partitions\" and \"replication_factor\"".into(),
+            )
+        }
+        _ => {
+            return Err(
+                "give either \"replicas\" or \"partitions\" and \"replication_factor\", not both"
+                    .into(),
+            )
+        }
+    };
+    let mut config = TopicConfig::default();
+    for (k, v) in &t.config {
+        config.set(k, v).map_err(|e| format!("config: {e}"))?;
+    }
+    Ok(TopicSpec {
+        name: t.name.clone(),
+        replicas,
+        config,
+    })
+}
+
+fn check_command_topics(
+    cmd: &Command,
+    topics: &[TopicSpec],
+    settings: &Settings,
+) -> Result<(), String> {
+    let find = |t: &str| -> Result<&TopicSpec, String> {
+        topics
+            .iter()
+            .find(|x| x.name == t)
+            .ok_or_else(|| format!("there is no topic \"{t}\""))
+    };
+    let part = |t: &str, p: u32| -> Result<&TopicSpec, String> {
+        let spec = find(t)?;
+        if p as usize >= spec.replicas.len() {
+            return Err(format!(
+                "topic \"{t}\" has partitions 0..{}, not {p}",
+                spec.replicas.len() - 1
+            ));
+        }
+        Ok(spec)
+    };
+    let scope = |t: &Option<String>, p: &Option<u32>| -> Result<(), String> {
+        match (t, p) {
+            (Some(t), Some(p)) => part(t, *p).map(|_| ()),
+            (Some(t), None) => find(t).map(|_| ()),
+            _ => Ok(()),
+        }
+    };
+    match cmd {
+        Command::Produce {
+            topic,
+            partition,
+            records,
+            rate_per_s,
+            ..
+        } => {
+            part(topic, *partition)?;
+            if *records == Some(0) || *rate_per_s == Some(0) {
+                return Err("\"records\" and \"rate_per_s\" must be at least 1".into());
+            }
+            if rate_per_s.is_some_and(|r| r > 100_000) {
+                return Err("rate_per_s can be at most 100000".into());
+            }
+        }
+        Command::StallFetcher {
+            topic, partition, ..
+        }
+        | Command::ResumeFetcher {
+            topic, partition, ..
+        }
+        | Command::PreferredElection { topic, partition } => scope(topic, partition)?,
+        Command::SetConfig { key, value, topic } => match topic {
+            Some(t) => {
+                find(t)?;
+                TopicConfig::default().set(key, value)?;
+            }
+            None => settings.clone().set(key, value)?,
+        },
+        Command::Reassign {
+            topic,
+            partition,
+            replicas,
+        } => {
+            part(topic, *partition)?;
+            if replicas.is_empty() {
+                return Err("\"replicas\" needs at least one broker".into());
+            }
+            let mut seen = BTreeSet::new();
+            for r in replicas {
+                if !seen.insert(r) {
+                    return Err(format!("broker {r} is listed twice"));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 fn command_brokers(cmd: &Command) -> Vec<BrokerId> {
     let ep = |e: &Endpoint| match e {
         Endpoint::Broker(b) => Some(*b),
-        Endpoint::Zk => None,
+        Endpoint::Zk | Endpoint::Client => None,
     };
     match cmd {
         Command::Start(b)
         | Command::Crash(b)
         | Command::Shutdown(b)
         | Command::ExpireSession(b) => vec![*b],
-        Command::Pause { broker, .. } => vec![*broker],
+        Command::Pause { broker, .. }
+        | Command::StallFetcher { broker, .. }
+        | Command::ResumeFetcher { broker, .. } => vec![*broker],
         Command::Cut(a, b) | Command::Heal(a, b) => ep(a).into_iter().chain(ep(b)).collect(),
+        Command::Reassign { replicas, .. } => replicas.clone(),
+        Command::Produce { .. }
+        | Command::StopProducing { .. }
+        | Command::SetConfig { .. }
+        | Command::PreferredElection { .. } => Vec::new(),
     }
 }
 

@@ -14,7 +14,10 @@ use super::event::EventKind;
 use super::message::{
     Body, KafkaError, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp,
 };
+use super::message::{FetchPartition, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
+use super::replication::{Fetcher, Replica, Stall, WaitingProduce};
+use super::topic::TopicPartition;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How often a disconnected ZooKeeper client retries.
@@ -107,6 +110,16 @@ pub enum Pending {
     LoadBrokers { epoch: u64 },
     /// `/brokers/ids` changed: re-read it.
     BrokerChange { epoch: u64 },
+    /// A step of the controller's current task (see [`super::partitions`]).
+    Ctrl { epoch: u64, step: u64 },
+    /// The leader's compare-and-set of a partition's ISR (before 2.7).
+    IsrUpdate {
+        tp: TopicPartition,
+        isr: Vec<BrokerId>,
+        leader_epoch: u64,
+    },
+    /// The leader's `/isr_change_notification` for the controller (before 2.7).
+    IsrNotify,
 }
 
 /// The client side of the ZooKeeper connection.
@@ -184,6 +197,22 @@ pub struct Broker {
     pub shutdown_attempt: u32,
     /// Whether this start is the process's first registration (startup), not a re-registration.
     starting_up: bool,
+    /// Replicas by partition: logs on disk, state in memory.
+    pub replicas: BTreeMap<TopicPartition, Replica>,
+    /// Partition states from the latest accepted UpdateMetadata (the metadata cache).
+    pub metadata_partitions: BTreeMap<TopicPartition, PartitionInfo>,
+    /// Follower fetchers by leader.
+    pub fetchers: BTreeMap<BrokerId, Fetcher>,
+    /// Stalled fetchers (a stall action).
+    pub stalls: Vec<Stall>,
+    /// Fetches a leader holds for lack of data, by follower: (correlation id, partitions).
+    pub delayed_fetches: BTreeMap<BrokerId, (u64, Vec<FetchPartition>)>,
+    /// acks=all produces waiting for the high watermark, by request id.
+    pub waiting_produce: BTreeMap<u64, WaitingProduce>,
+    pub(crate) next_fetch: u64,
+    pub(crate) isr_notifications: u64,
+    /// Controller writes to replay on the next session (before 2.1, KAFKA-6082).
+    pub(crate) zk_replay: Vec<(ZkOp, Pending)>,
 }
 
 impl Broker {
@@ -204,6 +233,15 @@ impl Broker {
             controller: None,
             shutdown_attempt: 0,
             starting_up: false,
+            replicas: BTreeMap::new(),
+            metadata_partitions: BTreeMap::new(),
+            fetchers: BTreeMap::new(),
+            stalls: Vec::new(),
+            delayed_fetches: BTreeMap::new(),
+            waiting_produce: BTreeMap::new(),
+            next_fetch: 1,
+            isr_notifications: 0,
+            zk_replay: Vec::new(),
         }
     }
 
@@ -222,6 +260,16 @@ impl Broker {
         self.metadata_live.clear();
         self.controller = None;
         self.shutdown_attempt = 0;
+        // The logs stay on disk; what the process knew of them goes.
+        for r in self.replicas.values_mut() {
+            r.state = None;
+        }
+        self.metadata_partitions.clear();
+        self.fetchers.clear();
+        self.stalls.clear();
+        self.delayed_fetches.clear();
+        self.waiting_produce.clear();
+        self.zk_replay.clear();
     }
 
     /// The process is gone (crashed or stopped): its memory and timers with it; the last
@@ -241,6 +289,7 @@ impl Broker {
         self.status = BrokerStatus::Running;
         self.starting_up = true;
         out.event(EventKind::BrokerStarted { broker: self.id }, cause);
+        self.start_replica_manager(now, settings, out);
         self.zk_connect(now, settings, out);
     }
 
@@ -440,6 +489,9 @@ impl Broker {
             self.zk.queued.clear();
             self.zk.data_watches.clear();
             self.zk.child_watches.clear();
+            for (op, purpose) in std::mem::take(&mut self.zk_replay) {
+                self.zk_request(now, op, purpose, out);
+            }
             self.zk_request(
                 now,
                 ZkOp::Create {
@@ -473,12 +525,26 @@ impl Broker {
             },
             "the ZooKeeper server answers that the session expired",
         );
-        if self.controller.is_some() {
+        // Before 2.1 the client re-creates the session and retries the controller's unfinished
+        // ZooKeeper work on it before the controller handles the expiry (KAFKA-6082).
+        let replay: Vec<(ZkOp, Pending)> =
+            if self.controller.is_some() && !settings.profile.fences_controller_writes() {
+                let mut ops: Vec<(ZkOp, Pending)> =
+                    std::mem::take(&mut self.zk.pending).into_values().collect();
+                ops.append(&mut self.zk.queued);
+                ops.retain(|(_, p)| matches!(p, Pending::Ctrl { .. }));
+                ops
+            } else {
+                Vec::new()
+            };
+        if self.controller.is_some() && replay.is_empty() {
             self.resign(
                 "its ZooKeeper session expired (ZooKeeperClient's Expired state: onControllerResignation)",
                 out,
             );
         }
+        self.zk_replay = replay;
+        self.drop_isr_updates_in_flight();
         self.last_broker_epoch = self.broker_epoch.or(self.last_broker_epoch);
         self.broker_epoch = None;
         self.registered = false;
@@ -518,6 +584,15 @@ impl Broker {
         }
         match purpose {
             Pending::Register => self.on_registered(now, result, settings, out),
+            Pending::IsrUpdate {
+                tp,
+                isr,
+                leader_epoch,
+            } => self.on_isr_update_result(now, (tp, isr, leader_epoch), result, settings, out),
+            Pending::IsrNotify => {}
+            Pending::Ctrl { epoch, step } => {
+                self.on_ctrl_response(now, epoch, step, result, settings, out)
+            }
             other => self.on_controller_response(now, other, result, settings, out),
         }
     }
@@ -547,6 +622,13 @@ impl Broker {
                     },
                     cause,
                 );
+                if self.controller.is_some() {
+                    // The zombie's replayed writes have gone in; now it handles the expiry.
+                    self.resign(
+                        "the controller handles its session expiry only after the ZooKeeper client re-created the session and its queued writes went in (before 2.1, KAFKA-6082)",
+                        out,
+                    );
+                }
                 self.elect(now, out);
             }
             Err(ZkError::NodeExists) => {
@@ -616,7 +698,7 @@ impl Broker {
                             self.zk.data_watches.remove(&path);
                         }
                     }
-                    self.on_watch(now, &path, change, out);
+                    self.on_watch(now, &path, change, settings, out);
                 }
             }
             Body::UpdateMetadata {
@@ -624,33 +706,159 @@ impl Broker {
                 controller_epoch,
                 broker_epoch,
                 live_brokers,
+                partitions,
                 correlation_id,
             } => self.on_update_metadata(
                 controller,
                 (controller_epoch, broker_epoch, correlation_id),
-                live_brokers,
+                (live_brokers, partitions),
                 settings,
                 out,
             ),
+            Body::LeaderAndIsr {
+                controller,
+                controller_epoch,
+                broker_epoch,
+                partitions,
+                correlation_id,
+            } => {
+                let ok = self.accept_controller_request(
+                    controller,
+                    "LeaderAndIsr",
+                    (controller_epoch, broker_epoch),
+                    settings,
+                    out,
+                );
+                let error = ok.err();
+                if error.is_none() {
+                    self.apply_leader_and_isr(
+                        now,
+                        controller,
+                        controller_epoch,
+                        partitions,
+                        settings,
+                        out,
+                    );
+                }
+                out.send(
+                    self.me(),
+                    Endpoint::Broker(controller),
+                    Body::LeaderAndIsrResponse {
+                        controller_epoch,
+                        correlation_id,
+                        error,
+                    },
+                );
+            }
+            Body::StopReplica {
+                controller,
+                controller_epoch,
+                partitions,
+                delete,
+                correlation_id,
+            } => {
+                if controller_epoch >= self.metadata_epoch {
+                    self.stop_replicas(&partitions, delete);
+                }
+                out.send(
+                    self.me(),
+                    Endpoint::Broker(controller),
+                    Body::StopReplicaResponse {
+                        controller_epoch,
+                        correlation_id,
+                    },
+                );
+            }
             Body::UpdateMetadataResponse {
                 controller_epoch,
                 correlation_id,
                 ..
+            }
+            | Body::LeaderAndIsrResponse {
+                controller_epoch,
+                correlation_id,
+                ..
+            }
+            | Body::StopReplicaResponse {
+                controller_epoch,
+                correlation_id,
             } => {
                 if let Endpoint::Broker(from) = from {
-                    self.on_update_metadata_response(from, controller_epoch, correlation_id)
+                    self.on_channel_response(
+                        now,
+                        from,
+                        controller_epoch,
+                        correlation_id,
+                        settings,
+                        out,
+                    )
                 }
             }
+            Body::Fetch {
+                correlation_id,
+                partitions,
+            } => {
+                if let Endpoint::Broker(from) = from {
+                    self.on_fetch(now, from, correlation_id, partitions, settings, out)
+                }
+            }
+            Body::FetchResponse {
+                correlation_id,
+                partitions,
+            } => {
+                if let Endpoint::Broker(from) = from {
+                    self.on_fetch_response(now, from, correlation_id, partitions, settings, out)
+                }
+            }
+            Body::Produce {
+                request,
+                tp,
+                records,
+                acks,
+            } => self.on_produce(now, from, (request, tp, records, acks), settings, out),
+            Body::AlterPartition {
+                broker_epoch,
+                tp,
+                leader_epoch,
+                isr,
+                zk_version,
+            } => {
+                if let Endpoint::Broker(from) = from {
+                    self.on_alter_partition(
+                        now,
+                        from,
+                        (broker_epoch, tp, leader_epoch, isr, zk_version),
+                        settings,
+                        out,
+                    )
+                }
+            }
+            Body::AlterPartitionResponse { tp, result } => {
+                self.on_alter_partition_response(now, tp, result, settings, out)
+            }
+            Body::Admin(request) => self.on_admin(now, request, settings, out),
+            Body::ProduceResponse { .. } => {}
             Body::ControlledShutdown {
                 broker_epoch,
                 attempt,
             } => {
                 if let Endpoint::Broker(from) = from {
-                    self.on_controlled_shutdown_request(from, broker_epoch, attempt, settings, out)
+                    self.on_controlled_shutdown_request(
+                        now,
+                        from,
+                        broker_epoch,
+                        attempt,
+                        settings,
+                        out,
+                    )
                 }
             }
-            Body::ControlledShutdownResponse { attempt, error } => {
-                self.on_controlled_shutdown_response(now, attempt, error, settings, out)
+            Body::ControlledShutdownResponse {
+                attempt,
+                error,
+                remaining,
+            } => {
+                self.on_controlled_shutdown_response(now, attempt, error, remaining, settings, out)
             }
             Body::Connect { .. }
             | Body::Reconnect { .. }
@@ -687,45 +895,46 @@ impl Broker {
                 broker,
                 correlation_id,
             } => self.on_controller_request_timeout(now, broker, correlation_id, settings, out),
-            Timer::Resume | Timer::SessionDeadline(_) => {}
+            Timer::IsrExpiration => self.on_isr_expiration(now, settings, out),
+            Timer::DelayedFetch {
+                follower,
+                correlation_id,
+            } => self.on_delayed_fetch(follower, correlation_id, settings, out),
+            Timer::FetchTimeout {
+                leader,
+                correlation_id,
+            } => self.on_fetch_timeout(now, leader, correlation_id, out),
+            Timer::FetchBackoff { leader } => self.on_fetch_backoff(now, leader, out),
+            Timer::ProduceTimeout { request } => self.on_produce_timeout(request, out),
+            Timer::RebalanceCheck { epoch } => self.on_rebalance_timer(now, epoch, settings, out),
+            Timer::Resume | Timer::SessionDeadline(_) | Timer::ProduceTick { .. } => {}
         }
     }
 
-    /// `ReplicaManager.maybeUpdateMetadataCache`: an older controller epoch is refused with
-    /// STALE_CONTROLLER_EPOCH; since 2.2 an older broker epoch with STALE_BROKER_EPOCH.
-    fn on_update_metadata(
+    /// The epoch checks every controller request passes (`ReplicaManager`): an older
+    /// controller epoch is refused with STALE_CONTROLLER_EPOCH; since 2.2 an older broker epoch
+    /// with STALE_BROKER_EPOCH. On success the broker follows that controller.
+    pub(crate) fn accept_controller_request(
         &mut self,
         controller: BrokerId,
-        (controller_epoch, broker_epoch, correlation_id): (u64, i64, u64),
-        live_brokers: Vec<BrokerId>,
+        request: &str,
+        (controller_epoch, broker_epoch): (u64, i64),
         settings: &Settings,
         out: &mut Out,
-    ) {
-        let reply = |error: Option<KafkaError>, out: &mut Out| {
-            out.send(
-                Endpoint::Broker(self.id),
-                Endpoint::Broker(controller),
-                Body::UpdateMetadataResponse {
-                    controller_epoch,
-                    correlation_id,
-                    error,
-                },
-            );
-        };
+    ) -> Result<(), KafkaError> {
         if controller_epoch < self.metadata_epoch {
             out.event(
                 EventKind::StaleRequestRejected {
                     broker: self.id,
                     from: controller,
-                    request: "UpdateMetadata".into(),
+                    request: request.into(),
                     epoch: controller_epoch as i64,
                     current: self.metadata_epoch as i64,
                     error: KafkaError::StaleControllerEpoch.name().into(),
                 },
                 "a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers",
             );
-            reply(Some(KafkaError::StaleControllerEpoch), out);
-            return;
+            return Err(KafkaError::StaleControllerEpoch);
         }
         if settings.profile.has_broker_epochs() {
             let mine = self.broker_epoch.unwrap_or(-1);
@@ -734,22 +943,20 @@ impl Broker {
                     EventKind::StaleRequestRejected {
                         broker: self.id,
                         from: controller,
-                        request: "UpdateMetadata".into(),
+                        request: request.into(),
                         epoch: broker_epoch,
                         current: mine,
                         error: KafkaError::StaleBrokerEpoch.name().into(),
                     },
                     "the request was meant for an earlier registration of this broker (broker epoch, KIP-380)",
                 );
-                reply(Some(KafkaError::StaleBrokerEpoch), out);
-                return;
+                return Err(KafkaError::StaleBrokerEpoch);
             }
         }
         let changed =
             controller_epoch != self.metadata_epoch || self.metadata_controller != Some(controller);
         self.metadata_epoch = controller_epoch;
         self.metadata_controller = Some(controller);
-        self.metadata_live = live_brokers;
         if changed {
             out.event(
                 EventKind::MetadataUpdated {
@@ -757,10 +964,54 @@ impl Broker {
                     controller,
                     controller_epoch,
                 },
-                "UpdateMetadata from the controller; brokers learn the controller epoch only from requests",
+                "a request from the controller; brokers learn the controller epoch only from requests",
             );
         }
-        reply(None, out);
+        Ok(())
+    }
+
+    /// `ReplicaManager.maybeUpdateMetadataCache`.
+    fn on_update_metadata(
+        &mut self,
+        controller: BrokerId,
+        (controller_epoch, broker_epoch, correlation_id): (u64, i64, u64),
+        (live_brokers, partitions): (Vec<BrokerId>, Vec<PartitionInfo>),
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let result = self.accept_controller_request(
+            controller,
+            "UpdateMetadata",
+            (controller_epoch, broker_epoch),
+            settings,
+            out,
+        );
+        if result.is_ok() {
+            self.metadata_live = live_brokers;
+            for p in partitions {
+                self.metadata_partitions.insert(p.tp.clone(), p);
+            }
+        }
+        out.send(
+            Endpoint::Broker(self.id),
+            Endpoint::Broker(controller),
+            Body::UpdateMetadataResponse {
+                controller_epoch,
+                correlation_id,
+                error: result.err(),
+            },
+        );
+    }
+
+    /// Forgets the ISR changes this leader had in flight (their answers will not come).
+    fn drop_isr_updates_in_flight(&mut self) {
+        for r in self.replicas.values_mut() {
+            if let Some(super::replication::Role::Leader(ls)) =
+                r.state.as_mut().map(|s| &mut s.role)
+            {
+                ls.pending_isr = None;
+            }
+        }
     }
 
     // ----- controlled shutdown -----
@@ -851,15 +1102,29 @@ impl Broker {
         now: u64,
         attempt: u32,
         error: Option<KafkaError>,
+        remaining: Vec<TopicPartition>,
         settings: &Settings,
         out: &mut Out,
     ) {
         if self.status != BrokerStatus::ShuttingDown || attempt != self.shutdown_attempt {
             return;
         }
-        match error {
-            None => self.stop(now, out),
-            Some(e) => self.controlled_shutdown_failed(now, e.name().into(), settings, out),
+        match (error, remaining.is_empty()) {
+            (None, true) => self.stop(now, out),
+            (None, false) => self.controlled_shutdown_failed(
+                now,
+                format!(
+                    "the controller could not move leadership of {} elsewhere (no other live in-sync replica)",
+                    remaining
+                        .iter()
+                        .map(|tp| tp.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                settings,
+                out,
+            ),
+            (Some(e), _) => self.controlled_shutdown_failed(now, e.name().into(), settings, out),
         }
     }
 

@@ -59,6 +59,39 @@ impl Profile {
         self >= Profile::V2_4
     }
 
+    /// Whether followers truncate by leader epoch (0.11, KIP-101) rather than to their high
+    /// watermark.
+    pub fn truncates_by_leader_epoch(self) -> bool {
+        self >= Profile::V2_0
+    }
+
+    /// Whether leaders ask the controller to change the ISR with AlterPartition (2.7, KIP-497)
+    /// rather than writing the partition state znode themselves.
+    pub fn uses_alter_partition(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// Whether the high watermark stays put while the ISR is smaller than
+    /// `min.insync.replicas` (3.7).
+    pub fn freezes_hw_under_min_isr(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// Whether controller failover moves replicas on dead brokers offline before electing
+    /// (2.4, `ReplicaStateMachine.startup`).
+    pub fn offlines_dead_replicas_on_failover(self) -> bool {
+        self >= Profile::V2_4
+    }
+
+    /// The producer's default `acks`: 1 until 2.8, all from 3.0 (KIP-679).
+    pub fn default_acks(self) -> super::topic::Acks {
+        if self >= Profile::V3_9 {
+            super::topic::Acks::All
+        } else {
+            super::topic::Acks::One
+        }
+    }
+
     fn default_session_timeout_ms(self) -> u64 {
         if self >= Profile::V3_9 {
             18_000
@@ -82,6 +115,27 @@ pub struct Settings {
     pub controlled_shutdown_retry_backoff_ms: u64,
     /// `controller.socket.timeout.ms` (30000): how long a request to or from the controller may go unanswered.
     pub controller_socket_timeout_ms: u64,
+    /// `replica.lag.time.max.ms`: how long a follower may stay behind before the leader drops it
+    /// from the ISR (10000 until 2.4, 30000 from 2.5).
+    pub replica_lag_time_max_ms: u64,
+    /// `unclean.leader.election.enable` (true until 0.10.2, false from 0.11).
+    pub unclean_leader_election_enable: bool,
+    /// `min.insync.replicas` (1).
+    pub min_insync_replicas: u32,
+    /// `auto.leader.rebalance.enable` (true).
+    pub auto_leader_rebalance_enable: bool,
+    /// `leader.imbalance.per.broker.percentage` (10).
+    pub leader_imbalance_per_broker_percentage: u32,
+    /// `leader.imbalance.check.interval.seconds` (300).
+    pub leader_imbalance_check_interval_seconds: u64,
+    /// `replica.fetch.wait.max.ms` (500): how long a leader holds a fetch that finds no new data.
+    pub replica_fetch_wait_max_ms: u64,
+    /// `replica.fetch.backoff.ms` (1000): a follower's pause after a fetch error.
+    pub replica_fetch_backoff_ms: u64,
+    /// `request.timeout.ms` of the producer (30000).
+    pub request_timeout_ms: u64,
+    /// Topic-level overrides, by topic.
+    pub topics: BTreeMap<String, super::topic::TopicConfig>,
     /// `sim.network.latency.ms`: the one-way latency of every message (simulator knob).
     pub network_latency_ms: u64,
     /// `sim.network.jitter.ms`: a seeded random extra delay of 0..=jitter on every message.
@@ -89,7 +143,43 @@ pub struct Settings {
 }
 
 /// The setting names a scenario's `config` accepts, with what each means.
-pub const SETTING_NAMES: [(&str, &str); 6] = [
+pub const SETTING_NAMES: [(&str, &str); 15] = [
+    (
+        "replica.lag.time.max.ms",
+        "how long a follower may lag before it leaves the ISR",
+    ),
+    (
+        "unclean.leader.election.enable",
+        "whether a replica outside the ISR may become leader",
+    ),
+    (
+        "min.insync.replicas",
+        "ISR size below which acks=all writes are refused",
+    ),
+    (
+        "auto.leader.rebalance.enable",
+        "whether the controller moves leadership back to preferred replicas",
+    ),
+    (
+        "leader.imbalance.per.broker.percentage",
+        "imbalance a broker may have before a rebalance",
+    ),
+    (
+        "leader.imbalance.check.interval.seconds",
+        "how often the controller checks the imbalance",
+    ),
+    (
+        "replica.fetch.wait.max.ms",
+        "how long a leader holds an empty fetch",
+    ),
+    (
+        "replica.fetch.backoff.ms",
+        "a follower's pause after a fetch error",
+    ),
+    (
+        "request.timeout.ms",
+        "how long the producer waits for an answer",
+    ),
     ("zookeeper.session.timeout.ms", "ZooKeeper session timeout"),
     (
         "controlled.shutdown.max.retries",
@@ -122,6 +212,20 @@ impl Settings {
             controlled_shutdown_max_retries: 3,
             controlled_shutdown_retry_backoff_ms: 5_000,
             controller_socket_timeout_ms: 30_000,
+            replica_lag_time_max_ms: if profile >= Profile::V3_9 {
+                30_000
+            } else {
+                10_000
+            },
+            unclean_leader_election_enable: profile == Profile::V0_10,
+            min_insync_replicas: 1,
+            auto_leader_rebalance_enable: true,
+            leader_imbalance_per_broker_percentage: 10,
+            leader_imbalance_check_interval_seconds: 300,
+            replica_fetch_wait_max_ms: 500,
+            replica_fetch_backoff_ms: 1_000,
+            request_timeout_ms: 30_000,
+            topics: BTreeMap::new(),
             network_latency_ms: 2,
             network_jitter_ms: 3,
         }
@@ -153,6 +257,23 @@ impl Settings {
             "controller.socket.timeout.ms" => {
                 self.controller_socket_timeout_ms = as_u64(1, 600_000)?
             }
+            "replica.lag.time.max.ms" => self.replica_lag_time_max_ms = as_u64(2, 3_600_000)?,
+            "unclean.leader.election.enable" => {
+                self.unclean_leader_election_enable = super::topic::as_bool(key, value)?
+            }
+            "min.insync.replicas" => self.min_insync_replicas = as_u64(1, 64)? as u32,
+            "auto.leader.rebalance.enable" => {
+                self.auto_leader_rebalance_enable = super::topic::as_bool(key, value)?
+            }
+            "leader.imbalance.per.broker.percentage" => {
+                self.leader_imbalance_per_broker_percentage = as_u64(0, 100)? as u32
+            }
+            "leader.imbalance.check.interval.seconds" => {
+                self.leader_imbalance_check_interval_seconds = as_u64(1, 86_400)?
+            }
+            "replica.fetch.wait.max.ms" => self.replica_fetch_wait_max_ms = as_u64(1, 60_000)?,
+            "replica.fetch.backoff.ms" => self.replica_fetch_backoff_ms = as_u64(1, 60_000)?,
+            "request.timeout.ms" => self.request_timeout_ms = as_u64(1, 600_000)?,
             "sim.network.latency.ms" => self.network_latency_ms = as_u64(1, 10_000)?,
             "sim.network.jitter.ms" => self.network_jitter_ms = as_u64(0, 10_000)?,
             _ => {
@@ -175,6 +296,22 @@ impl Settings {
             s.set(k, v)?;
         }
         Ok(s)
+    }
+
+    /// `min.insync.replicas` of a topic (its override, else the broker default).
+    pub fn topic_min_insync(&self, topic: &str) -> u32 {
+        self.topics
+            .get(topic)
+            .and_then(|c| c.min_insync_replicas)
+            .unwrap_or(self.min_insync_replicas)
+    }
+
+    /// `unclean.leader.election.enable` of a topic (its override, else the broker default).
+    pub fn topic_unclean(&self, topic: &str) -> bool {
+        self.topics
+            .get(topic)
+            .and_then(|c| c.unclean_leader_election_enable)
+            .unwrap_or(self.unclean_leader_election_enable)
     }
 
     /// The ZooKeeper client's read timeout: two thirds of the session timeout. A client that

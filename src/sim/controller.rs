@@ -8,10 +8,11 @@
 //! goes away, every live broker races again.
 
 use super::broker::{Broker, Pending};
-use super::config::Settings;
+use super::config::{Profile, Settings};
 use super::event::EventKind;
-use super::message::{Body, KafkaError, OpResult, Out, Timer, WatchChange, ZkError, ZkOp};
-use super::net::{BrokerId, Endpoint};
+use super::message::{OpResult, Out, WatchChange, ZkError, ZkOp};
+use super::net::BrokerId;
+use super::partitions::{PartitionContext, Task};
 use super::zookeeper::parse_broker_id;
 use std::collections::BTreeMap;
 
@@ -22,13 +23,14 @@ pub struct ControllerRole {
     pub epoch: u64,
     /// The zkVersion of `/controller_epoch` after its election (fences its writes, 2.1+).
     pub epoch_zk_version: i32,
+    /// The profile whose rules it follows (fencing of its writes).
+    pub profile: Profile,
     /// Live brokers and their broker epochs, once loaded.
     pub live: BTreeMap<BrokerId, i64>,
-    /// The request to each broker still waiting for its answer (ControllerChannelManager's
-    /// RequestSendThread resends until the broker answers or leaves).
-    pub unacked: BTreeMap<BrokerId, u64>,
     /// The next correlation id.
     pub next_correlation: u64,
+    /// Topics, partition states, request channels and the event queue.
+    pub partitions: PartitionContext,
 }
 
 impl Broker {
@@ -119,7 +121,7 @@ impl Broker {
                         _ => None,
                     })
                     .unwrap_or(0);
-                self.become_controller(now, epoch, version, out);
+                self.become_controller(now, epoch, version, settings.profile, out);
             }
             (Pending::ElectMulti { .. }, Err(error)) => {
                 // ControllerMovedException: someone else's write landed first.
@@ -164,7 +166,7 @@ impl Broker {
                 if let Some(c) = self.controller.as_mut() {
                     c.live = live;
                 }
-                self.send_update_metadata(now, settings, out);
+                self.push_task(now, Task::LoadTopics, settings, out);
             }
             (Pending::BrokerChange { epoch }, Ok(OpResult::Children(children)))
                 if self.acts_in_epoch(epoch) =>
@@ -191,14 +193,22 @@ impl Broker {
         }
     }
 
-    fn become_controller(&mut self, now: u64, epoch: u64, epoch_zk_version: i32, out: &mut Out) {
+    fn become_controller(
+        &mut self,
+        now: u64,
+        epoch: u64,
+        epoch_zk_version: i32,
+        profile: Profile,
+        out: &mut Out,
+    ) {
         self.active_controller = Some(self.id);
         self.controller = Some(ControllerRole {
             epoch,
             epoch_zk_version,
+            profile,
             live: BTreeMap::new(),
-            unacked: BTreeMap::new(),
             next_correlation: 1,
+            partitions: PartitionContext::default(),
         });
         let cause = if epoch == 1 {
             "first broker to create the ephemeral /controller znode; /controller_epoch created with 0 and set to 1 in the same multi-op"
@@ -241,7 +251,14 @@ impl Broker {
     }
 
     /// A watch notification from ZooKeeper.
-    pub(crate) fn on_watch(&mut self, now: u64, path: &str, change: WatchChange, out: &mut Out) {
+    pub(crate) fn on_watch(
+        &mut self,
+        now: u64,
+        path: &str,
+        change: WatchChange,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
         match (path, change) {
             ("/controller", WatchChange::Deleted) => {
                 out.event(
@@ -288,6 +305,14 @@ impl Broker {
                     );
                 }
             }
+            ("/brokers/topics", WatchChange::ChildrenChanged) if self.controller.is_some() => {
+                self.push_task(now, Task::TopicsChanged, settings, out)
+            }
+            ("/isr_change_notification", WatchChange::ChildrenChanged)
+                if self.controller.is_some() =>
+            {
+                self.push_task(now, Task::IsrNotification, settings, out)
+            }
             _ => {}
         }
     }
@@ -305,11 +330,12 @@ impl Broker {
         };
         let before = std::mem::replace(&mut role.live, now_live.clone());
         let me = self.id;
-        let mut changed = false;
+        let mut dead = Vec::new();
+        let mut new = Vec::new();
         for (b, epoch) in &before {
             match now_live.get(b) {
                 None => {
-                    changed = true;
+                    dead.push(*b);
                     out.event(
                         EventKind::BrokerLost {
                             controller: me,
@@ -321,7 +347,7 @@ impl Broker {
                     );
                 }
                 Some(new_epoch) if new_epoch > epoch && settings.profile.has_broker_epochs() => {
-                    changed = true;
+                    dead.push(*b);
                     out.event(
                         EventKind::BrokerLost {
                             controller: me,
@@ -339,139 +365,21 @@ impl Broker {
                 Some(old) => epoch > old && settings.profile.has_broker_epochs(),
             };
             if is_new {
-                changed = true;
+                new.push(*b);
                 out.event(
                     EventKind::BrokerOnline {
                         controller: me,
                         broker: *b,
                         broker_epoch: *epoch,
                     },
-                    format!("/brokers/ids/{b} appeared: onBrokerStartup sends it and every live broker the cluster metadata"),
+                    format!("/brokers/ids/{b} appeared: onBrokerStartup sends it and every live broker the cluster metadata, then elects leaders for offline partitions"),
                 );
             }
         }
-        if changed {
-            self.send_update_metadata(now, settings, out);
+        if !dead.is_empty() || !new.is_empty() {
+            self.on_brokers_changed(now, dead, new, settings, out);
+            self.next_task_pub(now, settings, out);
         }
-    }
-
-    /// Sends UpdateMetadata, stamped with this controller's epoch, to every live broker.
-    fn send_update_metadata(&mut self, now: u64, settings: &Settings, out: &mut Out) {
-        let targets: Vec<BrokerId> = match self.controller.as_mut() {
-            Some(role) => {
-                role.unacked.retain(|b, _| role.live.contains_key(b));
-                role.live.keys().copied().collect()
-            }
-            None => return,
-        };
-        for b in targets {
-            self.send_update_metadata_to(now, b, settings, out);
-        }
-    }
-
-    fn send_update_metadata_to(
-        &mut self,
-        now: u64,
-        broker: BrokerId,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let me = self.me();
-        let id = self.id;
-        let Some(role) = self.controller.as_mut() else {
-            return;
-        };
-        let Some(broker_epoch) = role.live.get(&broker).copied() else {
-            return;
-        };
-        let correlation_id = role.next_correlation;
-        role.next_correlation += 1;
-        role.unacked.insert(broker, correlation_id);
-        out.send(
-            me,
-            Endpoint::Broker(broker),
-            Body::UpdateMetadata {
-                controller: id,
-                controller_epoch: role.epoch,
-                broker_epoch,
-                live_brokers: role.live.keys().copied().collect(),
-                correlation_id,
-            },
-        );
-        out.timer(
-            now + settings.controller_socket_timeout_ms,
-            me,
-            Timer::ControllerRequestTimeout {
-                broker,
-                correlation_id,
-            },
-        );
-    }
-
-    /// A broker answered: that request is done, whatever the answer.
-    pub(crate) fn on_update_metadata_response(
-        &mut self,
-        from: BrokerId,
-        epoch: u64,
-        correlation_id: u64,
-    ) {
-        if let Some(role) = self.controller.as_mut() {
-            if role.epoch == epoch && role.unacked.get(&from) == Some(&correlation_id) {
-                role.unacked.remove(&from);
-            }
-        }
-    }
-
-    /// No answer within controller.socket.timeout.ms: the RequestSendThread reconnects and
-    /// sends the broker the current metadata again, for as long as the broker is live.
-    pub(crate) fn on_controller_request_timeout(
-        &mut self,
-        now: u64,
-        broker: BrokerId,
-        correlation_id: u64,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let still_waiting = self.controller.as_ref().is_some_and(|role| {
-            role.unacked.get(&broker) == Some(&correlation_id) && role.live.contains_key(&broker)
-        });
-        if still_waiting {
-            self.send_update_metadata_to(now, broker, settings, out);
-        }
-    }
-
-    /// `KafkaController.doControlledShutdown`, for a cluster without partitions to move.
-    pub(crate) fn on_controlled_shutdown_request(
-        &mut self,
-        from: BrokerId,
-        broker_epoch: i64,
-        attempt: u32,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let error = match self.controller.as_ref() {
-            None => Some(KafkaError::NotController),
-            Some(role) => match role.live.get(&from) {
-                Some(known) if settings.profile.has_broker_epochs() && broker_epoch < *known => {
-                    Some(KafkaError::StaleBrokerEpoch)
-                }
-                _ => None,
-            },
-        };
-        if error.is_none() {
-            out.event(
-                EventKind::ControlledShutdownCompleted {
-                    broker: from,
-                    controller: self.id,
-                },
-                "the controller moves leadership off the stopping broker (it leads no partitions here) and lets it go",
-            );
-        }
-        out.send(
-            self.me(),
-            Endpoint::Broker(from),
-            Body::ControlledShutdownResponse { attempt, error },
-        );
     }
 }
 

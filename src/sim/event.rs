@@ -104,6 +104,120 @@ pub enum EventKind {
         current: i64,
         error: String,
     },
+    /// The controller saw a new topic.
+    TopicCreated {
+        topic: String,
+        partitions: u32,
+        controller: BrokerId,
+    },
+    /// The controller elected a partition leader (`-1`: none) and wrote it to ZooKeeper.
+    LeaderElected {
+        partition: String,
+        leader: i64,
+        leader_epoch: u64,
+        isr: Vec<BrokerId>,
+        reason: String,
+    },
+    /// No replica could lead: the partition stays offline.
+    LeaderElectionFailed {
+        partition: String,
+        isr: Vec<BrokerId>,
+    },
+    /// The partition's leader became -1 (OfflineReplica of its last in-sync replica).
+    PartitionOffline {
+        partition: String,
+        isr: Vec<BrokerId>,
+        leader_epoch: u64,
+    },
+    /// Replicas left the ISR (by the leader, or by the controller for dead replicas).
+    IsrShrunk {
+        partition: String,
+        by: BrokerId,
+        removed: Vec<BrokerId>,
+        isr: Vec<BrokerId>,
+        leader_epoch: u64,
+    },
+    /// Replicas rejoined the ISR.
+    IsrExpanded {
+        partition: String,
+        by: BrokerId,
+        added: Vec<BrokerId>,
+        isr: Vec<BrokerId>,
+        leader_epoch: u64,
+    },
+    /// The controller wrote a leader's requested ISR (AlterPartition).
+    IsrChangeAccepted {
+        partition: String,
+        controller: BrokerId,
+        isr: Vec<BrokerId>,
+    },
+    /// A leader's ISR change did not go through.
+    IsrUpdateFailed {
+        broker: BrokerId,
+        partition: String,
+        error: String,
+    },
+    /// A replica cut records off the end of its log.
+    ReplicaTruncated {
+        broker: BrokerId,
+        partition: String,
+        from_offset: u64,
+        to_offset: u64,
+    },
+    /// The automatic rebalance check: each broker's share of preferred partitions led by
+    /// others (percent), and the partitions it moves.
+    LeaderImbalanceChecked {
+        controller: BrokerId,
+        ratios: Vec<(BrokerId, u32)>,
+        moving: Vec<String>,
+    },
+    /// A reassignment began.
+    ReassignmentStarted {
+        partition: String,
+        controller: BrokerId,
+        target: Vec<BrokerId>,
+    },
+    /// A reassignment finished.
+    ReassignmentCompleted {
+        partition: String,
+        controller: BrokerId,
+        replicas: Vec<BrokerId>,
+    },
+    /// Acknowledged records are gone for good: offsets `from_offset..to_offset`.
+    RecordsLost {
+        partition: String,
+        from_offset: u64,
+        to_offset: u64,
+        records: u64,
+        acks: String,
+        reason: String,
+    },
+    /// The producer started a steady stream.
+    ProducerStarted {
+        partition: String,
+        acks: String,
+        rate_per_s: u64,
+    },
+    /// The producer stopped a stream.
+    ProducerStopped { partition: String },
+    /// Produce requests began failing with an error.
+    ProduceFailed {
+        partition: String,
+        error: String,
+        records: u64,
+    },
+    /// Produce requests succeed again.
+    ProduceRecovered { partition: String, failed: u64 },
+    /// A setting changed at run time.
+    ConfigChanged {
+        key: String,
+        value: String,
+        topic: Option<String>,
+    },
+    /// A broker's fetchers stopped fetching (all partitions, a topic or one partition).
+    FetcherStalled { broker: BrokerId, what: String },
+    /// A broker's stalled fetchers fetch again.
+    FetcherResumed { broker: BrokerId, what: String },
     /// A safety invariant was broken.
     InvariantViolated { invariant: String, detail: String },
 }
@@ -138,6 +252,26 @@ impl EventKind {
             EventKind::BrokerLost { .. } => "broker_lost",
             EventKind::MetadataUpdated { .. } => "metadata_updated",
             EventKind::StaleRequestRejected { .. } => "stale_request_rejected",
+            EventKind::TopicCreated { .. } => "topic_created",
+            EventKind::LeaderElected { .. } => "leader_elected",
+            EventKind::LeaderElectionFailed { .. } => "leader_election_failed",
+            EventKind::PartitionOffline { .. } => "partition_offline",
+            EventKind::IsrShrunk { .. } => "isr_shrunk",
+            EventKind::IsrExpanded { .. } => "isr_expanded",
+            EventKind::IsrChangeAccepted { .. } => "isr_change_accepted",
+            EventKind::IsrUpdateFailed { .. } => "isr_update_failed",
+            EventKind::ReplicaTruncated { .. } => "replica_truncated",
+            EventKind::LeaderImbalanceChecked { .. } => "leader_imbalance_checked",
+            EventKind::ReassignmentStarted { .. } => "reassignment_started",
+            EventKind::ReassignmentCompleted { .. } => "reassignment_completed",
+            EventKind::RecordsLost { .. } => "records_lost",
+            EventKind::ProducerStarted { .. } => "producer_started",
+            EventKind::ProducerStopped { .. } => "producer_stopped",
+            EventKind::ProduceFailed { .. } => "produce_failed",
+            EventKind::ProduceRecovered { .. } => "produce_recovered",
+            EventKind::ConfigChanged { .. } => "config_changed",
+            EventKind::FetcherStalled { .. } => "fetcher_stalled",
+            EventKind::FetcherResumed { .. } => "fetcher_resumed",
             EventKind::InvariantViolated { .. } => "invariant_violated",
         }
     }
@@ -169,8 +303,29 @@ impl EventKind {
             | BrokerOnline { broker, .. }
             | BrokerLost { broker, .. }
             | MetadataUpdated { broker, .. }
-            | StaleRequestRejected { broker, .. } => Some(*broker),
-            LinkCut { .. } | LinkHealed { .. } | InvariantViolated { .. } => None,
+            | StaleRequestRejected { broker, .. }
+            | IsrUpdateFailed { broker, .. }
+            | ReplicaTruncated { broker, .. }
+            | FetcherStalled { broker, .. }
+            | FetcherResumed { broker, .. } => Some(*broker),
+            TopicCreated { controller, .. }
+            | IsrChangeAccepted { controller, .. }
+            | LeaderImbalanceChecked { controller, .. }
+            | ReassignmentStarted { controller, .. }
+            | ReassignmentCompleted { controller, .. } => Some(*controller),
+            LeaderElected { leader, .. } => BrokerId::try_from(*leader).ok(),
+            IsrShrunk { by, .. } | IsrExpanded { by, .. } => Some(*by),
+            LinkCut { .. }
+            | LinkHealed { .. }
+            | InvariantViolated { .. }
+            | LeaderElectionFailed { .. }
+            | PartitionOffline { .. }
+            | RecordsLost { .. }
+            | ProducerStarted { .. }
+            | ProducerStopped { .. }
+            | ProduceFailed { .. }
+            | ProduceRecovered { .. }
+            | ConfigChanged { .. } => None,
         }
     }
 
@@ -179,7 +334,10 @@ impl EventKind {
         use EventKind::*;
         !matches!(
             self,
-            WatchFired { .. } | ZkSessionCreated { .. } | MetadataUpdated { .. }
+            WatchFired { .. }
+                | ZkSessionCreated { .. }
+                | MetadataUpdated { .. }
+                | IsrChangeAccepted { .. }
         )
     }
 }
@@ -294,6 +452,136 @@ impl fmt::Display for EventKind {
                 f,
                 "broker {broker} rejected {request} from broker {from}: epoch {epoch} < {current} ({error})"
             ),
+            TopicCreated {
+                topic, partitions, controller,
+            } => write!(f, "controller {controller} sees new topic {topic} with {partitions} partition(s)"),
+            LeaderElected {
+                partition,
+                leader,
+                leader_epoch,
+                isr,
+                reason,
+            } => write!(
+                f,
+                "{partition}: leader {leader}, leader epoch {leader_epoch}, ISR {isr:?} ({reason} election)"
+            ),
+            LeaderElectionFailed { partition, isr } => write!(
+                f,
+                "{partition}: no replica can lead (ISR {isr:?} all gone)"
+            ),
+            PartitionOffline {
+                partition,
+                isr,
+                leader_epoch,
+            } => write!(
+                f,
+                "{partition}: OFFLINE, leader -1, leader epoch {leader_epoch}, ISR {isr:?}"
+            ),
+            IsrShrunk {
+                partition,
+                by,
+                removed,
+                isr,
+                leader_epoch,
+            } => write!(
+                f,
+                "{partition}: ISR shrunk to {isr:?} ({removed:?} out, by broker {by}; leader epoch {leader_epoch})"
+            ),
+            IsrExpanded {
+                partition,
+                by,
+                added,
+                isr,
+                leader_epoch,
+            } => write!(
+                f,
+                "{partition}: ISR expanded to {isr:?} ({added:?} back in, by broker {by}; leader epoch {leader_epoch})"
+            ),
+            IsrChangeAccepted {
+                partition,
+                controller,
+                isr,
+            } => write!(f, "controller {controller} wrote {partition}'s ISR {isr:?}"),
+            IsrUpdateFailed {
+                broker,
+                partition,
+                error,
+            } => write!(f, "broker {broker} could not change {partition}'s ISR ({error})"),
+            ReplicaTruncated {
+                broker,
+                partition,
+                from_offset,
+                to_offset,
+            } => write!(
+                f,
+                "broker {broker} truncated {partition}: offsets {from_offset}..{to_offset} removed"
+            ),
+            LeaderImbalanceChecked {
+                controller,
+                ratios,
+                moving,
+            } => {
+                let r = ratios
+                    .iter()
+                    .map(|(b, p)| format!("broker {b}: {p}%"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if moving.is_empty() {
+                    write!(f, "controller {controller} checked leader imbalance ({r}): nothing to move")
+                } else {
+                    write!(
+                        f,
+                        "controller {controller} checked leader imbalance ({r}): moving {} back to preferred",
+                        moving.join(", ")
+                    )
+                }
+            }
+            ReassignmentStarted {
+                partition,
+                controller,
+                target,
+            } => write!(f, "controller {controller} started reassigning {partition} to {target:?}"),
+            ReassignmentCompleted {
+                partition,
+                controller,
+                replicas,
+            } => write!(f, "controller {controller} finished reassigning {partition}: replicas {replicas:?}"),
+            RecordsLost {
+                partition,
+                from_offset,
+                to_offset,
+                records,
+                acks,
+                reason,
+            } => write!(
+                f,
+                "{partition}: {records} acknowledged record(s) LOST (offsets {from_offset}..{to_offset}, acks={acks}, {reason})"
+            ),
+            ProducerStarted {
+                partition,
+                acks,
+                rate_per_s,
+            } => write!(f, "producer writes {rate_per_s} records/s to {partition} with acks={acks}"),
+            ProducerStopped { partition } => write!(f, "producer stopped writing to {partition}"),
+            ProduceFailed {
+                partition,
+                error,
+                records,
+            } => write!(f, "produce to {partition} failed: {error} ({records} record(s) not written)"),
+            ProduceRecovered { partition, failed } => write!(
+                f,
+                "produce to {partition} succeeds again after {failed} failed record(s)"
+            ),
+            ConfigChanged { key, value, topic } => match topic {
+                Some(t) => write!(f, "topic {t}: {key} = {value}"),
+                None => write!(f, "{key} = {value}"),
+            },
+            FetcherStalled { broker, what } => {
+                write!(f, "broker {broker} stopped fetching {what}")
+            }
+            FetcherResumed { broker, what } => {
+                write!(f, "broker {broker} fetches {what} again")
+            }
             InvariantViolated { invariant, detail } => {
                 write!(f, "INVARIANT BROKEN: {invariant}: {detail}")
             }

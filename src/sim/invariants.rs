@@ -17,6 +17,21 @@ pub const ONE_CONTROLLER_PER_EPOCH: &str = "one controller per epoch";
 /// controller epoch older than one it has accepted.
 pub const EPOCHS_ONLY_GROW: &str = "controller epochs only grow";
 
+/// "One acting controller": a partition state whose leader changed can only be written by the
+/// controller of the current epoch. Before 2.1 a zombie controller's write could still land
+/// (KAFKA-6082); from 2.1 it is fenced by a check of `/controller_epoch`.
+pub const ONE_ACTING_CONTROLLER: &str = "only the current controller changes leaders";
+
+/// "Leader epochs only grow" in ZooKeeper's partition state.
+pub const LEADER_EPOCHS_ONLY_GROW: &str = "leader epochs only grow";
+
+/// "The leader is in its ISR" (an unclean election makes the ISR just the leader).
+pub const LEADER_IN_ISR: &str = "the leader is in the ISR";
+
+/// "The high watermark stays within the ISR": no ISR member's log ends below the leader's
+/// high watermark (what is committed is on every in-sync replica).
+pub const HW_WITHIN_ISR: &str = "the high watermark never exceeds an ISR member's log end";
+
 /// The monitor's memory between steps.
 #[derive(Debug, Clone, Default)]
 pub struct Monitor {
@@ -77,6 +92,11 @@ impl Monitor {
             }
         }
 
+        found
+    }
+
+    /// The violations not reported before (each is reported once).
+    pub fn fresh(&mut self, mut found: Vec<(String, String)>) -> Vec<(String, String)> {
         found.retain(|v| !self.reported.contains(v));
         self.reported.extend(found.iter().cloned());
         found

@@ -5,7 +5,9 @@
 //! events to record. The world turns those into timed deliveries.
 
 use super::event::EventKind;
+use super::log::Run;
 use super::net::{BrokerId, Endpoint};
+use super::topic::{Acks, TopicPartition};
 
 /// A ZooKeeper session id.
 pub type SessionId = u64;
@@ -45,8 +47,13 @@ pub enum ZkOp {
     Exists { path: String, watch: bool },
     /// List the children with their czxid; with `watch`, be told when the list changes.
     GetChildren { path: String, watch: bool },
+    /// Delete a znode (any version).
+    Delete { path: String },
     /// All or nothing.
     Multi(Vec<ZkOp>),
+    /// Independent operations sent together (Kafka pipelines its asynchronous requests); each
+    /// gets its own result.
+    Batch(Vec<ZkOp>),
 }
 
 impl ZkOp {
@@ -58,10 +65,16 @@ impl ZkOp {
             ZkOp::Check { path, .. } => format!("check {path}"),
             ZkOp::Exists { path, .. } => format!("exists {path}"),
             ZkOp::GetChildren { path, .. } => format!("getChildren {path}"),
+            ZkOp::Delete { path } => format!("delete {path}"),
             ZkOp::Multi(ops) => format!(
                 "multi [{}]",
                 ops.iter().map(|o| o.label()).collect::<Vec<_>>().join(", ")
             ),
+            ZkOp::Batch(ops) => match ops.first() {
+                Some(first) if ops.len() == 1 => first.label(),
+                Some(first) => format!("{} (+{} more)", first.label(), ops.len() - 1),
+                None => "nothing".into(),
+            },
         }
     }
 }
@@ -88,8 +101,12 @@ pub enum OpResult {
     Node(Option<NodeData>),
     /// Children and their creation zxids, in name order.
     Children(Vec<(String, i64)>),
+    /// Deleted.
+    Deleted,
     /// Every result of a multi-op, in order.
     Multi(Vec<OpResult>),
+    /// Each result of a batch, in order.
+    Batch(Vec<Result<OpResult, ZkError>>),
 }
 
 /// ZooKeeper's error codes that the model uses.
@@ -103,6 +120,8 @@ pub enum ZkError {
     BadVersion,
     /// SESSIONEXPIRED
     SessionExpired,
+    /// BADVERSION on a multi-op's `check` of `/controller_epoch`: the controller moved.
+    CheckFailed,
 }
 
 impl ZkError {
@@ -113,6 +132,7 @@ impl ZkError {
             ZkError::NodeExists => "NODEEXISTS",
             ZkError::BadVersion => "BADVERSION",
             ZkError::SessionExpired => "SESSIONEXPIRED",
+            ZkError::CheckFailed => "BADVERSION",
         }
     }
 }
@@ -151,6 +171,22 @@ pub enum KafkaError {
     StaleBrokerEpoch,
     /// NOT_CONTROLLER
     NotController,
+    /// NOT_LEADER_OR_FOLLOWER (NOT_LEADER_FOR_PARTITION before 2.6)
+    NotLeaderOrFollower,
+    /// NOT_ENOUGH_REPLICAS
+    NotEnoughReplicas,
+    /// NOT_ENOUGH_REPLICAS_AFTER_APPEND
+    NotEnoughReplicasAfterAppend,
+    /// REQUEST_TIMED_OUT
+    RequestTimedOut,
+    /// FENCED_LEADER_EPOCH
+    FencedLeaderEpoch,
+    /// INVALID_UPDATE_VERSION (an AlterPartition built on an old partition state)
+    InvalidUpdateVersion,
+    /// INELIGIBLE_REPLICA (AlterPartition adding a replica that is not live, or shutting down)
+    IneligibleReplica,
+    /// LEADER_NOT_AVAILABLE
+    LeaderNotAvailable,
 }
 
 impl KafkaError {
@@ -160,8 +196,80 @@ impl KafkaError {
             KafkaError::StaleControllerEpoch => "STALE_CONTROLLER_EPOCH",
             KafkaError::StaleBrokerEpoch => "STALE_BROKER_EPOCH",
             KafkaError::NotController => "NOT_CONTROLLER",
+            KafkaError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            KafkaError::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+            KafkaError::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+            KafkaError::RequestTimedOut => "REQUEST_TIMED_OUT",
+            KafkaError::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
+            KafkaError::InvalidUpdateVersion => "INVALID_UPDATE_VERSION",
+            KafkaError::IneligibleReplica => "INELIGIBLE_REPLICA",
+            KafkaError::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
         }
     }
+}
+
+/// A partition's state as the controller sends it in LeaderAndIsr and UpdateMetadata.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionInfo {
+    /// Which partition.
+    pub tp: TopicPartition,
+    /// The leader, or -1.
+    pub leader: i64,
+    /// The leader epoch.
+    pub leader_epoch: u64,
+    /// The in-sync replicas.
+    pub isr: Vec<BrokerId>,
+    /// The zkVersion of the partition state znode (the "partition epoch").
+    pub zk_version: i32,
+    /// The assignment.
+    pub replicas: Vec<BrokerId>,
+}
+
+/// One partition of a follower's fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchPartition {
+    /// Which partition.
+    pub tp: TopicPartition,
+    /// The follower's log end offset: where it wants to read from.
+    pub fetch_offset: u64,
+    /// The leader epoch the follower knows.
+    pub leader_epoch: u64,
+    /// Set when the follower must first find where its log diverges from the leader's: the
+    /// epoch of its last record (OffsetsForLeaderEpoch, KIP-101).
+    pub diverging_check: Option<u64>,
+}
+
+/// One partition of a fetch response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchData {
+    /// Which partition.
+    pub tp: TopicPartition,
+    /// An error instead of data.
+    pub error: Option<KafkaError>,
+    /// The leader's high watermark.
+    pub hw: u64,
+    /// The leader's log end offset.
+    pub leader_leo: u64,
+    /// Records from the fetch offset, as runs of one epoch each.
+    pub runs: Vec<Run>,
+    /// For a divergence check: the leader's largest epoch not above the asked one, and its end.
+    pub epoch_end: Option<Option<(u64, u64)>>,
+}
+
+/// What an admin tool asks the controller (through ZooKeeper znodes it watches).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdminRequest {
+    /// `/admin/preferred_replica_election`: these partitions (all when empty).
+    PreferredElection(Vec<TopicPartition>),
+    /// `/admin/reassign_partitions`.
+    Reassign {
+        /// The partition.
+        tp: TopicPartition,
+        /// The target replicas.
+        replicas: Vec<BrokerId>,
+    },
+    /// `/config/changes`: a topic's unclean election was turned on (or the broker default).
+    UncleanEnabled(Option<String>),
 }
 
 /// A message body.
@@ -224,8 +332,74 @@ pub enum Body {
         controller_epoch: u64,
         broker_epoch: i64,
         live_brokers: Vec<BrokerId>,
+        partitions: Vec<PartitionInfo>,
         correlation_id: u64,
     },
+    /// Controller to broker: lead or follow these partitions.
+    LeaderAndIsr {
+        controller: BrokerId,
+        controller_epoch: u64,
+        broker_epoch: i64,
+        partitions: Vec<PartitionInfo>,
+        correlation_id: u64,
+    },
+    /// Broker to controller: the answer.
+    LeaderAndIsrResponse {
+        controller_epoch: u64,
+        correlation_id: u64,
+        error: Option<KafkaError>,
+    },
+    /// Controller to broker: stop fetching (and with `delete`, drop) these replicas.
+    StopReplica {
+        controller: BrokerId,
+        controller_epoch: u64,
+        partitions: Vec<TopicPartition>,
+        delete: bool,
+        correlation_id: u64,
+    },
+    /// Broker to controller: the answer.
+    StopReplicaResponse {
+        controller_epoch: u64,
+        correlation_id: u64,
+    },
+    /// Follower to leader: give me what follows these offsets.
+    Fetch {
+        correlation_id: u64,
+        partitions: Vec<FetchPartition>,
+    },
+    /// Leader to follower.
+    FetchResponse {
+        correlation_id: u64,
+        partitions: Vec<FetchData>,
+    },
+    /// Producer to leader.
+    Produce {
+        request: u64,
+        tp: TopicPartition,
+        records: u64,
+        acks: Acks,
+    },
+    /// Leader to producer: the base offset and leader epoch of the appended records, or an error.
+    ProduceResponse {
+        request: u64,
+        tp: TopicPartition,
+        result: Result<(u64, u64), KafkaError>,
+    },
+    /// Leader to controller (2.7+, KIP-497): please change the ISR.
+    AlterPartition {
+        broker_epoch: i64,
+        tp: TopicPartition,
+        leader_epoch: u64,
+        isr: Vec<BrokerId>,
+        zk_version: i32,
+    },
+    /// Controller to leader: the partition's state after the change, or why not.
+    AlterPartitionResponse {
+        tp: TopicPartition,
+        result: Result<PartitionInfo, KafkaError>,
+    },
+    /// ZooKeeper to the controller: an admin tool wrote a znode the controller watches.
+    Admin(AdminRequest),
     /// Broker to controller: the answer.
     UpdateMetadataResponse {
         controller_epoch: u64,
@@ -238,6 +412,7 @@ pub enum Body {
     ControlledShutdownResponse {
         attempt: u32,
         error: Option<KafkaError>,
+        remaining: Vec<TopicPartition>,
     },
 }
 
@@ -252,6 +427,11 @@ impl Body {
                 | Body::Response { .. }
                 | Body::UpdateMetadataResponse { .. }
                 | Body::ControlledShutdownResponse { .. }
+                | Body::LeaderAndIsrResponse { .. }
+                | Body::StopReplicaResponse { .. }
+                | Body::FetchResponse { .. }
+                | Body::ProduceResponse { .. }
+                | Body::AlterPartitionResponse { .. }
         )
     }
 
@@ -292,6 +472,83 @@ impl Body {
                 "response",
             ),
             Body::ControlledShutdown { .. } => ("ControlledShutdown".into(), "request"),
+            Body::LeaderAndIsr {
+                controller_epoch,
+                partitions,
+                ..
+            } => (
+                match partitions.as_slice() {
+                    [one] => format!(
+                        "LeaderAndIsr {} leader {} epoch {} (controller epoch {controller_epoch})",
+                        one.tp, one.leader, one.leader_epoch
+                    ),
+                    many => format!(
+                        "LeaderAndIsr ×{} (controller epoch {controller_epoch})",
+                        many.len()
+                    ),
+                },
+                "request",
+            ),
+            Body::LeaderAndIsrResponse { error, .. } => (
+                match error {
+                    None => "LeaderAndIsr ok".into(),
+                    Some(e) => e.name().into(),
+                },
+                "response",
+            ),
+            Body::StopReplica { .. } => ("StopReplica".into(), "request"),
+            Body::StopReplicaResponse { .. } => ("StopReplica ok".into(), "response"),
+            Body::Fetch { partitions, .. } => (
+                match partitions.as_slice() {
+                    [one] => format!("Fetch {} @{}", one.tp, one.fetch_offset),
+                    many => format!("Fetch ×{}", many.len()),
+                },
+                "fetch",
+            ),
+            Body::FetchResponse { partitions, .. } => {
+                let records: u64 = partitions
+                    .iter()
+                    .flat_map(|p| p.runs.iter().map(|r| r.end - r.start))
+                    .sum();
+                (
+                    if records == 0 {
+                        "fetch: nothing new".into()
+                    } else {
+                        format!("fetch: {records} records")
+                    },
+                    "fetch",
+                )
+            }
+            Body::Produce {
+                tp, records, acks, ..
+            } => (format!("Produce {tp} ×{records} acks={acks}"), "produce"),
+            Body::ProduceResponse { result, .. } => (
+                match result {
+                    Ok((base, _)) => format!("produced @{base}"),
+                    Err(e) => e.name().into(),
+                },
+                "produce",
+            ),
+            Body::AlterPartition { tp, isr, .. } => {
+                (format!("AlterPartition {tp} isr {isr:?}"), "request")
+            }
+            Body::AlterPartitionResponse { result, .. } => (
+                match result {
+                    Ok(_) => "AlterPartition ok".into(),
+                    Err(e) => e.name().into(),
+                },
+                "response",
+            ),
+            Body::Admin(request) => (
+                match request {
+                    AdminRequest::PreferredElection(_) => {
+                        "watch: /admin/preferred_replica_election".into()
+                    }
+                    AdminRequest::Reassign { .. } => "watch: /admin/reassign_partitions".into(),
+                    AdminRequest::UncleanEnabled(_) => "watch: /config/changes".into(),
+                },
+                "watch",
+            ),
             Body::ControlledShutdownResponse { .. } => {
                 ("ControlledShutdown done".into(), "response")
             }
@@ -319,6 +576,26 @@ pub enum Timer {
     },
     /// Broker: back-off before the next controlled shutdown attempt is over.
     ShutdownRetry { attempt: u32 },
+    /// Leader: the ISR-expiration check, every `replica.lag.time.max.ms` / 2.
+    IsrExpiration,
+    /// Leader: a fetch held for lack of data is answered now (`replica.fetch.wait.max.ms`).
+    DelayedFetch {
+        follower: BrokerId,
+        correlation_id: u64,
+    },
+    /// Follower: a fetch got no answer in time (`replica.socket.timeout.ms`).
+    FetchTimeout {
+        leader: BrokerId,
+        correlation_id: u64,
+    },
+    /// Follower: the back-off after a fetch error is over.
+    FetchBackoff { leader: BrokerId },
+    /// Leader: an acks=all produce waited `request.timeout.ms`.
+    ProduceTimeout { request: u64 },
+    /// Controller: the automatic preferred-leader rebalance check.
+    RebalanceCheck { epoch: u64 },
+    /// Producer: the next batch of a steady stream.
+    ProduceTick { stream: u64 },
 }
 
 /// What a state machine wants done after handling one input.

@@ -16,10 +16,15 @@ pub mod controller;
 pub mod election;
 pub mod event;
 pub mod invariants;
+pub mod log;
 pub mod message;
 pub mod net;
+pub mod partitions;
+pub mod producer;
+pub mod replication;
 pub mod rng;
 pub mod state;
+pub mod topic;
 pub mod world;
 pub mod znodes;
 pub mod zookeeper;
@@ -27,7 +32,8 @@ pub mod zookeeper;
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
-pub use state::{BrokerView, ClusterState};
+pub use state::{BrokerView, ClusterState, PartitionView, StreamView};
+pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::{Command, Setup, World};
 
 #[cfg(test)]

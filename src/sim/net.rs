@@ -17,6 +17,8 @@ pub enum Endpoint {
     Zk,
     /// A broker.
     Broker(BrokerId),
+    /// The producer client.
+    Client,
 }
 
 impl fmt::Display for Endpoint {
@@ -24,6 +26,7 @@ impl fmt::Display for Endpoint {
         match self {
             Endpoint::Zk => write!(f, "ZooKeeper"),
             Endpoint::Broker(b) => write!(f, "broker {b}"),
+            Endpoint::Client => write!(f, "the producer"),
         }
     }
 }
@@ -33,6 +36,7 @@ impl Serialize for Endpoint {
         match self {
             Endpoint::Zk => s.serialize_str("zk"),
             Endpoint::Broker(b) => s.serialize_u32(*b),
+            Endpoint::Client => s.serialize_str("producer"),
         }
     }
 }

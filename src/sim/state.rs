@@ -17,8 +17,8 @@ pub struct ClusterState {
     pub controller_epoch: u64,
     /// Every broker by id (JSON writes the ids as string keys).
     pub brokers: BTreeMap<BrokerId, BrokerView>,
-    /// Partitions by `topic-partition` (none are simulated yet).
-    pub partitions: BTreeMap<String, serde_json::Value>,
+    /// Partitions by `topic-partition`, in topic and partition order.
+    pub partitions: BTreeMap<String, PartitionView>,
     /// Consumer groups by id (none are simulated yet).
     pub groups: BTreeMap<String, serde_json::Value>,
     /// Acknowledged records lost, by partition.
@@ -56,4 +56,49 @@ pub struct BrokerView {
     pub paused_until_ms: Option<u64>,
     /// Whether its link to ZooKeeper is cut.
     pub zk_link_cut: bool,
+    /// What its fetchers skip: `"all"`, a topic, or a `topic-partition`.
+    pub stalled_fetchers: Vec<String>,
+}
+
+/// One partition as the state shows it: ZooKeeper's partition state plus each replica's log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartitionView {
+    /// The assignment, preferred replica first.
+    pub replicas: Vec<BrokerId>,
+    /// The leader in ZooKeeper's partition state; -1 while offline.
+    pub leader: i64,
+    /// The leader epoch in ZooKeeper's partition state.
+    pub leader_epoch: u64,
+    /// The ISR in ZooKeeper's partition state.
+    pub isr: Vec<BrokerId>,
+    /// The controller epoch that wrote the partition state.
+    pub controller_epoch: u64,
+    /// The leader's high watermark (while offline, the highest any replica knows).
+    pub high_watermark: u64,
+    /// Each replica's log end offset (logs survive crashes).
+    pub log_end_offsets: BTreeMap<BrokerId, u64>,
+    /// Each replica's role: `leader`, `in_sync`, `out_of_sync`, `offline` (its broker is down)
+    /// or `frozen` (its broker is paused).
+    pub replica_states: BTreeMap<BrokerId, &'static str>,
+    /// The preferred replica (the first of the assignment).
+    pub preferred: BrokerId,
+    /// `unclean.leader.election.enable` in force for the topic.
+    pub unclean_leader_election: bool,
+    /// `min.insync.replicas` in force for the topic.
+    pub min_insync_replicas: u32,
+    /// Records the producer had acknowledged (acks 1 or all).
+    pub acked_records: u64,
+    /// Records whose produce failed (an error, or no answer in time).
+    pub failed_records: u64,
+    /// The producer's stream to this partition, if one runs: `{acks, rate_per_s}`.
+    pub stream: Option<StreamView>,
+}
+
+/// A steady produce stream.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StreamView {
+    /// `0`, `1` or `all`.
+    pub acks: &'static str,
+    /// Records per second.
+    pub rate_per_s: u64,
 }

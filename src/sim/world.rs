@@ -7,10 +7,14 @@ use super::broker::{Broker, BrokerStatus};
 use super::config::Settings;
 use super::event::{Event, EventKind};
 use super::invariants::Monitor;
-use super::message::{Body, Out, Timer};
+use super::message::{AdminRequest, Body, Out, Timer};
 use super::net::{link, BrokerId, Endpoint, MessageRecord};
+use super::producer::{Producer, ProducerOut};
+use super::replication::{Role, Stall};
 use super::rng::Rng;
-use super::state::{BrokerView, ClusterState};
+use super::state::{BrokerView, ClusterState, PartitionView, StreamView};
+use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
+use super::znodes::{partition_state_path, topic_path, PartitionState, TopicAssignment};
 use super::zookeeper::ZooKeeper;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -38,6 +42,55 @@ pub enum Command {
     Cut(Endpoint, Endpoint),
     /// Restore a cut link.
     Heal(Endpoint, Endpoint),
+    /// The producer writes to a partition: one batch of `records`, or with `rate_per_s` a
+    /// steady stream (for `for_ms`, or until `records` are sent, or until stopped).
+    Produce {
+        topic: String,
+        partition: u32,
+        records: Option<u64>,
+        acks: Acks,
+        rate_per_s: Option<u64>,
+        for_ms: Option<u64>,
+    },
+    /// Stop the producer's stream to a partition.
+    StopProducing { topic: String, partition: u32 },
+    /// A broker's fetchers stop fetching (every partition, a topic, or one partition).
+    StallFetcher {
+        broker: BrokerId,
+        topic: Option<String>,
+        partition: Option<u32>,
+    },
+    /// Lift a stall.
+    ResumeFetcher {
+        broker: BrokerId,
+        topic: Option<String>,
+        partition: Option<u32>,
+    },
+    /// Change a setting at run time (`kafka-configs --alter`), broker-wide or for a topic.
+    SetConfig {
+        key: String,
+        value: serde_json::Value,
+        topic: Option<String>,
+    },
+    /// Preferred replica election for one partition, a topic, or all.
+    PreferredElection {
+        topic: Option<String>,
+        partition: Option<u32>,
+    },
+    /// Move a partition to other replicas.
+    Reassign {
+        topic: String,
+        partition: u32,
+        replicas: Vec<BrokerId>,
+    },
+}
+
+fn scope(topic: &Option<String>, partition: &Option<u32>) -> String {
+    match (topic, partition) {
+        (None, _) => "every partition".into(),
+        (Some(t), None) => format!("topic {t}"),
+        (Some(t), Some(p)) => format!("{t}-{p}"),
+    }
 }
 
 impl std::fmt::Display for Command {
@@ -56,6 +109,65 @@ impl std::fmt::Display for Command {
             Command::ExpireSession(b) => write!(f, "expire the session of broker {b}"),
             Command::Cut(a, b) => write!(f, "cut {a} from {b}"),
             Command::Heal(a, b) => write!(f, "heal the link {a} <-> {b}"),
+            Command::Produce {
+                topic,
+                partition,
+                records,
+                acks,
+                rate_per_s,
+                for_ms,
+            } => match rate_per_s {
+                Some(r) => write!(
+                    f,
+                    "produce {r} records/s to {topic}-{partition} (acks={acks})"
+                )
+                .and_then(|_| match for_ms {
+                    Some(ms) => write!(f, " for {}", super::event::fmt_ms(*ms)),
+                    None => Ok(()),
+                }),
+                None => write!(
+                    f,
+                    "produce {} record(s) to {topic}-{partition} (acks={acks})",
+                    records.unwrap_or(0)
+                ),
+            },
+            Command::StopProducing { topic, partition } => {
+                write!(f, "stop producing to {topic}-{partition}")
+            }
+            Command::StallFetcher {
+                broker,
+                topic,
+                partition,
+            } => write!(
+                f,
+                "stall broker {broker}'s fetching of {}",
+                scope(topic, partition)
+            ),
+            Command::ResumeFetcher {
+                broker,
+                topic,
+                partition,
+            } => write!(
+                f,
+                "resume broker {broker}'s fetching of {}",
+                scope(topic, partition)
+            ),
+            Command::SetConfig { key, value, topic } => match topic {
+                Some(t) => write!(f, "set {key}={value} on topic {t}"),
+                None => write!(f, "set {key}={value}"),
+            },
+            Command::PreferredElection { topic, partition } => {
+                write!(
+                    f,
+                    "preferred leader election for {}",
+                    scope(topic, partition)
+                )
+            }
+            Command::Reassign {
+                topic,
+                partition,
+                replicas,
+            } => write!(f, "reassign {topic}-{partition} to {replicas:?}"),
         }
     }
 }
@@ -69,7 +181,13 @@ pub struct Setup {
     pub settings: Settings,
     /// Broker ids with their start times (`None`: not started until a `start`).
     pub brokers: Vec<(BrokerId, Option<u64>)>,
+    /// Topics, created by an admin write [`TOPIC_CREATION_DELAY_MS`] after the last broker
+    /// listed at t=0 starts.
+    pub topics: Vec<TopicSpec>,
 }
+
+/// How long after the last broker listed at t=0 starts the topics are created.
+pub const TOPIC_CREATION_DELAY_MS: u64 = 500;
 
 impl Setup {
     /// `n` brokers with ids 1..=n, started at t=0 in order.
@@ -78,7 +196,14 @@ impl Setup {
             seed,
             settings,
             brokers: (1..=n).map(|b| (b, Some(0))).collect(),
+            topics: Vec::new(),
         }
+    }
+
+    /// When the topics are created.
+    pub fn topics_created_ms(&self) -> u64 {
+        let initial = self.brokers.iter().filter(|(_, s)| *s == Some(0)).count() as u64;
+        initial.saturating_sub(1) * STARTUP_SPACING_MS + TOPIC_CREATION_DELAY_MS
     }
 }
 
@@ -98,6 +223,7 @@ enum Item {
         timer: Timer,
     },
     Start(BrokerId),
+    CreateTopics,
 }
 
 /// The simulated cluster.
@@ -121,6 +247,10 @@ pub struct World {
     next_msg: u64,
     monitor: Monitor,
     violations: Vec<String>,
+    topics: Vec<TopicSpec>,
+    producer: Producer,
+    /// The newest leader epoch seen in ZooKeeper per partition (leader epochs only grow).
+    zk_leader_epochs: BTreeMap<TopicPartition, u64>,
 }
 
 impl World {
@@ -144,7 +274,16 @@ impl World {
             next_msg: 0,
             monitor: Monitor::default(),
             violations: Vec::new(),
+            topics: setup.topics.clone(),
+            producer: Producer::default(),
+            zk_leader_epochs: BTreeMap::new(),
         };
+        for t in &setup.topics {
+            w.settings.topics.insert(t.name.clone(), t.config.clone());
+        }
+        if !setup.topics.is_empty() {
+            w.push(setup.topics_created_ms(), Item::CreateTopics);
+        }
         let mut initial = 0;
         for (id, start) in &setup.brokers {
             w.brokers.insert(*id, Broker::new(*id));
@@ -314,9 +453,230 @@ impl World {
                     }
                 }
             }
+            Command::Produce {
+                topic,
+                partition,
+                records,
+                acks,
+                rate_per_s,
+                for_ms,
+            } => {
+                let tp = TopicPartition::new(&topic, partition);
+                let mut pout = ProducerOut::default();
+                match rate_per_s {
+                    None => self.producer.send(
+                        now,
+                        &tp,
+                        records.unwrap_or(0),
+                        acks,
+                        &self.brokers,
+                        &self.settings,
+                        &mut pout,
+                    ),
+                    Some(rate) => {
+                        self.producer.stop(&tp);
+                        let stream = Producer::stream(
+                            tp.clone(),
+                            acks,
+                            rate,
+                            for_ms.map(|f| now + f),
+                            records,
+                        );
+                        let id = self.producer.start_stream(stream);
+                        self.record(
+                            EventKind::ProducerStarted {
+                                partition: tp.to_string(),
+                                acks: acks.name().into(),
+                                rate_per_s: rate,
+                            },
+                            "produce action: a steady stream of records".into(),
+                        );
+                        self.push(
+                            now,
+                            Item::Timer {
+                                owner: Endpoint::Client,
+                                incarnation: 0,
+                                timer: Timer::ProduceTick { stream: id },
+                            },
+                        );
+                    }
+                }
+                self.finish_producer(pout);
+            }
+            Command::StopProducing { topic, partition } => {
+                let tp = TopicPartition::new(&topic, partition);
+                self.producer.stop(&tp);
+                self.record(
+                    EventKind::ProducerStopped {
+                        partition: tp.to_string(),
+                    },
+                    "stop action".into(),
+                );
+            }
+            Command::StallFetcher {
+                broker,
+                topic,
+                partition,
+            } => {
+                let what = scope(&topic, &partition);
+                self.broker_mut(broker)
+                    .stalls
+                    .push(Stall { topic, partition });
+                self.record(
+                    EventKind::FetcherStalled { broker, what },
+                    "stall action: the follower stops sending fetch requests (a slow disk, a stuck thread); the leader sees it fall behind".into(),
+                );
+            }
+            Command::ResumeFetcher {
+                broker,
+                topic,
+                partition,
+            } => {
+                let what = scope(&topic, &partition);
+                let b = self.broker_mut(broker);
+                b.stalls
+                    .retain(|s| !(s.topic == topic && s.partition == partition));
+                b.kick_fetchers(now, &mut out);
+                self.record(
+                    EventKind::FetcherResumed { broker, what },
+                    "resume action: the follower fetches again and catches up".into(),
+                );
+                self.finish(out);
+            }
+            Command::SetConfig { key, value, topic } => {
+                let unclean_on = key == "unclean.leader.election.enable"
+                    && super::topic::as_bool(&key, &value).unwrap_or(false);
+                match &topic {
+                    Some(t) => {
+                        let mut c = self.settings.topics.get(t).cloned().unwrap_or_default();
+                        c.set(&key, &value)?;
+                        self.settings.topics.insert(t.clone(), c);
+                    }
+                    None => self.settings.set(&key, &value)?,
+                }
+                self.record(
+                    EventKind::ConfigChanged {
+                        key,
+                        value: match &value {
+                            serde_json::Value::String(s) => s.clone(),
+                            v => v.to_string(),
+                        },
+                        topic: topic.clone(),
+                    },
+                    "set_config action: a dynamic configuration change (kafka-configs --alter)"
+                        .into(),
+                );
+                if unclean_on {
+                    // The controller elects offline partitions at once (TopicUncleanLeaderElectionEnable).
+                    self.admin(AdminRequest::UncleanEnabled(topic));
+                }
+            }
+            Command::PreferredElection { topic, partition } => {
+                let tps: Vec<TopicPartition> = match (&topic, partition) {
+                    (None, _) => Vec::new(),
+                    (Some(t), None) => self
+                        .topics
+                        .iter()
+                        .filter(|s| s.name == *t)
+                        .flat_map(|s| {
+                            (0..s.replicas.len() as u32).map(|p| TopicPartition::new(&s.name, p))
+                        })
+                        .collect(),
+                    (Some(t), Some(p)) => vec![TopicPartition::new(t, p)],
+                };
+                self.admin(AdminRequest::PreferredElection(tps));
+            }
+            Command::Reassign {
+                topic,
+                partition,
+                replicas,
+            } => {
+                self.admin(AdminRequest::Reassign {
+                    tp: TopicPartition::new(&topic, partition),
+                    replicas,
+                });
+            }
         }
         self.monitor_step();
         Ok(())
+    }
+
+    /// An admin tool's znode write that the controller watches: delivered from ZooKeeper to
+    /// the broker `/controller` names.
+    fn admin(&mut self, request: AdminRequest) {
+        if let Some(c) = self.zk.controller() {
+            self.send(Endpoint::Zk, Endpoint::Broker(c), Body::Admin(request));
+        }
+    }
+
+    fn finish_producer(&mut self, pout: ProducerOut) {
+        for (kind, cause) in pout.events {
+            self.record(kind, cause);
+        }
+        for (at, request) in pout.timeouts {
+            self.push(
+                at,
+                Item::Timer {
+                    owner: Endpoint::Client,
+                    incarnation: 0,
+                    timer: Timer::ProduceTimeout { request },
+                },
+            );
+        }
+        for (leader, body) in pout.sends {
+            self.send(Endpoint::Client, Endpoint::Broker(leader), body);
+        }
+        for (name, detail) in pout.violations {
+            self.violation(name, detail);
+        }
+    }
+
+    fn violation(&mut self, name: String, detail: String) {
+        self.violations.push(format!("{name}: {detail}"));
+        self.record(
+            EventKind::InvariantViolated {
+                invariant: name,
+                detail,
+            },
+            "the safety monitor checks every invariant after every step".into(),
+        );
+    }
+
+    fn find_topic(&self, topic: &str) -> Result<&TopicSpec, String> {
+        self.topics.iter().find(|t| t.name == topic).ok_or_else(|| {
+            if self.topics.is_empty() {
+                format!("there is no topic \"{topic}\": this cluster has no topics")
+            } else {
+                format!(
+                    "there is no topic \"{topic}\"; the topics are {}",
+                    self.topics
+                        .iter()
+                        .map(|t| format!("\"{}\"", t.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        })
+    }
+
+    fn check_partition(&self, topic: &str, partition: u32) -> Result<&TopicSpec, String> {
+        let t = self.find_topic(topic)?;
+        if partition as usize >= t.replicas.len() {
+            return Err(format!(
+                "topic \"{topic}\" has partitions 0..{}, not {partition}",
+                t.replicas.len() - 1
+            ));
+        }
+        Ok(t)
+    }
+
+    fn check_scope(&self, topic: &Option<String>, partition: &Option<u32>) -> Result<(), String> {
+        match (topic, partition) {
+            (None, Some(_)) => Err("a partition needs its topic".into()),
+            (Some(t), None) => self.find_topic(t).map(|_| ()),
+            (Some(t), Some(p)) => self.check_partition(t, *p).map(|_| ()),
+            (None, None) => Ok(()),
+        }
     }
 
     fn check(&self, cmd: &Command) -> Result<(), String> {
@@ -330,6 +690,7 @@ impl World {
             match e {
                 Endpoint::Zk => Ok(()),
                 Endpoint::Broker(b) => status(b).map(|_| ()),
+                Endpoint::Client => Err("the producer's links cannot be cut".to_string()),
             }
         };
         match cmd {
@@ -366,6 +727,119 @@ impl World {
                     return Err(format!("broker {b} has no live ZooKeeper session"));
                 }
             }
+            Command::Produce {
+                topic,
+                partition,
+                records,
+                rate_per_s,
+                for_ms,
+                ..
+            } => {
+                self.check_partition(topic, *partition)?;
+                match (records, rate_per_s) {
+                    (None, None) => {
+                        return Err("produce needs \"records\" or \"rate_per_s\"".into())
+                    }
+                    (Some(0), None) => return Err("produce needs at least 1 record".into()),
+                    (_, Some(0)) => return Err("rate_per_s must be at least 1".into()),
+                    (_, Some(r)) if *r > 100_000 => {
+                        return Err("rate_per_s can be at most 100000".into())
+                    }
+                    (Some(r), _) if *r > 100_000_000 => {
+                        return Err("records can be at most 100000000".into())
+                    }
+                    _ => {}
+                }
+                if for_ms.is_some() && rate_per_s.is_none() {
+                    return Err("for_ms needs rate_per_s (a steady stream)".into());
+                }
+                if *for_ms == Some(0) {
+                    return Err("for_ms must be at least 1".into());
+                }
+            }
+            Command::StopProducing { topic, partition } => {
+                self.check_partition(topic, *partition)?;
+                let tp = TopicPartition::new(topic, *partition);
+                if !self.producer.streams.values().any(|s| s.tp == tp) {
+                    return Err(format!("the producer is not streaming to {tp}"));
+                }
+            }
+            Command::StallFetcher {
+                broker,
+                topic,
+                partition,
+            } => {
+                status(broker)?;
+                self.check_scope(topic, partition)?;
+                let stall = Stall {
+                    topic: topic.clone(),
+                    partition: *partition,
+                };
+                if self.brokers[broker].stalls.contains(&stall) {
+                    return Err(format!(
+                        "broker {broker}'s fetching of {} is already stalled",
+                        scope(topic, partition)
+                    ));
+                }
+                if !self.brokers[broker].status.is_alive() {
+                    return Err(format!("broker {broker} is not running"));
+                }
+            }
+            Command::ResumeFetcher {
+                broker,
+                topic,
+                partition,
+            } => {
+                status(broker)?;
+                let stall = Stall {
+                    topic: topic.clone(),
+                    partition: *partition,
+                };
+                if !self.brokers[broker].stalls.contains(&stall) {
+                    return Err(format!(
+                        "broker {broker}'s fetching of {} is not stalled",
+                        scope(topic, partition)
+                    ));
+                }
+            }
+            Command::SetConfig { key, value, topic } => match topic {
+                Some(t) => {
+                    self.find_topic(t)?;
+                    TopicConfig::default().set(key, value)?;
+                }
+                None => self.settings.clone().set(key, value)?,
+            },
+            Command::PreferredElection { topic, partition } => {
+                self.check_scope(topic, partition)?;
+                if self.zk.controller().is_none() {
+                    return Err("there is no controller right now to run the election".into());
+                }
+            }
+            Command::Reassign {
+                topic,
+                partition,
+                replicas,
+            } => {
+                let t = self.check_partition(topic, *partition)?;
+                if replicas.is_empty() {
+                    return Err("a reassignment needs at least one replica".into());
+                }
+                let mut seen = BTreeSet::new();
+                for r in replicas {
+                    status(r)?;
+                    if !seen.insert(r) {
+                        return Err(format!("broker {r} is listed twice"));
+                    }
+                }
+                if t.replicas[*partition as usize] == *replicas {
+                    return Err(format!(
+                        "{topic}-{partition} already has the replicas {replicas:?}"
+                    ));
+                }
+                if self.zk.controller().is_none() {
+                    return Err("there is no controller right now to run the reassignment".into());
+                }
+            }
             Command::Cut(a, b) | Command::Heal(a, b) => {
                 endpoint(a)?;
                 endpoint(b)?;
@@ -389,6 +863,23 @@ impl World {
     }
 
     fn record(&mut self, kind: EventKind, cause: String) {
+        if let EventKind::LeaderElected {
+            partition,
+            leader_epoch,
+            reason,
+            ..
+        } = &kind
+        {
+            if reason == "unclean" {
+                if let Some(tp) = self.tp_by_name(partition) {
+                    self.producer
+                        .unclean
+                        .entry(tp)
+                        .or_default()
+                        .insert(*leader_epoch);
+                }
+            }
+        }
         self.events.push(Event {
             time_ms: self.now,
             kind,
@@ -412,6 +903,24 @@ impl World {
                     self.finish(out);
                 }
             }
+            Item::CreateTopics => {
+                // kafka-topics --create: the assignment goes to /brokers/topics/T; the
+                // controller's watch does the rest.
+                let mut out = Out::default();
+                for t in self.topics.clone() {
+                    let data = serde_json::to_string(&TopicAssignment::new(&t.replicas))
+                        .expect("an assignment serializes");
+                    self.zk.admin_create(&topic_path(&t.name), &data, &mut out);
+                    for p in 0..t.replicas.len() {
+                        self.zk.admin_create(
+                            &format!("{}/partitions/{p}", topic_path(&t.name)),
+                            "",
+                            &mut out,
+                        );
+                    }
+                }
+                self.finish(out);
+            }
             Item::Deliver {
                 msg,
                 from,
@@ -426,6 +935,16 @@ impl World {
                 }
                 let mut out = Out::default();
                 match to {
+                    Endpoint::Client => {
+                        if let Body::ProduceResponse {
+                            request, result, ..
+                        } = body
+                        {
+                            let mut pout = ProducerOut::default();
+                            self.producer.on_response(request, result, &mut pout);
+                            self.finish_producer(pout);
+                        }
+                    }
                     Endpoint::Zk => {
                         if let Endpoint::Broker(b) = from {
                             self.zk.handle(now, b, body, &mut out);
@@ -463,6 +982,32 @@ impl World {
             } => {
                 let mut out = Out::default();
                 match owner {
+                    Endpoint::Client => {
+                        let mut pout = ProducerOut::default();
+                        match timer {
+                            Timer::ProduceTick { stream } => {
+                                let brokers = &self.brokers;
+                                if self
+                                    .producer
+                                    .tick(now, stream, brokers, &settings, &mut pout)
+                                {
+                                    self.push(
+                                        now + super::producer::TICK_MS,
+                                        Item::Timer {
+                                            owner,
+                                            incarnation,
+                                            timer,
+                                        },
+                                    );
+                                }
+                            }
+                            Timer::ProduceTimeout { request } => {
+                                self.producer.on_timeout(request, &mut pout)
+                            }
+                            _ => {}
+                        }
+                        self.finish_producer(pout);
+                    }
                     Endpoint::Zk => self.zk.on_timer(now, timer, &mut out),
                     Endpoint::Broker(b) => {
                         let broker = &self.brokers[&b];
@@ -528,7 +1073,7 @@ impl World {
         for (at, who, timer) in out.timers {
             let incarnation = match who {
                 Endpoint::Broker(b) => self.brokers[&b].incarnation,
-                Endpoint::Zk => 0,
+                Endpoint::Zk | Endpoint::Client => 0,
             };
             self.push(
                 at,
@@ -591,16 +1136,126 @@ impl World {
         }
     }
 
+    fn tp_by_name(&self, name: &str) -> Option<TopicPartition> {
+        let i = name.rfind('-')?;
+        let tp = TopicPartition::new(&name[..i], name[i + 1..].parse().ok()?);
+        self.topics.iter().any(|t| t.name == tp.topic).then_some(tp)
+    }
+
+    /// Every partition, in order.
+    fn all_partitions(&self) -> Vec<TopicPartition> {
+        self.topics
+            .iter()
+            .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
+            .collect()
+    }
+
+    /// ZooKeeper's partition state of `tp`, if written.
+    fn zk_state(&self, tp: &TopicPartition) -> Option<PartitionState> {
+        self.zk
+            .node(&partition_state_path(&tp.topic, tp.partition))
+            .and_then(|n| PartitionState::from_json(&n.data))
+    }
+
+    /// The assignment in ZooKeeper (a reassignment changes it), else as set up.
+    fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
+        self.zk
+            .node(&topic_path(&tp.topic))
+            .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
+            .and_then(|a| a.by_partition().remove(&tp.partition))
+            .or_else(|| {
+                self.topics
+                    .iter()
+                    .find(|t| t.name == tp.topic)
+                    .and_then(|t| t.replicas.get(tp.partition as usize).cloned())
+            })
+            .unwrap_or_default()
+    }
+
+    /// The broker that leads `tp` now: ZooKeeper names it and it has taken that leader epoch.
+    fn acting_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
+        let st = self.zk_state(tp)?;
+        let leader = st.leader_id()?;
+        let b = self.brokers.get(&leader)?;
+        let r = b.replicas.get(tp)?.state.as_ref()?;
+        (b.status.is_alive()
+            && r.leader_epoch == st.leader_epoch
+            && matches!(r.role, Role::Leader(_)))
+        .then_some((leader, st.leader_epoch))
+    }
+
     fn monitor_step(&mut self) {
-        for (name, detail) in self.monitor.check(&self.zk, &self.brokers) {
-            self.violations.push(format!("{name}: {detail}"));
-            self.record(
-                EventKind::InvariantViolated {
-                    invariant: name,
-                    detail,
-                },
-                "the safety monitor checks every invariant after every step".into(),
-            );
+        let mut found = self.monitor.check(&self.zk, &self.brokers);
+        // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
+        for (path, state, current) in self.zk.take_stale_controller_writes() {
+            found.push((
+                super::invariants::ONE_ACTING_CONTROLLER.to_string(),
+                format!(
+                    "{path} was rewritten by controller epoch {} (leader {}, leader epoch {}) while epoch {current} rules: a zombie controller's write landed (split brain)",
+                    state.controller_epoch, state.leader, state.leader_epoch
+                ),
+            ));
+        }
+        for tp in self.all_partitions() {
+            let Some(st) = self.zk_state(&tp) else {
+                continue;
+            };
+            let prev = self
+                .zk_leader_epochs
+                .insert(tp.clone(), st.leader_epoch)
+                .unwrap_or(0);
+            if st.leader_epoch < prev {
+                found.push((
+                    super::invariants::LEADER_EPOCHS_ONLY_GROW.to_string(),
+                    format!(
+                        "{tp}: leader epoch went back from {prev} to {}",
+                        st.leader_epoch
+                    ),
+                ));
+            }
+            if let Some(l) = st.leader_id() {
+                if !st.isr.contains(&l) {
+                    found.push((
+                        super::invariants::LEADER_IN_ISR.to_string(),
+                        format!("{tp}: leader {l} is not in the ISR {:?}", st.isr),
+                    ));
+                }
+            }
+            // The leader's high watermark never passes what its ISR holds.
+            if let Some((leader, _)) = self.acting_leader(&tp) {
+                let b = &self.brokers[&leader];
+                let r = &b.replicas[&tp];
+                let isr = &r.state.as_ref().expect("acting leader").isr;
+                for m in isr {
+                    let leo = self
+                        .brokers
+                        .get(m)
+                        .and_then(|x| x.replicas.get(&tp))
+                        .map_or(0, |x| x.log.leo);
+                    if leo < r.log.hw {
+                        found.push((
+                            super::invariants::HW_WITHIN_ISR.to_string(),
+                            format!(
+                                "{tp}: leader {leader}'s high watermark {} is above ISR member {m}'s log end offset {leo}",
+                                r.log.hw
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        let leaders: BTreeMap<TopicPartition, (BrokerId, u64)> = self
+            .all_partitions()
+            .into_iter()
+            .filter_map(|tp| self.acting_leader(&tp).map(|l| (tp, l)))
+            .collect();
+        let mut pout = ProducerOut::default();
+        self.producer
+            .check_losses(&self.brokers, &leaders, &self.settings, &mut pout);
+        self.finish_producer(pout);
+        let found = self.monitor.fresh(found);
+        for (name, detail) in found {
+            self.violation(name, detail);
         }
     }
 
@@ -648,6 +1303,15 @@ impl World {
                         _ => None,
                     },
                     zk_link_cut: self.is_cut(Endpoint::Broker(b.id), Endpoint::Zk),
+                    stalled_fetchers: b
+                        .stalls
+                        .iter()
+                        .map(|s| match (&s.topic, s.partition) {
+                            (None, _) => "all".to_string(),
+                            (Some(t), None) => t.clone(),
+                            (Some(t), Some(p)) => format!("{t}-{p}"),
+                        })
+                        .collect(),
                 };
                 (b.id, view)
             })
@@ -657,11 +1321,88 @@ impl World {
             controller: self.zk.controller(),
             controller_epoch: self.zk.controller_epoch(),
             brokers,
-            partitions: BTreeMap::new(),
+            partitions: self.partition_views(),
             groups: BTreeMap::new(),
-            lost_records: BTreeMap::new(),
+            lost_records: self
+                .all_partitions()
+                .into_iter()
+                .map(|tp| {
+                    let lost = self.producer.ledgers.get(&tp).map_or(0, |l| l.lost_records);
+                    (tp.to_string(), lost)
+                })
+                .collect(),
             violations: self.violations.clone(),
         }
+    }
+}
+
+impl World {
+    fn partition_views(&self) -> BTreeMap<String, PartitionView> {
+        let mut views = BTreeMap::new();
+        for tp in self.all_partitions() {
+            let replicas = self.assignment(&tp);
+            let st = self.zk_state(&tp);
+            let (leader, leader_epoch, isr, controller_epoch) = match &st {
+                Some(s) => (s.leader, s.leader_epoch, s.isr.clone(), s.controller_epoch),
+                None => (-1, 0, Vec::new(), 0),
+            };
+            let mut leos = BTreeMap::new();
+            let mut roles = BTreeMap::new();
+            let mut max_hw = 0;
+            for r in &replicas {
+                let b = &self.brokers[r];
+                let log = b.replicas.get(&tp).map(|x| &x.log);
+                leos.insert(*r, log.map_or(0, |l| l.leo));
+                max_hw = max_hw.max(log.map_or(0, |l| l.hw));
+                let role = match b.status {
+                    BrokerStatus::Paused { .. } => "frozen",
+                    s if !s.is_alive() => "offline",
+                    _ if leader == *r as i64 => "leader",
+                    _ if isr.contains(r) => "in_sync",
+                    _ => "out_of_sync",
+                };
+                roles.insert(*r, role);
+            }
+            let high_watermark = match self.acting_leader(&tp) {
+                Some((l, _)) => self.brokers[&l].replicas[&tp].log.hw,
+                None => max_hw,
+            };
+            let ledger = self.producer.ledgers.get(&tp);
+            let stream = self
+                .producer
+                .streams
+                .values()
+                .find(|s| s.tp == tp)
+                .map(|s| StreamView {
+                    acks: s.acks.name(),
+                    rate_per_s: s.rate_per_s,
+                });
+            views.insert(
+                tp.to_string(),
+                PartitionView {
+                    preferred: replicas.first().copied().unwrap_or_default(),
+                    replicas,
+                    leader,
+                    leader_epoch,
+                    isr,
+                    controller_epoch,
+                    high_watermark,
+                    log_end_offsets: leos,
+                    replica_states: roles,
+                    unclean_leader_election: self.settings.topic_unclean(&tp.topic),
+                    min_insync_replicas: self.settings.topic_min_insync(&tp.topic),
+                    acked_records: ledger.map_or(0, |l| l.acked_records),
+                    failed_records: ledger.map_or(0, |l| l.failed_records),
+                    stream,
+                },
+            );
+        }
+        views
+    }
+
+    /// The topics as set up.
+    pub fn topics(&self) -> &[TopicSpec] {
+        &self.topics
     }
 }
 
@@ -669,5 +1410,6 @@ fn name(e: Endpoint) -> String {
     match e {
         Endpoint::Zk => "zk".into(),
         Endpoint::Broker(b) => b.to_string(),
+        Endpoint::Client => "producer".into(),
     }
 }

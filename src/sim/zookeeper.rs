@@ -11,6 +11,7 @@ use super::message::{
     Body, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
 };
 use super::net::{BrokerId, Endpoint};
+use super::znodes::PartitionState;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One znode.
@@ -62,6 +63,7 @@ pub struct ZooKeeper {
     sessions: BTreeMap<SessionId, Session>,
     data_watches: BTreeMap<String, BTreeSet<SessionId>>,
     child_watches: BTreeMap<String, BTreeSet<SessionId>>,
+    stale_writes: Vec<(String, PartitionState, u64)>,
 }
 
 impl Default for ZooKeeper {
@@ -93,10 +95,13 @@ impl ZooKeeper {
             sessions: BTreeMap::new(),
             data_watches: BTreeMap::new(),
             child_watches: BTreeMap::new(),
+            stale_writes: Vec::new(),
         };
         zk.put("/", "", None);
         zk.put("/brokers", "", None);
         zk.put("/brokers/ids", "", None);
+        zk.put("/brokers/topics", "", None);
+        zk.put("/isr_change_notification", "", None);
         zk
     }
 
@@ -124,6 +129,66 @@ impl ZooKeeper {
             if let Some(n) = self.nodes.get_mut(p) {
                 n.pzxid = zxid;
             }
+        }
+    }
+
+    /// An admin tool's write, outside any session (`kafka-topics --create` writing
+    /// `/brokers/topics/T`): creates the znode and any missing parents, firing watches.
+    pub fn admin_create(&mut self, path: &str, data: &str, out: &mut Out) {
+        let mut missing = Vec::new();
+        let mut p = parent(path);
+        while let Some(q) = p {
+            if self.nodes.contains_key(q) {
+                break;
+            }
+            missing.push(q.to_string());
+            p = parent(q);
+        }
+        for q in missing.into_iter().rev() {
+            self.create_persistent(&q, "", out);
+        }
+        self.create_persistent(path, data, out);
+    }
+
+    fn create_persistent(&mut self, path: &str, data: &str, out: &mut Out) {
+        if self.nodes.contains_key(path) {
+            return;
+        }
+        self.zxid += 1;
+        let zxid = self.zxid;
+        self.apply_write(
+            0,
+            ZkOp::Create {
+                path: path.into(),
+                data: data.into(),
+                ephemeral: false,
+            },
+            zxid,
+            out,
+        );
+    }
+
+    /// Partition-state writes that changed the leader epoch while carrying a controller epoch
+    /// older than `/controller_epoch`: a zombie controller's writes (taken once).
+    pub fn take_stale_controller_writes(&mut self) -> Vec<(String, PartitionState, u64)> {
+        std::mem::take(&mut self.stale_writes)
+    }
+
+    fn note_partition_write(&mut self, path: &str, data: &str) {
+        if !path.ends_with("/state") {
+            return;
+        }
+        let (Some(old), Some(new)) = (
+            self.nodes
+                .get(path)
+                .and_then(|n| PartitionState::from_json(&n.data)),
+            PartitionState::from_json(data),
+        ) else {
+            return;
+        };
+        let current = self.controller_epoch();
+        if new.leader_epoch != old.leader_epoch && new.controller_epoch < current {
+            self.stale_writes.push((path.to_string(), new, current));
         }
     }
 
@@ -496,6 +561,10 @@ impl ZooKeeper {
                 Some(v) if v != *version => Err(ZkError::BadVersion),
                 Some(_) => Ok(()),
             },
+            ZkOp::Delete { path } => match version_of(path) {
+                None => Err(ZkError::NoNode),
+                Some(_) => Ok(()),
+            },
             _ => Ok(()),
         }
     }
@@ -548,7 +617,10 @@ impl ZooKeeper {
             ZkOp::Multi(ops) => {
                 let mut pending: BTreeMap<String, Option<i32>> = BTreeMap::new();
                 for op in &ops {
-                    self.check(op, &pending)?;
+                    self.check(op, &pending).map_err(|e| match (op, e) {
+                        (ZkOp::Check { .. }, ZkError::BadVersion) => ZkError::CheckFailed,
+                        (_, e) => e,
+                    })?;
                     match op {
                         ZkOp::Create { path, .. } => {
                             pending.insert(path.clone(), Some(0));
@@ -562,9 +634,13 @@ impl ZooKeeper {
                                 .unwrap_or(0);
                             pending.insert(path.clone(), Some(v + 1));
                         }
-                        ZkOp::Multi(_) | ZkOp::Exists { .. } | ZkOp::GetChildren { .. } => {
-                            return Err(ZkError::BadVersion)
+                        ZkOp::Delete { path } => {
+                            pending.insert(path.clone(), None);
                         }
+                        ZkOp::Multi(_)
+                        | ZkOp::Batch(_)
+                        | ZkOp::Exists { .. }
+                        | ZkOp::GetChildren { .. } => return Err(ZkError::BadVersion),
                         ZkOp::Check { .. } => {}
                     }
                 }
@@ -577,6 +653,11 @@ impl ZooKeeper {
                 }
                 Ok(OpResult::Multi(results))
             }
+            ZkOp::Batch(ops) => Ok(OpResult::Batch(
+                ops.into_iter()
+                    .map(|op| self.execute(session, op, out))
+                    .collect(),
+            )),
             write => {
                 self.check(&write, &BTreeMap::new())?;
                 self.zxid += 1;
@@ -616,6 +697,7 @@ impl ZooKeeper {
                 OpResult::Created(stat)
             }
             ZkOp::SetData { path, data, .. } => {
+                self.note_partition_write(&path, &data);
                 let node = self.nodes.get_mut(&path).expect("checked before applying");
                 node.data = data;
                 node.stat.version += 1;
@@ -625,7 +707,17 @@ impl ZooKeeper {
                 OpResult::Set(stat)
             }
             ZkOp::Check { .. } => OpResult::Checked,
-            ZkOp::Exists { .. } | ZkOp::GetChildren { .. } | ZkOp::Multi(_) => {
+            ZkOp::Delete { path } => {
+                self.nodes.remove(&path);
+                self.children_changed(&path, zxid);
+                self.fire_data(&path, WatchChange::Deleted, out);
+                if let Some(p) = parent(&path) {
+                    let p = p.to_string();
+                    self.fire_children(&p, out);
+                }
+                OpResult::Deleted
+            }
+            ZkOp::Exists { .. } | ZkOp::GetChildren { .. } | ZkOp::Multi(_) | ZkOp::Batch(_) => {
                 unreachable!("reads and nested multis are not writes")
             }
         }
@@ -858,7 +950,7 @@ mod tests {
         let (r, _) = request(&mut zk, 1, s1, fenced(Profile::V3_9, 0, write.clone()));
         assert_eq!(
             r,
-            Err(ZkError::BadVersion),
+            Err(ZkError::CheckFailed),
             "fenced: ControllerMovedException"
         );
         assert_eq!(zk.node("/state").unwrap().data, "a");

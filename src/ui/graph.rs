@@ -137,6 +137,8 @@ impl Layout {
         match e {
             Endpoint::Zk => Some(Pt { x: 0.0, y: 0.0 }),
             Endpoint::Broker(b) => self.nodes.iter().find(|(id, _)| *id == b).map(|(_, p)| *p),
+            // The producer is not drawn (yet): its messages are not animated.
+            Endpoint::Client => None,
         }
     }
 

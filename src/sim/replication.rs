@@ -1,0 +1,1120 @@
+//! The broker side of replication: each replica's log, the leader's view of its followers,
+//! follower fetching, the high watermark, ISR shrink and expand, produce with acks, and
+//! truncation after a leader change.
+//!
+//! Sources: `kafka.cluster.Partition` (`makeLeader`, `makeFollower`, `maybeShrinkIsr`,
+//! `maybeExpandIsr`, `maybeIncrementLeaderHW`, `appendRecordsToLeader`),
+//! `kafka.server.ReplicaManager` (`becomeLeaderOrFollower`, the ISR-expiration task every
+//! `replica.lag.time.max.ms` / 2), `ReplicaFetcherThread` (truncation to the high watermark
+//! before 0.11, by leader epoch from 0.11, KIP-101/KIP-279), `DelayedFetch`
+//! (`replica.fetch.wait.max.ms`), `DelayedProduce` (acks=all) and `AlterPartitionManager`
+//! (KIP-497, 2.7+; before it the leader writes the partition state znode itself by
+//! compare-and-set and leaves an `/isr_change_notification`).
+
+use super::broker::{Broker, BrokerStatus, Pending};
+use super::config::Settings;
+use super::event::EventKind;
+use super::log::Log;
+use super::message::{
+    Body, FetchData, FetchPartition, KafkaError, OpResult, Out, PartitionInfo, Timer, ZkError, ZkOp,
+};
+use super::net::{BrokerId, Endpoint};
+use super::topic::{Acks, TopicPartition};
+use super::znodes::{partition_state_path, PartitionState};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `replica.socket.timeout.ms`: how long a follower waits for a fetch answer.
+pub const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
+
+/// One replica of one partition on one broker.
+#[derive(Debug, Clone, Default)]
+pub struct Replica {
+    /// The log, kept on disk: it survives crashes and restarts.
+    pub log: Log,
+    /// What the broker process knows of the partition (memory; gone with the process).
+    pub state: Option<ReplicaState>,
+}
+
+/// A replica's in-memory state, from the last LeaderAndIsr it accepted.
+#[derive(Debug, Clone)]
+pub struct ReplicaState {
+    /// The leader, `None` while the partition has none.
+    pub leader: Option<BrokerId>,
+    /// The leader epoch.
+    pub leader_epoch: u64,
+    /// The ISR as this broker knows it (the leader's is authoritative).
+    pub isr: Vec<BrokerId>,
+    /// The assignment.
+    pub replicas: Vec<BrokerId>,
+    /// The zkVersion of the partition state znode (the partition epoch).
+    pub zk_version: i32,
+    /// The controller epoch of the request that set this state.
+    pub controller_epoch: u64,
+    /// Leader or follower.
+    pub role: Role,
+}
+
+/// What a replica does.
+#[derive(Debug, Clone)]
+pub enum Role {
+    /// Leads: tracks its followers.
+    Leader(LeaderState),
+    /// Follows `leader`.
+    Follower {
+        /// The follower must first find where its log diverges from the new leader's.
+        check_divergence: bool,
+    },
+}
+
+/// The leader's view of one follower (`kafka.cluster.Replica`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// The follower's log end offset, from its last fetch (0 until it fetches).
+    pub leo: u64,
+    /// The last time the follower was caught up.
+    pub last_caught_up_ms: u64,
+    /// When the last fetch arrived, and the leader's log end then.
+    pub last_fetch_ms: u64,
+    /// The leader's log end offset at the last fetch.
+    pub last_fetch_leader_leo: u64,
+}
+
+/// A leader's state.
+#[derive(Debug, Clone, Default)]
+pub struct LeaderState {
+    /// Each follower's progress.
+    pub followers: BTreeMap<BrokerId, Progress>,
+    /// The log end offset when this leader epoch began.
+    pub epoch_start_offset: u64,
+    /// An ISR change sent and not yet confirmed.
+    pub pending_isr: Option<Vec<BrokerId>>,
+}
+
+/// An acks=all produce waiting for the high watermark (`DelayedProduce`).
+#[derive(Debug, Clone)]
+pub struct WaitingProduce {
+    /// The partition.
+    pub tp: TopicPartition,
+    /// One past the last offset appended.
+    pub end: u64,
+    /// Base offset and leader epoch of the append.
+    pub base: (u64, u64),
+    /// Who asked.
+    pub from: Endpoint,
+}
+
+/// A follower's fetcher for one leader.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fetcher {
+    /// The fetch in flight, by correlation id.
+    pub in_flight: Option<u64>,
+    /// Backing off after an error.
+    pub backing_off: bool,
+}
+
+/// A stalled fetcher rule: all partitions, one topic, or one partition.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Stall {
+    /// The topic, or every topic.
+    pub topic: Option<String>,
+    /// The partition, or every partition of the topic.
+    pub partition: Option<u32>,
+}
+
+impl Stall {
+    fn covers(&self, tp: &TopicPartition) -> bool {
+        self.topic.as_ref().is_none_or(|t| *t == tp.topic)
+            && self.partition.is_none_or(|p| p == tp.partition)
+    }
+}
+
+impl Broker {
+    fn min_insync(&self, settings: &Settings, tp: &TopicPartition) -> usize {
+        settings.topic_min_insync(&tp.topic) as usize
+    }
+
+    /// Whether the fetchers of this broker skip `tp` (a stall action).
+    pub fn is_stalled(&self, tp: &TopicPartition) -> bool {
+        self.stalls.iter().any(|s| s.covers(tp))
+    }
+
+    /// Starts the periodic ISR-expiration check of a fresh process.
+    pub(crate) fn start_replica_manager(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+        out.timer(
+            now + (settings.replica_lag_time_max_ms / 2).max(1),
+            self.me(),
+            Timer::IsrExpiration,
+        );
+    }
+
+    // ----- LeaderAndIsr, UpdateMetadata partitions, StopReplica -----
+
+    /// `ReplicaManager.becomeLeaderOrFollower`, after the epoch checks passed.
+    pub(crate) fn apply_leader_and_isr(
+        &mut self,
+        now: u64,
+        from: BrokerId,
+        controller_epoch: u64,
+        partitions: Vec<PartitionInfo>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let mut kick = BTreeSet::new();
+        for info in partitions {
+            if !info.replicas.contains(&self.id) {
+                continue;
+            }
+            let replica = self.replicas.entry(info.tp.clone()).or_default();
+            if let Some(st) = &replica.state {
+                if info.leader_epoch <= st.leader_epoch {
+                    if info.leader_epoch < st.leader_epoch {
+                        out.event(
+                            EventKind::StaleRequestRejected {
+                                broker: self.id,
+                                from,
+                                request: format!("LeaderAndIsr for {}", info.tp),
+                                epoch: info.leader_epoch as i64,
+                                current: st.leader_epoch as i64,
+                                error: "STALE_LEADER_EPOCH (partition ignored)".into(),
+                            },
+                            "a partition whose leader epoch is not newer than the broker's is ignored",
+                        );
+                    }
+                    continue;
+                }
+            }
+            let leader = BrokerId::try_from(info.leader).ok();
+            let was_leader = matches!(
+                replica.state.as_ref().map(|s| &s.role),
+                Some(Role::Leader(_))
+            );
+            let role = if leader == Some(self.id) {
+                // makeLeader: every follower starts with an unknown end offset; those in the
+                // ISR count as caught up now.
+                let leo = replica.log.leo;
+                let followers = info
+                    .replicas
+                    .iter()
+                    .filter(|r| **r != self.id)
+                    .map(|r| {
+                        (
+                            *r,
+                            Progress {
+                                leo: 0,
+                                last_caught_up_ms: if info.isr.contains(r) { now } else { 0 },
+                                last_fetch_ms: 0,
+                                last_fetch_leader_leo: 0,
+                            },
+                        )
+                    })
+                    .collect();
+                Role::Leader(LeaderState {
+                    followers,
+                    epoch_start_offset: leo,
+                    pending_isr: None,
+                })
+            } else {
+                Role::Follower {
+                    check_divergence: false,
+                }
+            };
+            replica.state = Some(ReplicaState {
+                leader,
+                leader_epoch: info.leader_epoch,
+                isr: info.isr.clone(),
+                replicas: info.replicas.clone(),
+                zk_version: info.zk_version,
+                controller_epoch,
+                role,
+            });
+            if leader != Some(self.id) {
+                if was_leader {
+                    self.fail_waiting_produce(&info.tp, KafkaError::NotLeaderOrFollower, out);
+                }
+                self.make_follower(&info.tp, settings, out);
+                if let Some(l) = leader {
+                    kick.insert(l);
+                }
+            } else {
+                self.maybe_advance_hw(now, &info.tp, settings, out);
+            }
+        }
+        for leader in kick {
+            self.maybe_fetch(now, leader, out);
+        }
+    }
+
+    /// `makeFollower`: before 0.11 truncate to the high watermark at once (the records above
+    /// it may be lost for good); from 0.11 ask the leader where the logs diverge first.
+    fn make_follower(&mut self, tp: &TopicPartition, settings: &Settings, out: &mut Out) {
+        let id = self.id;
+        let Some(replica) = self.replicas.get_mut(tp) else {
+            return;
+        };
+        let Some(st) = replica.state.as_mut() else {
+            return;
+        };
+        if settings.profile.truncates_by_leader_epoch() {
+            st.role = Role::Follower {
+                check_divergence: replica.log.leo > 0,
+            };
+        } else {
+            let (leo, hw) = (replica.log.leo, replica.log.hw);
+            let gone = replica.log.truncate_to(hw);
+            if gone > 0 {
+                out.event(
+                    EventKind::ReplicaTruncated {
+                        broker: id,
+                        partition: tp.to_string(),
+                        from_offset: hw,
+                        to_offset: leo,
+                    },
+                    "before 0.11 a follower truncates its log to its high watermark when it starts following (KafkaTruncateToHighWatermark): acknowledged records above it can be lost",
+                );
+            }
+        }
+    }
+
+    /// `StopReplica`: stop fetching, and with `delete` drop the replica.
+    pub(crate) fn stop_replicas(&mut self, partitions: &[TopicPartition], delete: bool) {
+        for tp in partitions {
+            if delete {
+                self.replicas.remove(tp);
+            } else if let Some(r) = self.replicas.get_mut(tp) {
+                r.state = None;
+            }
+        }
+    }
+
+    // ----- produce -----
+
+    /// `appendRecordsToLeader`, with acks and `min.insync.replicas`.
+    pub(crate) fn on_produce(
+        &mut self,
+        now: u64,
+        from: Endpoint,
+        (request, tp, records, acks): (u64, TopicPartition, u64, Acks),
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let min_isr = self.min_insync(settings, &tp);
+        let reply = |result: Result<(u64, u64), KafkaError>, out: &mut Out| {
+            if acks != Acks::Zero {
+                out.send(
+                    Endpoint::Broker(self.id),
+                    from,
+                    Body::ProduceResponse {
+                        request,
+                        tp: tp.clone(),
+                        result,
+                    },
+                );
+            }
+        };
+        let Some((epoch, isr_len)) = self.replicas.get(&tp).and_then(|r| {
+            r.state.as_ref().and_then(|s| match s.role {
+                Role::Leader(_) => Some((s.leader_epoch, s.isr.len())),
+                Role::Follower { .. } => None,
+            })
+        }) else {
+            reply(Err(KafkaError::NotLeaderOrFollower), out);
+            return;
+        };
+        if acks == Acks::All && isr_len < min_isr {
+            reply(Err(KafkaError::NotEnoughReplicas), out);
+            return;
+        }
+        let replica = self.replicas.get_mut(&tp).expect("checked above");
+        let base = replica.log.append(epoch, records);
+        let end = replica.log.leo;
+        match acks {
+            Acks::Zero => {}
+            Acks::One => reply(Ok((base, epoch)), out),
+            Acks::All => {
+                self.waiting_produce.insert(
+                    request,
+                    WaitingProduce {
+                        tp: tp.clone(),
+                        end,
+                        base: (base, epoch),
+                        from,
+                    },
+                );
+                out.timer(
+                    now + settings.request_timeout_ms,
+                    self.me(),
+                    Timer::ProduceTimeout { request },
+                );
+            }
+        }
+        self.maybe_advance_hw(now, &tp, settings, out);
+        self.answer_delayed_fetches(now, &tp, settings, out);
+    }
+
+    pub(crate) fn on_produce_timeout(&mut self, request: u64, out: &mut Out) {
+        if let Some(w) = self.waiting_produce.remove(&request) {
+            out.send(
+                self.me(),
+                w.from,
+                Body::ProduceResponse {
+                    request,
+                    tp: w.tp,
+                    result: Err(KafkaError::RequestTimedOut),
+                },
+            );
+        }
+    }
+
+    fn fail_waiting_produce(&mut self, tp: &TopicPartition, error: KafkaError, out: &mut Out) {
+        let ids: Vec<u64> = self
+            .waiting_produce
+            .iter()
+            .filter(|(_, w)| w.tp == *tp)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let w = self.waiting_produce.remove(&id).expect("listed above");
+            out.send(
+                self.me(),
+                w.from,
+                Body::ProduceResponse {
+                    request: id,
+                    tp: w.tp,
+                    result: Err(error),
+                },
+            );
+        }
+    }
+
+    /// `maybeIncrementLeaderHW`: the high watermark is the smallest log end offset in the ISR
+    /// (from 3.7 it stays put while the ISR is smaller than `min.insync.replicas`). Waiting
+    /// acks=all produces complete when it passes them.
+    fn maybe_advance_hw(
+        &mut self,
+        _now: u64,
+        tp: &TopicPartition,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let min_isr = self.min_insync(settings, tp);
+        let id = self.id;
+        let Some(replica) = self.replicas.get_mut(tp) else {
+            return;
+        };
+        let Some(st) = replica.state.as_ref() else {
+            return;
+        };
+        let Role::Leader(ls) = &st.role else {
+            return;
+        };
+        if settings.profile.freezes_hw_under_min_isr() && st.isr.len() < min_isr {
+            return;
+        }
+        let isr_len = st.isr.len();
+        let hw = st
+            .isr
+            .iter()
+            .map(|r| {
+                if *r == id {
+                    replica.log.leo
+                } else {
+                    ls.followers.get(r).map_or(0, |p| p.leo)
+                }
+            })
+            .min()
+            .unwrap_or(replica.log.leo)
+            .min(replica.log.leo);
+        if hw > replica.log.hw {
+            replica.log.hw = hw;
+        }
+        let hw = replica.log.hw;
+        let done: Vec<u64> = self
+            .waiting_produce
+            .iter()
+            .filter(|(_, w)| w.tp == *tp && w.end <= hw)
+            .map(|(id, _)| *id)
+            .collect();
+        for request in done {
+            let w = self.waiting_produce.remove(&request).expect("listed above");
+            let result = if isr_len < min_isr {
+                Err(KafkaError::NotEnoughReplicasAfterAppend)
+            } else {
+                Ok(w.base)
+            };
+            out.send(
+                Endpoint::Broker(id),
+                w.from,
+                Body::ProduceResponse {
+                    request,
+                    tp: w.tp,
+                    result,
+                },
+            );
+        }
+    }
+
+    // ----- fetching: the follower side -----
+
+    /// Sends a fetch to `leader` for every partition this broker follows there, unless one
+    /// is in flight, the fetcher backs off, or nothing is left to fetch.
+    pub(crate) fn maybe_fetch(&mut self, now: u64, leader: BrokerId, out: &mut Out) {
+        if leader == self.id
+            || !matches!(
+                self.status,
+                BrokerStatus::Running | BrokerStatus::ShuttingDown
+            )
+        {
+            return;
+        }
+        let f = self.fetchers.entry(leader).or_default();
+        if f.in_flight.is_some() || f.backing_off {
+            return;
+        }
+        let partitions: Vec<FetchPartition> = self
+            .replicas
+            .iter()
+            .filter(|(tp, _)| !self.stalls.iter().any(|s| s.covers(tp)))
+            .filter_map(|(tp, r)| {
+                let st = r.state.as_ref()?;
+                if st.leader != Some(leader) {
+                    return None;
+                }
+                let Role::Follower { check_divergence } = st.role else {
+                    return None;
+                };
+                Some(FetchPartition {
+                    tp: tp.clone(),
+                    fetch_offset: r.log.leo,
+                    leader_epoch: st.leader_epoch,
+                    diverging_check: if check_divergence {
+                        r.log.last_epoch()
+                    } else {
+                        None
+                    },
+                })
+            })
+            .collect();
+        if partitions.is_empty() {
+            return;
+        }
+        let correlation_id = self.next_fetch;
+        self.next_fetch += 1;
+        self.fetchers.entry(leader).or_default().in_flight = Some(correlation_id);
+        out.send(
+            self.me(),
+            Endpoint::Broker(leader),
+            Body::Fetch {
+                correlation_id,
+                partitions,
+            },
+        );
+        out.timer(
+            now + REPLICA_SOCKET_TIMEOUT_MS,
+            self.me(),
+            Timer::FetchTimeout {
+                leader,
+                correlation_id,
+            },
+        );
+    }
+
+    pub(crate) fn on_fetch_timeout(
+        &mut self,
+        now: u64,
+        leader: BrokerId,
+        correlation_id: u64,
+        out: &mut Out,
+    ) {
+        let f = self.fetchers.entry(leader).or_default();
+        if f.in_flight == Some(correlation_id) {
+            f.in_flight = None;
+            self.maybe_fetch(now, leader, out);
+        }
+    }
+
+    pub(crate) fn on_fetch_backoff(&mut self, now: u64, leader: BrokerId, out: &mut Out) {
+        self.fetchers.entry(leader).or_default().backing_off = false;
+        self.maybe_fetch(now, leader, out);
+    }
+
+    /// Restarts every fetcher that has something to fetch (after a stall is lifted).
+    pub(crate) fn kick_fetchers(&mut self, now: u64, out: &mut Out) {
+        let leaders: BTreeSet<BrokerId> = self
+            .replicas
+            .values()
+            .filter_map(|r| r.state.as_ref().and_then(|s| s.leader))
+            .collect();
+        for l in leaders {
+            self.maybe_fetch(now, l, out);
+        }
+    }
+
+    /// `ReplicaFetcherThread.processPartitionData` and its truncation.
+    pub(crate) fn on_fetch_response(
+        &mut self,
+        now: u64,
+        leader: BrokerId,
+        correlation_id: u64,
+        data: Vec<FetchData>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let f = self.fetchers.entry(leader).or_default();
+        if f.in_flight != Some(correlation_id) {
+            return;
+        }
+        f.in_flight = None;
+        let mut error = false;
+        let id = self.id;
+        for d in data {
+            let Some(replica) = self.replicas.get_mut(&d.tp) else {
+                continue;
+            };
+            let Some(st) = replica.state.as_mut() else {
+                continue;
+            };
+            if st.leader != Some(leader) || !matches!(st.role, Role::Follower { .. }) {
+                continue;
+            }
+            if d.error.is_some() {
+                error = true;
+                continue;
+            }
+            if let Some(epoch_end) = d.epoch_end {
+                let point = match epoch_end {
+                    None => 0,
+                    Some((epoch, end)) => {
+                        end.min(replica.log.end_offset_for(epoch).map_or(0, |(_, e)| e))
+                    }
+                };
+                let leo = replica.log.leo;
+                if point < leo {
+                    replica.log.truncate_to(point);
+                    out.event(
+                        EventKind::ReplicaTruncated {
+                            broker: id,
+                            partition: d.tp.to_string(),
+                            from_offset: point,
+                            to_offset: leo,
+                        },
+                        "the follower's log diverged from the new leader's: it truncates to where their leader epochs part (KIP-101, KIP-279)",
+                    );
+                }
+                st.role = Role::Follower {
+                    check_divergence: false,
+                };
+                continue;
+            }
+            if d.leader_leo < replica.log.leo {
+                // OFFSET_OUT_OF_RANGE: the leader has less than the follower.
+                let leo = replica.log.leo;
+                replica.log.truncate_to(d.leader_leo);
+                out.event(
+                    EventKind::ReplicaTruncated {
+                        broker: id,
+                        partition: d.tp.to_string(),
+                        from_offset: d.leader_leo,
+                        to_offset: leo,
+                    },
+                    "the follower is ahead of the new leader (OFFSET_OUT_OF_RANGE): it truncates to the leader's log end",
+                );
+                continue;
+            }
+            replica.log.append_runs(&d.runs);
+            let hw = d.hw.min(replica.log.leo);
+            if hw > replica.log.hw {
+                replica.log.hw = hw;
+            }
+        }
+        if error {
+            self.fetchers.entry(leader).or_default().backing_off = true;
+            out.timer(
+                now + settings.replica_fetch_backoff_ms,
+                self.me(),
+                Timer::FetchBackoff { leader },
+            );
+        } else {
+            self.maybe_fetch(now, leader, out);
+        }
+    }
+
+    // ----- fetching: the leader side -----
+
+    /// A follower's fetch: record its progress, maybe expand the ISR and advance the high
+    /// watermark; answer now if there is anything to say, else hold it
+    /// (`replica.fetch.wait.max.ms`).
+    pub(crate) fn on_fetch(
+        &mut self,
+        now: u64,
+        follower: BrokerId,
+        correlation_id: u64,
+        partitions: Vec<FetchPartition>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        for p in &partitions {
+            if p.diverging_check.is_none() {
+                self.record_fetch(now, follower, p, settings, out);
+            }
+        }
+        let answer = self.fetch_answer(&partitions, settings);
+        let has_news = answer
+            .iter()
+            .any(|d| d.error.is_some() || d.epoch_end.is_some() || !d.runs.is_empty());
+        if has_news {
+            out.send(
+                self.me(),
+                Endpoint::Broker(follower),
+                Body::FetchResponse {
+                    correlation_id,
+                    partitions: answer,
+                },
+            );
+        } else {
+            self.delayed_fetches
+                .insert(follower, (correlation_id, partitions));
+            out.timer(
+                now + settings.replica_fetch_wait_max_ms,
+                self.me(),
+                Timer::DelayedFetch {
+                    follower,
+                    correlation_id,
+                },
+            );
+        }
+    }
+
+    pub(crate) fn on_delayed_fetch(
+        &mut self,
+        follower: BrokerId,
+        correlation_id: u64,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        if self
+            .delayed_fetches
+            .get(&follower)
+            .is_some_and(|(c, _)| *c == correlation_id)
+        {
+            let (c, partitions) = self.delayed_fetches.remove(&follower).expect("checked");
+            let answer = self.fetch_answer(&partitions, settings);
+            out.send(
+                self.me(),
+                Endpoint::Broker(follower),
+                Body::FetchResponse {
+                    correlation_id: c,
+                    partitions: answer,
+                },
+            );
+        }
+    }
+
+    /// New records on `tp`: answer the held fetches that asked for it.
+    fn answer_delayed_fetches(
+        &mut self,
+        _now: u64,
+        tp: &TopicPartition,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let followers: Vec<BrokerId> = self
+            .delayed_fetches
+            .iter()
+            .filter(|(_, (_, ps))| ps.iter().any(|p| p.tp == *tp))
+            .map(|(f, _)| *f)
+            .collect();
+        for f in followers {
+            let (c, partitions) = self.delayed_fetches.remove(&f).expect("listed above");
+            let answer = self.fetch_answer(&partitions, settings);
+            out.send(
+                self.me(),
+                Endpoint::Broker(f),
+                Body::FetchResponse {
+                    correlation_id: c,
+                    partitions: answer,
+                },
+            );
+        }
+    }
+
+    fn fetch_answer(&self, partitions: &[FetchPartition], settings: &Settings) -> Vec<FetchData> {
+        partitions
+            .iter()
+            .map(|p| {
+                let mut d = FetchData {
+                    tp: p.tp.clone(),
+                    error: None,
+                    hw: 0,
+                    leader_leo: 0,
+                    runs: Vec::new(),
+                    epoch_end: None,
+                };
+                let Some((r, st)) = self
+                    .replicas
+                    .get(&p.tp)
+                    .and_then(|r| r.state.as_ref().map(|s| (r, s)))
+                else {
+                    d.error = Some(KafkaError::NotLeaderOrFollower);
+                    return d;
+                };
+                if !matches!(st.role, Role::Leader(_)) {
+                    d.error = Some(KafkaError::NotLeaderOrFollower);
+                    return d;
+                }
+                if settings.profile.has_broker_epochs() && p.leader_epoch != st.leader_epoch {
+                    // KIP-320 (2.1): a follower on another leader epoch waits for its
+                    // LeaderAndIsr.
+                    d.error = Some(KafkaError::FencedLeaderEpoch);
+                    return d;
+                }
+                d.hw = r.log.hw;
+                d.leader_leo = r.log.leo;
+                if let Some(epoch) = p.diverging_check {
+                    d.epoch_end = Some(r.log.end_offset_for(epoch));
+                    return d;
+                }
+                if p.fetch_offset <= r.log.leo {
+                    d.runs = r.log.runs_from(p.fetch_offset);
+                }
+                d
+            })
+            .collect()
+    }
+
+    /// The leader's bookkeeping of one follower fetch (`Partition.updateFollowerFetchState`).
+    fn record_fetch(
+        &mut self,
+        now: u64,
+        follower: BrokerId,
+        p: &FetchPartition,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let Some(replica) = self.replicas.get_mut(&p.tp) else {
+            return;
+        };
+        let leo = replica.log.leo;
+        let hw = replica.log.hw;
+        let Some(st) = replica.state.as_mut() else {
+            return;
+        };
+        if settings.profile.has_broker_epochs() && p.leader_epoch != st.leader_epoch {
+            return;
+        }
+        let Role::Leader(ls) = &mut st.role else {
+            return;
+        };
+        let Some(prog) = ls.followers.get_mut(&follower) else {
+            return;
+        };
+        let o = p.fetch_offset.min(leo);
+        if o >= leo {
+            prog.last_caught_up_ms = now;
+        } else if o >= prog.last_fetch_leader_leo {
+            prog.last_caught_up_ms = prog.last_caught_up_ms.max(prog.last_fetch_ms);
+        }
+        prog.last_fetch_leader_leo = leo;
+        prog.last_fetch_ms = now;
+        prog.leo = o;
+        // maybeExpandIsr: back in once it reaches the high watermark (and this epoch's start).
+        let expand = !st.isr.contains(&follower)
+            && ls.pending_isr.is_none()
+            && o >= hw
+            && o >= ls.epoch_start_offset;
+        if expand {
+            let mut isr = st.isr.clone();
+            isr.push(follower);
+            self.propose_isr(now, &p.tp, isr, settings, out);
+        }
+        self.maybe_advance_hw(now, &p.tp, settings, out);
+    }
+
+    // ----- the ISR -----
+
+    /// The ISR-expiration task: drop followers that have been behind for longer than
+    /// `replica.lag.time.max.ms` (and whose log end differs from the leader's).
+    pub(crate) fn on_isr_expiration(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+        out.timer(
+            now + (settings.replica_lag_time_max_ms / 2).max(1),
+            self.me(),
+            Timer::IsrExpiration,
+        );
+        let id = self.id;
+        let mut shrinks = Vec::new();
+        let mut resend = Vec::new();
+        for (tp, r) in &self.replicas {
+            let Some(st) = r.state.as_ref() else {
+                continue;
+            };
+            let Role::Leader(ls) = &st.role else {
+                continue;
+            };
+            if let Some(pending) = &ls.pending_isr {
+                resend.push((tp.clone(), pending.clone()));
+                continue;
+            }
+            let out_of_sync: Vec<BrokerId> = st
+                .isr
+                .iter()
+                .copied()
+                .filter(|f| *f != id)
+                .filter(|f| {
+                    let p = ls.followers.get(f).copied().unwrap_or_default();
+                    p.leo != r.log.leo
+                        && now.saturating_sub(p.last_caught_up_ms)
+                            > settings.replica_lag_time_max_ms
+                })
+                .collect();
+            if !out_of_sync.is_empty() {
+                let isr: Vec<BrokerId> = st
+                    .isr
+                    .iter()
+                    .copied()
+                    .filter(|f| !out_of_sync.contains(f))
+                    .collect();
+                shrinks.push((tp.clone(), isr));
+            }
+        }
+        if settings.profile.uses_alter_partition() {
+            // AlterPartitionManager retries an unanswered request.
+            for (tp, isr) in resend {
+                self.send_alter_partition(&tp, isr, out);
+            }
+        }
+        for (tp, isr) in shrinks {
+            self.propose_isr(now, &tp, isr, settings, out);
+        }
+    }
+
+    /// The leader changes the ISR without a new leader epoch: by compare-and-set on the
+    /// partition state znode before 2.7, by AlterPartition to the controller from 2.7.
+    fn propose_isr(
+        &mut self,
+        now: u64,
+        tp: &TopicPartition,
+        isr: Vec<BrokerId>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let id = self.id;
+        let Some(st) = self.replicas.get_mut(tp).and_then(|r| r.state.as_mut()) else {
+            return;
+        };
+        let Role::Leader(ls) = &mut st.role else {
+            return;
+        };
+        ls.pending_isr = Some(isr.clone());
+        if settings.profile.uses_alter_partition() {
+            self.send_alter_partition(tp, isr, out);
+        } else {
+            let state = PartitionState {
+                controller_epoch: st.controller_epoch,
+                leader: id as i64,
+                version: 1,
+                leader_epoch: st.leader_epoch,
+                isr: isr.clone(),
+            };
+            let version = st.zk_version;
+            let leader_epoch = st.leader_epoch;
+            self.zk_request(
+                now,
+                ZkOp::SetData {
+                    path: partition_state_path(&tp.topic, tp.partition),
+                    data: state.to_json(),
+                    version: Some(version),
+                },
+                Pending::IsrUpdate {
+                    tp: tp.clone(),
+                    isr,
+                    leader_epoch,
+                },
+                out,
+            );
+        }
+    }
+
+    fn send_alter_partition(&mut self, tp: &TopicPartition, isr: Vec<BrokerId>, out: &mut Out) {
+        let Some(st) = self.replicas.get(tp).and_then(|r| r.state.as_ref()) else {
+            return;
+        };
+        let Some(controller) = self.metadata_controller else {
+            return;
+        };
+        out.send(
+            self.me(),
+            Endpoint::Broker(controller),
+            Body::AlterPartition {
+                broker_epoch: self.broker_epoch.unwrap_or(-1),
+                tp: tp.clone(),
+                leader_epoch: st.leader_epoch,
+                isr,
+                zk_version: st.zk_version,
+            },
+        );
+    }
+
+    /// The answer to the leader's compare-and-set of the partition state (before 2.7).
+    pub(crate) fn on_isr_update_result(
+        &mut self,
+        now: u64,
+        (tp, isr, leader_epoch): (TopicPartition, Vec<BrokerId>, u64),
+        result: Result<OpResult, ZkError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        match result {
+            Ok(OpResult::Set(stat)) => {
+                self.isr_changed(now, &tp, leader_epoch, isr, stat.version, settings, out);
+                // Tell the controller: a sequential znode under /isr_change_notification.
+                self.isr_notifications += 1;
+                let name = format!(
+                    "/isr_change_notification/isr_change_{}_{:04}",
+                    self.id, self.isr_notifications
+                );
+                self.zk_request(
+                    now,
+                    ZkOp::Create {
+                        path: name,
+                        data: format!("{{\"version\":1,\"partitions\":[\"{tp}\"]}}"),
+                        ephemeral: false,
+                    },
+                    Pending::IsrNotify,
+                    out,
+                );
+            }
+            Err(e) => {
+                let id = self.id;
+                if let Some(Role::Leader(ls)) = self
+                    .replicas
+                    .get_mut(&tp)
+                    .and_then(|r| r.state.as_mut())
+                    .map(|s| &mut s.role)
+                {
+                    ls.pending_isr = None;
+                }
+                out.event(
+                    EventKind::IsrUpdateFailed {
+                        broker: id,
+                        partition: tp.to_string(),
+                        error: e.name().into(),
+                    },
+                    "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr",
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// The controller's answer to AlterPartition (2.7+).
+    pub(crate) fn on_alter_partition_response(
+        &mut self,
+        now: u64,
+        tp: TopicPartition,
+        result: Result<PartitionInfo, KafkaError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let id = self.id;
+        let Some(st) = self.replicas.get_mut(&tp).and_then(|r| r.state.as_mut()) else {
+            return;
+        };
+        let Role::Leader(ls) = &mut st.role else {
+            return;
+        };
+        if ls.pending_isr.is_none() {
+            return;
+        }
+        match result {
+            Ok(info) if info.leader_epoch == st.leader_epoch => self.isr_changed(
+                now,
+                &tp,
+                info.leader_epoch,
+                info.isr,
+                info.zk_version,
+                settings,
+                out,
+            ),
+            Ok(_) => ls.pending_isr = None,
+            Err(e) => {
+                ls.pending_isr = None;
+                out.event(
+                    EventKind::IsrUpdateFailed {
+                        broker: id,
+                        partition: tp.to_string(),
+                        error: e.name().into(),
+                    },
+                    "the controller refused the ISR change (AlterPartition, KIP-497)",
+                );
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn isr_changed(
+        &mut self,
+        now: u64,
+        tp: &TopicPartition,
+        leader_epoch: u64,
+        isr: Vec<BrokerId>,
+        zk_version: i32,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let id = self.id;
+        let Some(st) = self.replicas.get_mut(tp).and_then(|r| r.state.as_mut()) else {
+            return;
+        };
+        if st.leader_epoch != leader_epoch {
+            return;
+        }
+        let Role::Leader(ls) = &mut st.role else {
+            return;
+        };
+        ls.pending_isr = None;
+        let before = std::mem::replace(&mut st.isr, isr.clone());
+        st.zk_version = zk_version;
+        let added: Vec<BrokerId> = isr
+            .iter()
+            .copied()
+            .filter(|r| !before.contains(r))
+            .collect();
+        let removed: Vec<BrokerId> = before
+            .iter()
+            .copied()
+            .filter(|r| !isr.contains(r))
+            .collect();
+        let how = if settings.profile.uses_alter_partition() {
+            "AlterPartition to the controller (KIP-497), no leader epoch bump"
+        } else {
+            "the leader's compare-and-set of the partition state znode, no leader epoch bump"
+        };
+        if !removed.is_empty() {
+            out.event(
+                EventKind::IsrShrunk {
+                    partition: tp.to_string(),
+                    by: id,
+                    removed,
+                    isr: isr.clone(),
+                    leader_epoch,
+                },
+                format!(
+                    "the follower was behind the leader's log end for longer than replica.lag.time.max.ms ({} ms); {how}",
+                    settings.replica_lag_time_max_ms
+                ),
+            );
+        }
+        if !added.is_empty() {
+            out.event(
+                EventKind::IsrExpanded {
+                    partition: tp.to_string(),
+                    by: id,
+                    added,
+                    isr,
+                    leader_epoch,
+                },
+                format!("the follower caught up to the leader's high watermark; {how}"),
+            );
+        }
+        self.maybe_advance_hw(now, tp, settings, out);
+    }
+}
