@@ -69,6 +69,37 @@ fn controller_cut_from_zookeeper() {
 }
 
 #[test]
+fn leader_crash() {
+    golden("leader-crash");
+}
+
+#[test]
+fn lagging_follower() {
+    golden("lagging-follower");
+}
+
+#[test]
+fn unclean_enabled_while_offline() {
+    golden("unclean-enabled-while-offline");
+}
+
+#[test]
+fn controlled_shutdown() {
+    golden("controlled-shutdown");
+}
+
+#[test]
+fn truncation_0_10() {
+    golden("truncation-0.10");
+}
+
+#[test]
+fn zombie_controller_2_0() {
+    golden("zombie-controller-2.0");
+}
+
+#[test]
 fn the_trace_is_the_same_on_every_run() {
     assert_eq!(trace("paused-controller"), trace("paused-controller"));
+    assert_eq!(trace("leader-crash"), trace("leader-crash"));
 }

@@ -42,11 +42,29 @@ fn controller_cut_matches_the_native_golden_trace() {
 }
 
 #[wasm_bindgen_test]
+fn partition_stories_match_the_native_golden_traces() {
+    assert_eq!(
+        trace(include_str!("../www/scenarios/leader-crash.json")),
+        include_str!("golden/leader-crash.txt")
+    );
+    assert_eq!(
+        trace(include_str!("../www/scenarios/truncation-0.10.json")),
+        include_str!("golden/truncation-0.10.txt")
+    );
+    assert_eq!(
+        trace(include_str!("../www/scenarios/zombie-controller-2.0.json")),
+        include_str!("golden/zombie-controller-2.0.txt")
+    );
+}
+
+#[wasm_bindgen_test]
 fn scenario_checkpoints_pass_in_wasm() {
     for text in [
         include_str!("../www/scenarios/cold-start.json"),
         include_str!("../www/scenarios/clean-shutdown.json"),
         include_str!("../www/scenarios/controller-crash-2.4.json"),
+        include_str!("../www/scenarios/unclean-election.json"),
+        include_str!("../www/scenarios/min-insync-replicas.json"),
     ] {
         let s = scenario::parse(text).unwrap();
         for r in s.check().unwrap() {

@@ -20,6 +20,9 @@ use super::replication::{Fetcher, Replica, Stall, WaitingProduce};
 use super::topic::TopicPartition;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Why a zombie controller (before 2.1) finally resigns.
+pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client re-created the session and the event it was handling finished with its writes (before 2.1, KAFKA-6082)";
+
 /// How often a disconnected ZooKeeper client retries.
 pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
 
@@ -622,12 +625,12 @@ impl Broker {
                     },
                     cause,
                 );
-                if self.controller.is_some() {
-                    // The zombie's replayed writes have gone in; now it handles the expiry.
-                    self.resign(
-                        "the controller handles its session expiry only after the ZooKeeper client re-created the session and its queued writes went in (before 2.1, KAFKA-6082)",
-                        out,
-                    );
+                if let Some(role) = self.controller.as_mut() {
+                    // The zombie handles the expiry once the event it was in is done.
+                    role.expired = true;
+                    if role.partitions.running.is_none() {
+                        self.resign(ZOMBIE_RESIGNS, out);
+                    }
                 }
                 self.elect(now, out);
             }

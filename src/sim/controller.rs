@@ -31,6 +31,8 @@ pub struct ControllerRole {
     pub next_correlation: u64,
     /// Topics, partition states, request channels and the event queue.
     pub partitions: PartitionContext,
+    /// Its session expired (before 2.1): it resigns once the event in progress is done.
+    pub expired: bool,
 }
 
 impl Broker {
@@ -209,6 +211,7 @@ impl Broker {
             live: BTreeMap::new(),
             next_correlation: 1,
             partitions: PartitionContext::default(),
+            expired: false,
         });
         let cause = if epoch == 1 {
             "first broker to create the ephemeral /controller znode; /controller_epoch created with 0 and set to 1 in the same multi-op"

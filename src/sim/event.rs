@@ -117,6 +117,8 @@ pub enum EventKind {
         leader_epoch: u64,
         isr: Vec<BrokerId>,
         reason: String,
+        controller: BrokerId,
+        controller_epoch: u64,
     },
     /// No replica could lead: the partition stays offline.
     LeaderElectionFailed {
@@ -461,9 +463,11 @@ impl fmt::Display for EventKind {
                 leader_epoch,
                 isr,
                 reason,
+                controller,
+                controller_epoch,
             } => write!(
                 f,
-                "{partition}: leader {leader}, leader epoch {leader_epoch}, ISR {isr:?} ({reason} election)"
+                "{partition}: leader {leader}, leader epoch {leader_epoch}, ISR {isr:?} ({reason} election by controller {controller}, epoch {controller_epoch})"
             ),
             LeaderElectionFailed { partition, isr } => write!(
                 f,
@@ -495,7 +499,7 @@ impl fmt::Display for EventKind {
                 leader_epoch,
             } => write!(
                 f,
-                "{partition}: ISR expanded to {isr:?} ({added:?} back in, by broker {by}; leader epoch {leader_epoch})"
+                "{partition}: ISR expanded to {isr:?} ({added:?} in, by broker {by}; leader epoch {leader_epoch})"
             ),
             IsrChangeAccepted {
                 partition,
@@ -567,7 +571,7 @@ impl fmt::Display for EventKind {
                 partition,
                 error,
                 records,
-            } => write!(f, "produce to {partition} failed: {error} ({records} record(s) not written)"),
+            } => write!(f, "produce to {partition} failed: {error} (a batch of {records} record(s) not written; more may follow)"),
             ProduceRecovered { partition, failed } => write!(
                 f,
                 "produce to {partition} succeeds again after {failed} failed record(s)"

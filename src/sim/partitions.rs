@@ -45,6 +45,9 @@ pub enum Reason {
     ControlledShutdown(BrokerId),
     /// A reassignment moves the leader into the target replicas.
     Reassignment(Vec<BrokerId>),
+    /// A reassignment begins: same leader and ISR, a new leader epoch, so that every replica
+    /// (old and new) hears the enlarged replica set.
+    ReassignmentStart,
 }
 
 /// One event the controller handles, in order.
@@ -278,10 +281,17 @@ impl Broker {
     /// Starts the next task if none is running.
     fn next_task(&mut self, now: u64, settings: &Settings, out: &mut Out) {
         loop {
-            let Some(ctx) = self.ctx() else { return };
-            if ctx.running.is_some() {
+            let Some(role) = self.controller.as_ref() else {
+                return;
+            };
+            if role.partitions.running.is_some() {
                 return;
             }
+            if role.expired {
+                self.resign(super::broker::ZOMBIE_RESIGNS, out);
+                return;
+            }
+            let Some(ctx) = self.ctx() else { return };
             let Some(task) = ctx.tasks.pop_front() else {
                 return;
             };
@@ -758,6 +768,8 @@ impl Broker {
                                 leader_epoch: 0,
                                 isr,
                                 reason: "new_partition".into(),
+ controller: me,
+ controller_epoch: epoch,
                             },
                             cause: "a new partition: the first live replica in assignment order leads, the live replicas form the ISR, leader epoch 0".into(),
                             new,
@@ -830,6 +842,14 @@ impl Broker {
                                 None => continue,
                             }
                         }
+                        Reason::ReassignmentStart => (
+                            election::Elected {
+                                leader: leader.unwrap_or_default(),
+                                isr: s.isr.clone(),
+                                unclean: false,
+                            },
+                            format!("reassignment begins: the replicas become {assignment:?} (original + target); the leader and ISR stay, the leader epoch is bumped so every replica hears the new replica set"),
+                        ),
                         Reason::Reassignment(target) => {
                             if leader.is_some_and(|l| target.contains(&l) && live.contains(&l)) {
                                 continue;
@@ -846,7 +866,7 @@ impl Broker {
                         Reason::Offline | Reason::UncleanEnabled => "offline",
                         Reason::Preferred { .. } => "preferred",
                         Reason::ControlledShutdown(_) => "controlled_shutdown",
-                        Reason::Reassignment(_) => "reassignment",
+                        Reason::Reassignment(_) | Reason::ReassignmentStart => "reassignment",
                     };
                     let new = bump(elected.leader as i64, elected.isr.clone());
                     changes.push(Change {
@@ -857,6 +877,8 @@ impl Broker {
                             leader_epoch: new.leader_epoch,
                             isr: elected.isr,
                             reason: reason_name.into(),
+                            controller: me,
+                            controller_epoch: epoch,
                         },
                         cause: format!("{why}; leader epoch +1"),
                         new,
@@ -972,7 +994,7 @@ impl Broker {
                     let (new_leader, why) = if leader_ok {
                         (
                             s.leader,
-                            "reassignment done: the replicas outside the target leave the ISR",
+                            "reassignment done: every target replica is in sync; the replicas outside the target, if any, leave the ISR",
                         )
                     } else {
                         match election::reassignment(target, &s.isr, &live) {
@@ -989,6 +1011,8 @@ impl Broker {
                             leader_epoch: new.leader_epoch,
                             isr,
                             reason: "reassignment".into(),
+                            controller: me,
+                            controller_epoch: epoch,
                         },
                         cause: format!("{why}; leader epoch +1"),
                         new,
@@ -1803,7 +1827,18 @@ impl Broker {
                 },
                 "partition reassignment (KIP-455): the replicas become original + target; the new ones catch up before the old ones go",
             );
-            self.send_leader_and_isr(now, std::slice::from_ref(&tp), None, settings, out);
+            let offline = self
+                .ctx()
+                .and_then(|c| c.states.get(&tp))
+                .is_none_or(|k| k.state.leader < 0);
+            if offline {
+                self.send_leader_and_isr(now, std::slice::from_ref(&tp), None, settings, out);
+            } else {
+                self.push_front(vec![Task::Elect {
+                    reason: Reason::ReassignmentStart,
+                    partitions: Some(vec![tp.clone()]),
+                }]);
+            }
             self.broadcast_metadata(now, settings, out);
             self.maybe_finish_reassignment(&tp);
         }
@@ -1860,6 +1895,7 @@ impl Broker {
             data: serde_json::to_string(&a).expect("an assignment serializes"),
             version: None,
         });
+        let removed_any = !removed.is_empty();
         for r in removed {
             self.enqueue(
                 now,
@@ -1875,7 +1911,11 @@ impl Broker {
                 controller: me,
                 replicas: target,
             },
-            "every target replica is in sync: the assignment becomes the target and the old replicas are deleted (StopReplica)",
+            if removed_any {
+                "every target replica is in sync: the assignment becomes the target and the replicas outside it are deleted (StopReplica)"
+            } else {
+                "every target replica is in sync: the assignment becomes the target"
+            },
         );
         self.zk_step(
             now,

@@ -45,6 +45,7 @@ struct InFlight {
     tp: TopicPartition,
     acks: Acks,
     records: u64,
+    sent_ms: u64,
 }
 
 /// An acknowledged run of records.
@@ -66,8 +67,11 @@ pub struct Ledger {
     pub failed_records: u64,
     /// Acknowledged records lost.
     pub lost_records: u64,
-    /// The error produce requests currently fail with, and how many records failed since.
-    failing: Option<(String, u64)>,
+    /// The last reported outage: the error and the send times of its first and last failed
+    /// requests.
+    outage: Option<(String, u64, u64)>,
+    /// Send times of acknowledged requests (to tell one outage from the next).
+    ok_sent: BTreeSet<u64>,
 }
 
 /// The producer and the ledger.
@@ -160,7 +164,7 @@ impl Producer {
             return;
         }
         let Some(leader) = Self::leader_of(brokers, tp) else {
-            self.failed(tp, records, KafkaError::LeaderNotAvailable.name(), out);
+            self.failed(tp, records, now, KafkaError::LeaderNotAvailable.name(), out);
             return;
         };
         self.next_request += 1;
@@ -181,6 +185,7 @@ impl Producer {
                     tp: tp.clone(),
                     acks,
                     records,
+                    sent_ms: now,
                 },
             );
             // The client gives up a little after the broker would have answered.
@@ -251,35 +256,47 @@ impl Producer {
                         acks: f.acks,
                     }),
                 }
-                if let Some((_, failed)) = ledger.failing.take() {
-                    out.events.push((
-                        EventKind::ProduceRecovered {
-                            partition: f.tp.to_string(),
-                            failed,
-                        },
-                        "the producer found a leader that accepts its writes".into(),
-                    ));
-                }
+                ledger.ok_sent.insert(f.sent_ms);
             }
-            Err(e) => self.failed(&f.tp, f.records, e.name(), out),
+            Err(e) => self.failed(&f.tp, f.records, f.sent_ms, e.name(), out),
         }
     }
 
     /// The client's own timeout for a request that got no answer.
     pub fn on_timeout(&mut self, request: u64, out: &mut ProducerOut) {
         if let Some(f) = self.in_flight.remove(&request) {
-            self.failed(&f.tp, f.records, "no answer within request.timeout.ms", out);
+            self.failed(
+                &f.tp,
+                f.records,
+                f.sent_ms,
+                "no answer within request.timeout.ms",
+                out,
+            );
         }
     }
 
-    fn failed(&mut self, tp: &TopicPartition, records: u64, error: &str, out: &mut ProducerOut) {
+    fn failed(
+        &mut self,
+        tp: &TopicPartition,
+        records: u64,
+        sent_ms: u64,
+        error: &str,
+        out: &mut ProducerOut,
+    ) {
         let ledger = self.ledgers.entry(tp.clone()).or_default();
         ledger.failed_records += records;
-        let first = !matches!(&ledger.failing, Some((e, _)) if e == error);
-        match ledger.failing.as_mut() {
-            Some((e, n)) if e == error => *n += records,
-            _ => ledger.failing = Some((error.to_string(), records)),
+        // One outage: failed requests with no acknowledged request sent between them.
+        if let Some((e, first, last)) = ledger.outage.as_mut() {
+            let (lo, hi) = ((*last).min(sent_ms), (*last).max(sent_ms));
+            let ok_between = ledger.ok_sent.range(lo..=hi).next().is_some();
+            if !ok_between && *e == error {
+                *first = (*first).min(sent_ms);
+                *last = (*last).max(sent_ms);
+                return;
+            }
         }
+        ledger.outage = Some((error.to_string(), sent_ms, sent_ms));
+        let first = true;
         if first {
             let cause = match error {
                 "NOT_ENOUGH_REPLICAS" => "acks=all and the ISR is smaller than min.insync.replicas: the leader refuses the write and appends nothing",

@@ -77,8 +77,9 @@ pub struct PartitionView {
     pub high_watermark: u64,
     /// Each replica's log end offset (logs survive crashes).
     pub log_end_offsets: BTreeMap<BrokerId, u64>,
-    /// Each replica's role: `leader`, `in_sync`, `out_of_sync`, `offline` (its broker is down)
-    /// or `frozen` (its broker is paused).
+    /// Each replica's role as its broker acts on it: `leader`, `in_sync`, `out_of_sync`,
+    /// `offline` (its broker is down) or `frozen` (its broker is paused). In a split brain two
+    /// replicas may act as leader.
     pub replica_states: BTreeMap<BrokerId, &'static str>,
     /// The preferred replica (the first of the assignment).
     pub preferred: BrokerId,

@@ -1354,10 +1354,17 @@ impl World {
                 let log = b.replicas.get(&tp).map(|x| &x.log);
                 leos.insert(*r, log.map_or(0, |l| l.leo));
                 max_hw = max_hw.max(log.map_or(0, |l| l.hw));
+                // The broker's own view: a deposed leader that has not heard so (a split
+                // brain) still shows as leader.
+                let acts_as_leader = b
+                    .replicas
+                    .get(&tp)
+                    .and_then(|x| x.state.as_ref())
+                    .is_some_and(|st| matches!(st.role, Role::Leader(_)));
                 let role = match b.status {
                     BrokerStatus::Paused { .. } => "frozen",
                     s if !s.is_alive() => "offline",
-                    _ if leader == *r as i64 => "leader",
+                    _ if acts_as_leader => "leader",
                     _ if isr.contains(r) => "in_sync",
                     _ => "out_of_sync",
                 };
