@@ -318,8 +318,9 @@ impl Broker {
         );
     }
 
-    /// The process carries on where it froze.
-    pub fn resume(&mut self, out: &mut Out) {
+    /// The process carries on where it froze; its fetcher threads pick up what changed
+    /// meanwhile (a fetch resumed while it was frozen, say).
+    pub fn resume(&mut self, now: u64, out: &mut Out) {
         self.status = if self.shutdown_attempt > 0 {
             BrokerStatus::ShuttingDown
         } else {
@@ -329,6 +330,7 @@ impl Broker {
             EventKind::BrokerResumed { broker: self.id },
             "the pause is over; the process still holds the state it had before it froze",
         );
+        self.kick_fetchers(now, out);
     }
 
     // ----- ZooKeeper client -----

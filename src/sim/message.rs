@@ -187,6 +187,9 @@ pub enum KafkaError {
     IneligibleReplica,
     /// LEADER_NOT_AVAILABLE
     LeaderNotAvailable,
+    /// BROKER_NOT_AVAILABLE (a controlled shutdown from a broker the controller does not
+    /// count as live)
+    BrokerNotAvailable,
 }
 
 impl KafkaError {
@@ -204,6 +207,7 @@ impl KafkaError {
             KafkaError::InvalidUpdateVersion => "INVALID_UPDATE_VERSION",
             KafkaError::IneligibleReplica => "INELIGIBLE_REPLICA",
             KafkaError::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
+            KafkaError::BrokerNotAvailable => "BROKER_NOT_AVAILABLE",
         }
     }
 }

@@ -106,6 +106,8 @@ pub enum Task {
         /// Which attempt.
         attempt: u32,
     },
+    /// `onBrokerStartup`: the new broker hears its partitions' state.
+    BrokerStartup(BrokerId),
     /// The automatic preferred-leader rebalance check.
     RebalanceCheck,
     /// Start a reassignment.
@@ -439,6 +441,24 @@ impl Broker {
                 );
             }
             Task::RebalanceCheck => self.rebalance_check(now, settings, out),
+            Task::BrokerStartup(b) => {
+                let b = *b;
+                let theirs: Vec<TopicPartition> = ctx
+                    .partitions()
+                    .into_iter()
+                    .filter(|tp| {
+                        ctx.assignment(tp).is_some_and(|a| a.contains(&b))
+                            && ctx.states.contains_key(tp)
+                    })
+                    .collect();
+                let live = self
+                    .controller
+                    .as_ref()
+                    .is_some_and(|c| c.live.contains_key(&b));
+                if live && !theirs.is_empty() {
+                    self.enqueue(now, b, Req::LeaderAndIsr(theirs), settings, out);
+                }
+            }
             Task::Reassign { tp, target } => {
                 let (tp, target) = (tp.clone(), target.clone());
                 self.begin_reassignment(now, tp, target, out);
@@ -1335,7 +1355,7 @@ impl Broker {
         for b in dead.iter().chain(new.iter()) {
             ctx.channels.remove(b);
         }
-        for b in &dead {
+        for b in dead.iter().chain(new.iter()) {
             ctx.shutting_down.remove(b);
         }
         let loaded = ctx.loaded;
@@ -1367,21 +1387,8 @@ impl Broker {
         if !new.is_empty() {
             // onBrokerStartup: the new brokers hear their partitions' state, then offline and
             // new partitions are elected.
-            let tps: Vec<TopicPartition> = self.ctx().map(|c| c.partitions()).unwrap_or_default();
             for b in &new {
-                let theirs: Vec<TopicPartition> = tps
-                    .iter()
-                    .filter(|tp| {
-                        self.controller.as_ref().is_some_and(|c| {
-                            c.partitions.assignment(tp).is_some_and(|a| a.contains(b))
-                                && c.partitions.states.contains_key(*tp)
-                        })
-                    })
-                    .cloned()
-                    .collect();
-                if !theirs.is_empty() {
-                    self.enqueue(now, *b, Req::LeaderAndIsr(theirs), settings, out);
-                }
+                tasks.push(Task::BrokerStartup(*b));
             }
             tasks.push(Task::Elect {
                 reason: Reason::NewPartition,
@@ -1399,7 +1406,10 @@ impl Broker {
                 tasks.push(Task::ReassignFinish { tp });
             }
         }
-        self.push_front(tasks);
+        // A new event: after the ones already queued.
+        if let Some(ctx) = self.ctx() {
+            ctx.tasks.extend(tasks);
+        }
     }
 
     // ----- controlled shutdown -----
@@ -1413,19 +1423,23 @@ impl Broker {
         settings: &Settings,
         out: &mut Out,
     ) {
-        let stale = self.controller.as_ref().is_some_and(|c| {
-            settings.profile.has_broker_epochs()
-                && c.live
-                    .get(&broker)
-                    .is_some_and(|known| broker_epoch < *known)
-        });
-        if stale {
+        let error = self
+            .controller
+            .as_ref()
+            .and_then(|c| match c.live.get(&broker) {
+                None => Some(KafkaError::BrokerNotAvailable),
+                Some(known) if settings.profile.has_broker_epochs() && broker_epoch < *known => {
+                    Some(KafkaError::StaleBrokerEpoch)
+                }
+                Some(_) => None,
+            });
+        if let Some(error) = error {
             out.send(
                 self.me(),
                 Endpoint::Broker(broker),
                 Body::ControlledShutdownResponse {
                     attempt,
-                    error: Some(KafkaError::StaleBrokerEpoch),
+                    error: Some(error),
                     remaining: Vec::new(),
                 },
             );

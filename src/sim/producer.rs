@@ -86,6 +86,8 @@ pub struct Producer {
     pub ledgers: BTreeMap<TopicPartition, Ledger>,
     /// Leader epochs won by unclean elections, by partition.
     pub unclean: BTreeMap<TopicPartition, BTreeSet<u64>>,
+    /// Whether acknowledgements arrived since the last loss check.
+    new_acks: bool,
 }
 
 /// What the producer wants the world to do.
@@ -257,6 +259,7 @@ impl Producer {
                     }),
                 }
                 ledger.ok_sent.insert(f.sent_ms);
+                self.new_acks = true;
             }
             Err(e) => self.failed(&f.tp, f.records, f.sent_ms, e.name(), out),
         }
@@ -315,6 +318,11 @@ impl Producer {
                 format!("{cause}; the producer does not retry (retries=0)"),
             ));
         }
+    }
+
+    /// Whether acknowledgements arrived since the last call.
+    pub fn take_new_acks(&mut self) -> bool {
+        std::mem::take(&mut self.new_acks)
     }
 
     /// Compares the acknowledged records with each partition's current leader log.

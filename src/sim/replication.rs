@@ -88,6 +88,8 @@ pub struct LeaderState {
     pub epoch_start_offset: u64,
     /// An ISR change sent and not yet confirmed.
     pub pending_isr: Option<Vec<BrokerId>>,
+    /// The last error an ISR change met (reported once until a change succeeds).
+    pub isr_error: Option<String>,
 }
 
 /// An acks=all produce waiting for the high watermark (`DelayedProduce`).
@@ -212,6 +214,7 @@ impl Broker {
                     followers,
                     epoch_start_offset: leo,
                     pending_isr: None,
+                    isr_error: None,
                 })
             } else {
                 Role::Follower {
@@ -991,6 +994,9 @@ impl Broker {
                     .map(|s| &mut s.role)
                 {
                     ls.pending_isr = None;
+                    if ls.isr_error.replace(e.name().to_string()).as_deref() == Some(e.name()) {
+                        return;
+                    }
                 }
                 out.event(
                     EventKind::IsrUpdateFailed {
@@ -1037,6 +1043,9 @@ impl Broker {
             Ok(_) => ls.pending_isr = None,
             Err(e) => {
                 ls.pending_isr = None;
+                if ls.isr_error.replace(e.name().to_string()).as_deref() == Some(e.name()) {
+                    return;
+                }
                 out.event(
                     EventKind::IsrUpdateFailed {
                         broker: id,
@@ -1071,6 +1080,7 @@ impl Broker {
             return;
         };
         ls.pending_isr = None;
+        ls.isr_error = None;
         let before = std::mem::replace(&mut st.isr, isr.clone());
         st.zk_version = zk_version;
         let added: Vec<BrokerId> = isr

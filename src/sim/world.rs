@@ -251,6 +251,14 @@ pub struct World {
     producer: Producer,
     /// The newest leader epoch seen in ZooKeeper per partition (leader epochs only grow).
     zk_leader_epochs: BTreeMap<TopicPartition, u64>,
+    /// Every partition, in order.
+    partitions: Vec<TopicPartition>,
+    /// Partition states parsed from ZooKeeper, with the mzxid they were parsed at.
+    zk_states: BTreeMap<TopicPartition, (i64, PartitionState)>,
+    /// The acting leaders at the last loss check.
+    last_leaders: BTreeMap<TopicPartition, (BrokerId, u64)>,
+    /// ZooKeeper's zxid and the replication digest at the last partition check.
+    last_digest: (i64, u64),
 }
 
 impl World {
@@ -277,6 +285,14 @@ impl World {
             topics: setup.topics.clone(),
             producer: Producer::default(),
             zk_leader_epochs: BTreeMap::new(),
+            partitions: setup
+                .topics
+                .iter()
+                .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
+                .collect(),
+            zk_states: BTreeMap::new(),
+            last_leaders: BTreeMap::new(),
+            last_digest: (-1, 0),
         };
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
@@ -1018,7 +1034,7 @@ impl World {
                             (BrokerStatus::Paused { until_ms, .. }, Timer::Resume)
                                 if until_ms == now =>
                             {
-                                self.broker_mut(b).resume(&mut out);
+                                self.broker_mut(b).resume(now, &mut out);
                                 // What arrived or fell due while frozen is handled now, in order.
                                 let parked = self.parked.remove(&b).unwrap_or_default();
                                 self.finish(out);
@@ -1144,17 +1160,32 @@ impl World {
 
     /// Every partition, in order.
     fn all_partitions(&self) -> Vec<TopicPartition> {
-        self.topics
-            .iter()
-            .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
-            .collect()
+        self.partitions.clone()
     }
 
-    /// ZooKeeper's partition state of `tp`, if written.
+    /// ZooKeeper's partition state of `tp`, if written (parsed once per change).
     fn zk_state(&self, tp: &TopicPartition) -> Option<PartitionState> {
-        self.zk
-            .node(&partition_state_path(&tp.topic, tp.partition))
-            .and_then(|n| PartitionState::from_json(&n.data))
+        let node = self
+            .zk
+            .node(&partition_state_path(&tp.topic, tp.partition))?;
+        match self.zk_states.get(tp) {
+            Some((mzxid, st)) if *mzxid == node.stat.mzxid => Some(st.clone()),
+            _ => PartitionState::from_json(&node.data),
+        }
+    }
+
+    /// Re-parses the partition states that changed since the last step.
+    fn refresh_zk_states(&mut self) {
+        for tp in &self.partitions {
+            let Some(node) = self.zk.node(&partition_state_path(&tp.topic, tp.partition)) else {
+                continue;
+            };
+            if self.zk_states.get(tp).map(|(m, _)| *m) != Some(node.stat.mzxid) {
+                if let Some(st) = PartitionState::from_json(&node.data) {
+                    self.zk_states.insert(tp.clone(), (node.stat.mzxid, st));
+                }
+            }
+        }
     }
 
     /// The assignment in ZooKeeper (a reassignment changes it), else as set up.
@@ -1174,7 +1205,10 @@ impl World {
 
     /// The broker that leads `tp` now: ZooKeeper names it and it has taken that leader epoch.
     fn acting_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
-        let st = self.zk_state(tp)?;
+        let st = match self.zk_states.get(tp) {
+            Some((_, st)) => st.clone(),
+            None => self.zk_state(tp)?,
+        };
         let leader = st.leader_id()?;
         let b = self.brokers.get(&leader)?;
         let r = b.replicas.get(tp)?.state.as_ref()?;
@@ -1184,8 +1218,44 @@ impl World {
         .then_some((leader, st.leader_epoch))
     }
 
+    /// A cheap digest of everything the partition invariants read besides ZooKeeper: each
+    /// live replica's log end, high watermark, leader epoch, role and ISR.
+    fn replication_digest(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |v: u64| {
+            h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
+        };
+        for b in self.brokers.values() {
+            mix(u64::from(b.id));
+            mix(u64::from(b.status.is_alive()));
+            for r in b.replicas.values() {
+                mix(r.log.leo);
+                mix(r.log.hw);
+                if let Some(st) = &r.state {
+                    mix(st.leader_epoch);
+                    mix(u64::from(matches!(st.role, Role::Leader(_))));
+                    for m in &st.isr {
+                        mix(u64::from(*m));
+                    }
+                }
+            }
+        }
+        h
+    }
+
     fn monitor_step(&mut self) {
         let mut found = self.monitor.check(&self.zk, &self.brokers);
+        let digest = (self.zk.zxid(), self.replication_digest());
+        let new_acks = self.producer.take_new_acks();
+        if digest == self.last_digest && !new_acks {
+            let found = self.monitor.fresh(found);
+            for (name, detail) in found {
+                self.violation(name, detail);
+            }
+            return;
+        }
+        self.last_digest = digest;
+        self.refresh_zk_states();
         // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
         for (path, state, current) in self.zk.take_stale_controller_writes() {
             found.push((
@@ -1249,10 +1319,15 @@ impl World {
             .into_iter()
             .filter_map(|tp| self.acting_leader(&tp).map(|l| (tp, l)))
             .collect();
-        let mut pout = ProducerOut::default();
-        self.producer
-            .check_losses(&self.brokers, &leaders, &self.settings, &mut pout);
-        self.finish_producer(pout);
+        // Acknowledged records can only go missing when the acting leaders change, or when an
+        // acknowledgement arrives (it may come from a leader that has since been replaced).
+        if leaders != self.last_leaders || new_acks {
+            let mut pout = ProducerOut::default();
+            self.producer
+                .check_losses(&self.brokers, &leaders, &self.settings, &mut pout);
+            self.finish_producer(pout);
+            self.last_leaders = leaders;
+        }
         let found = self.monitor.fresh(found);
         for (name, detail) in found {
             self.violation(name, detail);

@@ -192,6 +192,11 @@ impl ZooKeeper {
         }
     }
 
+    /// The newest zxid: it moves with every change.
+    pub fn zxid(&self) -> i64 {
+        self.zxid
+    }
+
     /// A znode, if it exists.
     pub fn node(&self, path: &str) -> Option<&Znode> {
         self.nodes.get(path)
