@@ -4,7 +4,11 @@
 //! `cargo bench --bench core` (add a number to repeat each measurement more often).
 
 use kafka_election_playground::scenario::{self, Runner};
-use kafka_election_playground::sim::{Command, Profile, Settings, Setup, World};
+use kafka_election_playground::sim::assignment::{assign, Start};
+use kafka_election_playground::sim::rng::Rng;
+use kafka_election_playground::sim::{
+    Acks, Command, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
+};
 use std::time::{Duration, Instant};
 
 fn measure<F: FnMut() -> u64>(name: &str, repeat: u32, mut f: F) -> Duration {
@@ -53,11 +57,57 @@ fn main() {
         println!("{:<58} {per_second:>12.0} virtual s per real s", "");
     }
 
+    for (brokers, partitions) in [(3, 3), (9, 12)] {
+        let virtual_ms = 3_600_000;
+        let name = format!(
+            "{brokers} brokers, {partitions} partitions, 100 records/s each, one hour, a crash every 5 min"
+        );
+        let best = measure(&name, repeat.min(3), || {
+            let ids: Vec<u32> = (1..=brokers).collect();
+            let mut setup = Setup::with_brokers(1, Settings::for_profile(Profile::V3_9), brokers);
+            setup.topics = vec![TopicSpec {
+                name: "orders".into(),
+                replicas: assign(&ids, partitions, 3, Start::Fixed(0), &mut Rng::new(1))
+                    .expect("valid"),
+                config: TopicConfig::default(),
+            }];
+            let mut w = World::new(&setup);
+            w.advance_to(2_000);
+            for p in 0..partitions {
+                let _ = w.apply(Command::Produce {
+                    topic: "orders".into(),
+                    partition: p,
+                    records: None,
+                    acks: Acks::All,
+                    rate_per_s: Some(100),
+                    for_ms: None,
+                });
+            }
+            let mut t = 2_000;
+            let mut victim = 1;
+            while t < virtual_ms {
+                t += 300_000;
+                w.advance_to(t);
+                let _ = w.apply(Command::Crash(victim));
+                w.advance_to(t + 60_000);
+                let _ = w.apply(Command::Start(victim));
+                victim = victim % brokers + 1;
+            }
+            w.events().len() as u64
+        });
+        let per_second = virtual_ms as f64 / 1000.0 / best.as_secs_f64();
+        println!("{:<58} {per_second:>12.0} virtual s per real s", "");
+    }
+
     for file in [
         "cold-start",
         "controller-crash",
         "paused-controller",
         "controller-cut-from-zookeeper",
+        "leader-crash",
+        "auto-rebalance",
+        "truncation-0.10",
+        "zombie-controller-2.0",
     ] {
         let text =
             std::fs::read_to_string(format!("www/scenarios/{file}.json")).expect("scenario file");

@@ -1244,4 +1244,166 @@ mod tests {
         ));
         assert!(matches(&serde_json::json!(null), &serde_json::json!(null)));
     }
+
+    const TOPIC: &str = r#""topics": [{"name": "T", "replicas": [[1, 2], [2, 1]]}]"#;
+
+    fn with_topic(rest: &str) -> String {
+        format!(r#"{{"version": 1, "brokers": [1, 2, 3], {TOPIC}{rest}}}"#)
+    }
+
+    #[test]
+    fn topics_are_explicit_or_assigned_as_kafka_does() {
+        let s = parse(&with_topic("")).unwrap();
+        assert_eq!(s.setup.topics[0].replicas, vec![vec![1, 2], vec![2, 1]]);
+        let s = parse(r#"{"version": 1, "brokers": [1, 2, 3], "topics": [{"name": "a", "partitions": 6, "replication_factor": 2}]}"#).unwrap();
+        let r = &s.setup.topics[0].replicas;
+        assert_eq!(r.len(), 6);
+        assert!(r.iter().all(|p| p.len() == 2 && p[0] != p[1]));
+        // Leaders spread evenly: each broker is preferred for two partitions.
+        for b in 1..=3 {
+            assert_eq!(r.iter().filter(|p| p[0] == b).count(), 2, "{r:?}");
+        }
+        // The same seed, the same assignment.
+        let again = parse(r#"{"version": 1, "brokers": [1, 2, 3], "topics": [{"name": "a", "partitions": 6, "replication_factor": 2}]}"#).unwrap();
+        assert_eq!(&again.setup.topics[0].replicas, r);
+    }
+
+    #[test]
+    fn bad_topics_are_named() {
+        let bad = |topics: &str| {
+            err(&format!(
+                r#"{{"version": 1, "brokers": [1, 2, 3], "topics": {topics}}}"#
+            ))
+        };
+        assert!(bad(r#"[{"name": "T"}]"#).contains("needs \"replicas\""));
+        assert!(bad(r#"[{"name": "T", "replicas": [[1, 9]]}]"#).contains("no broker 9"));
+        assert!(bad(r#"[{"name": "T", "replicas": [[1, 1]]}]"#).contains("listed twice"));
+        assert!(bad(r#"[{"name": "T", "replicas": [[]]}]"#).contains("at least one replica"));
+        assert!(
+            bad(r#"[{"name": "T", "partitions": 2, "replication_factor": 4}]"#)
+                .contains("replication factor 4 is larger")
+        );
+        assert!(bad(r#"[{"name": "T", "partitions": 2}]"#).contains("go together"));
+        assert!(bad(r#"[{"name": "a b", "replicas": [[1]]}]"#).contains("only letters"));
+        assert!(bad(r#"[{"name": "__consumer_offsets", "replicas": [[1]]}]"#).contains("internal"));
+        assert!(
+            bad(r#"[{"name": "T", "replicas": [[1]]}, {"name": "T", "replicas": [[2]]}]"#)
+                .contains("listed twice")
+        );
+        assert!(
+            bad(r#"[{"name": "T", "replicas": [[1]], "config": {"min.insync.replicas": 0}}]"#)
+                .starts_with("topics[0]: config: \"min.insync.replicas\" must be between")
+        );
+        assert!(
+            bad(r#"[{"name": "T", "replicas": [[1]], "config": {"retention.ms": 5}}]"#)
+                .contains("unknown topic setting")
+        );
+        assert!(
+            bad(r#"[{"name": "T", "replicas": [[1]], "partitons": 3}]"#).contains("unknown field")
+        );
+    }
+
+    #[test]
+    fn partition_actions_become_commands() {
+        let s = parse(&with_topic(r#", "profile": "2.4", "actions": [
+            {"at_ms": 1, "do": "produce", "topic": "T", "partition": 1, "records": 5},
+            {"at_ms": 2, "do": "produce", "topic": "T", "partition": 0, "rate_per_s": 10, "for_ms": 500, "acks": "all"},
+            {"at_ms": 3, "do": "stall_fetcher", "broker": 2, "topic": "T"},
+            {"at_ms": 4, "do": "resume_fetcher", "broker": 2, "topic": "T"},
+            {"at_ms": 5, "do": "set_config", "topic": "T", "key": "unclean.leader.election.enable", "value": true},
+            {"at_ms": 6, "do": "preferred_election"},
+            {"at_ms": 7, "do": "reassign", "topic": "T", "partition": 0, "replicas": [3, 1]}]"#))
+        .unwrap();
+        assert_eq!(
+            s.actions[0].1,
+            Command::Produce {
+                topic: "T".into(),
+                partition: 1,
+                records: Some(5),
+                acks: Acks::One,
+                rate_per_s: None,
+                for_ms: None
+            },
+            "acks defaults to the profile's producer default (1 before 3.0)"
+        );
+        assert!(matches!(
+            &s.actions[1].1,
+            Command::Produce {
+                acks: Acks::All,
+                rate_per_s: Some(10),
+                ..
+            }
+        ));
+        assert!(
+            matches!(&s.actions[6].1, Command::Reassign { replicas, .. } if replicas == &vec![3, 1])
+        );
+    }
+
+    #[test]
+    fn bad_partition_actions_are_named() {
+        let bad = |action: &str| err(&with_topic(&format!(r#", "actions": [{action}]"#)));
+        assert!(bad(
+            r#"{"at_ms": 1, "do": "produce", "topic": "X", "partition": 0, "records": 1}"#
+        )
+        .contains("no topic \"X\""));
+        assert!(bad(
+            r#"{"at_ms": 1, "do": "produce", "topic": "T", "partition": 2, "records": 1}"#
+        )
+        .contains("partitions 0..1, not 2"));
+        assert!(
+            bad(r#"{"at_ms": 1, "do": "produce", "topic": "T", "partition": 0}"#)
+                .contains("needs \"records\"")
+        );
+        assert!(bad(r#"{"at_ms": 1, "do": "produce", "topic": "T", "partition": 0, "records": 1, "acks": "2"}"#)
+            .contains("acks must be"));
+        assert!(bad(
+            r#"{"at_ms": 1, "do": "produce", "topic": "T", "partition": 0, "records": 0}"#
+        )
+        .contains("at least 1"));
+        assert!(
+            bad(r#"{"at_ms": 1, "do": "stall_fetcher", "broker": 2, "partition": 0}"#)
+                .contains("needs \"topic\"")
+        );
+        assert!(
+            bad(r#"{"at_ms": 1, "do": "set_config", "key": "min.insync.replicas"}"#)
+                .contains("needs \"value\"")
+        );
+        assert!(
+            bad(r#"{"at_ms": 1, "do": "set_config", "key": "no.such.thing", "value": 1}"#)
+                .contains("unknown setting")
+        );
+        assert!(bad(
+            r#"{"at_ms": 1, "do": "reassign", "topic": "T", "partition": 0, "replicas": [1, 1]}"#
+        )
+        .contains("listed twice"));
+        assert!(bad(
+            r#"{"at_ms": 1, "do": "reassign", "topic": "T", "partition": 0, "replicas": [7]}"#
+        )
+        .contains("no broker 7"));
+        assert!(
+            bad(r#"{"at_ms": 1, "do": "crash", "broker": 1, "topic": "T"}"#)
+                .contains("does not apply")
+        );
+        assert!(
+            bad(r#"{"at_ms": 1, "do": "join", "group": "g", "member": "c1"}"#)
+                .contains("consumer groups")
+        );
+    }
+
+    #[test]
+    fn partition_checkpoints_are_validated() {
+        let bad = |expect: &str| err(&with_topic(&format!(r#", "expect": [{expect}]"#)));
+        assert!(bad(r#"{"at_ms": 1, "partitions": {"T-5": {"leader": 1}}}"#)
+            .contains("no partition T-5"));
+        assert!(bad(r#"{"at_ms": 1, "partitions": {"T-0": {"leadr": 1}}}"#)
+            .contains("unknown partition field"));
+        assert!(bad(r#"{"at_ms": 1, "lost_records": {"U-0": 0}}"#).contains("no partition U-0"));
+        let s = parse(&with_topic(r#", "expect": [{"at_ms": 2000, "partitions": {"T-0": {"leader": 1, "isr": [2, 1], "leader_epoch": 0}, "T-1": {"leader": 2}}, "lost_records": {"T-0": 0}}]"#)).unwrap();
+        let results = s.check().unwrap();
+        assert!(
+            results[0].differences.is_empty(),
+            "{:?}",
+            results[0].differences
+        );
+    }
 }

@@ -414,9 +414,12 @@ impl Broker {
             return;
         }
         let isr_len = st.isr.len();
+        // The "maximal ISR": a follower whose addition is still on its way to ZooKeeper already
+        // holds the high watermark back (KIP-497), so it never joins below it.
         let hw = st
             .isr
             .iter()
+            .chain(ls.pending_isr.iter().flatten())
             .map(|r| {
                 if *r == id {
                     replica.log.leo

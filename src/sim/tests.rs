@@ -297,3 +297,148 @@ fn same_seed_same_trace_and_different_seeds_differ() {
     assert_eq!(run(77), run(77));
     assert_ne!(run(77), run(78));
 }
+
+fn with_topic(profile: Profile) -> World {
+    let mut setup = Setup::with_brokers(1, Settings::for_profile(profile), 3);
+    setup.topics = vec![TopicSpec {
+        name: "T".into(),
+        replicas: vec![vec![1, 2, 3], vec![2, 3, 1]],
+        config: TopicConfig::default(),
+    }];
+    World::new(&setup)
+}
+
+#[test]
+fn a_new_topic_gets_leaders_in_assignment_order_with_epoch_0() {
+    let mut w = with_topic(Profile::V3_9);
+    w.advance_to(2_000);
+    let s = w.state();
+    let p0 = &s.partitions["T-0"];
+    assert_eq!(
+        (p0.leader, p0.leader_epoch, p0.isr.clone()),
+        (1, 0, vec![1, 2, 3])
+    );
+    let p1 = &s.partitions["T-1"];
+    assert_eq!(
+        (p1.leader, p1.leader_epoch, p1.isr.clone()),
+        (2, 0, vec![2, 3, 1])
+    );
+    assert_eq!(p1.replica_states[&2], "leader");
+    assert_eq!(p1.replica_states[&3], "in_sync");
+    assert_eq!(s.lost_records["T-0"], 0);
+}
+
+#[test]
+fn records_replicate_and_the_high_watermark_follows_the_isr() {
+    let mut w = with_topic(Profile::V3_9);
+    w.advance_to(2_000);
+    w.apply(Command::Produce {
+        topic: "T".into(),
+        partition: 0,
+        records: Some(7),
+        acks: Acks::All,
+        rate_per_s: None,
+        for_ms: None,
+    })
+    .unwrap();
+    w.advance_to(3_000);
+    let p = &w.state().partitions["T-0"];
+    assert_eq!(p.high_watermark, 7);
+    assert_eq!(
+        p.log_end_offsets.values().copied().collect::<Vec<_>>(),
+        vec![7, 7, 7]
+    );
+    assert_eq!(p.acked_records, 7);
+}
+
+#[test]
+fn bad_partition_commands_are_refused_and_change_nothing() {
+    let mut w = with_topic(Profile::V3_9);
+    w.advance_to(2_000);
+    let before = w.state();
+    let events = w.events().len();
+    let produce = |topic: &str, partition: u32, records: Option<u64>| Command::Produce {
+        topic: topic.into(),
+        partition,
+        records,
+        acks: Acks::One,
+        rate_per_s: None,
+        for_ms: None,
+    };
+    for (cmd, msg) in [
+        (produce("X", 0, Some(1)), "no topic \"X\""),
+        (produce("T", 9, Some(1)), "partitions 0..1, not 9"),
+        (produce("T", 0, None), "needs \"records\""),
+        (
+            Command::StopProducing {
+                topic: "T".into(),
+                partition: 0,
+            },
+            "not streaming",
+        ),
+        (
+            Command::ResumeFetcher {
+                broker: 2,
+                topic: None,
+                partition: None,
+            },
+            "not stalled",
+        ),
+        (
+            Command::SetConfig {
+                key: "min.insync.replicas".into(),
+                value: serde_json::json!("two"),
+                topic: Some("T".into()),
+            },
+            "whole number",
+        ),
+        (
+            Command::Reassign {
+                topic: "T".into(),
+                partition: 0,
+                replicas: vec![1, 2, 3],
+            },
+            "already has",
+        ),
+        (
+            Command::PreferredElection {
+                topic: None,
+                partition: Some(0),
+            },
+            "needs its topic",
+        ),
+    ] {
+        let e = w.apply(cmd.clone()).unwrap_err();
+        assert!(e.contains(msg), "{cmd}: {e}");
+    }
+    assert_eq!(w.state(), before);
+    assert_eq!(w.events().len(), events);
+}
+
+#[test]
+fn a_leaders_isr_change_keeps_the_leader_epoch_in_every_profile() {
+    for profile in Profile::ALL {
+        let mut w = with_topic(profile);
+        w.advance_to(2_000);
+        w.apply(Command::StallFetcher {
+            broker: 3,
+            topic: None,
+            partition: None,
+        })
+        .unwrap();
+        w.apply(Command::Produce {
+            topic: "T".into(),
+            partition: 0,
+            records: None,
+            acks: Acks::One,
+            rate_per_s: Some(10),
+            for_ms: None,
+        })
+        .unwrap();
+        w.advance_to(60_000);
+        let p = &w.state().partitions["T-0"];
+        assert_eq!(p.isr, vec![1, 2], "{profile:?}");
+        assert_eq!(p.leader_epoch, 0, "{profile:?}");
+        assert_eq!(p.replica_states[&3], "out_of_sync", "{profile:?}");
+    }
+}

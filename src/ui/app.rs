@@ -3,10 +3,12 @@
 
 use super::controls::controls;
 use super::event_log::EventLog;
+use super::format::partition_list;
 use super::graph::{graph, GraphView};
 use super::hooks::use_animation_frames;
 use super::model::{Action, Model};
 use super::panel::panel;
+use super::partitions::partitions;
 use super::stories;
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command, Endpoint};
 use yew::prelude::*;
@@ -17,6 +19,20 @@ const LEGEND: [(&str, &str); 5] = [
     ("watch", "watch notification"),
     ("request", "controller request"),
     ("response", "broker response"),
+];
+
+/// The message classes of replication and the producer (shown when there are partitions).
+const LEGEND_DATA: [(&str, &str); 2] = [
+    ("fetch", "follower fetch (sampled)"),
+    ("produce", "produce request / response"),
+];
+
+/// The replica badges' states.
+const REPLICA_LEGEND: [(&str, &str, &str); 4] = [
+    ("leader", "T-0 e1", "leader, leader epoch"),
+    ("in_sync", "T-0", "in-sync follower"),
+    ("out_of_sync", "T-0", "out-of-sync follower"),
+    ("offline", "T-0", "offline"),
 ];
 
 fn controller_stat(state: &ClusterState) -> Html {
@@ -35,7 +51,7 @@ fn controller_stat(state: &ClusterState) -> Html {
     }
 }
 
-fn intro(session_timeout_ms: u64, profile: &str) -> Html {
+fn intro(session_timeout_ms: u64, lag_max_ms: u64, profile: &str, with_topic: bool) -> Html {
     html! {
         <section class="intro" aria-label="What to try">
             <p>
@@ -48,9 +64,22 @@ fn intro(session_timeout_ms: u64, profile: &str) -> Html {
                 { "; the watches fire and the other brokers race to create it. The winner raises the " }
                 <strong>{ "controller epoch" }</strong>{ "." }
             </p>
+            if with_topic {
+                <p>
+                    { "Under each broker are its " }<strong>{ "replicas" }</strong>
+                    { " of the topic's partitions: the filled badge is the partition's " }<strong>{ "leader" }</strong>
+                    { " with its leader epoch. Start a stream in the partition table, crash the broker leading it, and watch the controller elect a new leader from the ISR (the in-sync replicas) and raise the " }
+                    <strong>{ "leader epoch" }</strong>{ "." }
+                </p>
+            }
             <details class="try">
                 <summary>{ "More to try" }</summary>
                 <ul>
+                    if with_topic {
+                        <li>{ format!("Stall a follower's fetchers (broker ⋯) while a stream runs: after replica.lag.time.max.ms ({} s in Kafka {profile}) the leader drops it from the ISR; resume and it catches up and rejoins.", lag_max_ms / 1000) }</li>
+                        <li>{ "Let a follower fall out of the ISR (stall its fetchers while a stream runs), then crash the other replicas: the partition goes offline. Turn on unclean.leader.election.enable and the out-of-sync follower leads: the partition is back, and the acknowledged records it lacked are lost." }</li>
+                        <li>{ "Crash and restart a leader, then run a preferred election to move leadership back to each partition's first replica." }</li>
+                    }
                     <li>{ "Click a crashed broker to start it again: it can register only once its old session is gone." }</li>
                     <li>{ "Open a broker's ⋯ and shut it down cleanly: its session closes at once, nobody waits for a timeout." }</li>
                     <li>{ "Pause the controller for longer than the session timeout: it wakes up as a zombie that still thinks it is in charge." }</li>
@@ -87,14 +116,28 @@ fn story_box(index: usize, upcoming: Option<(u64, String)>, dispatch: &Callback<
     }
 }
 
-fn legend() -> Html {
+fn legend(with_topic: bool) -> Html {
     html! {
-        <ul class="legend" aria-label="Message colours">
-            { for LEGEND.iter().map(|(class, text)| html! {
-                <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
-            }) }
-            <li><span class="swatch dropped" aria-hidden="true"></span>{ "dropped (cut link)" }</li>
-        </ul>
+        <>
+            <ul class="legend" aria-label="Message colours">
+                { for LEGEND.iter().map(|(class, text)| html! {
+                    <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
+                }) }
+                if with_topic {
+                    { for LEGEND_DATA.iter().map(|(class, text)| html! {
+                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
+                    }) }
+                }
+                <li><span class="swatch dropped" aria-hidden="true"></span>{ "dropped (cut link)" }</li>
+            </ul>
+            if with_topic {
+                <ul class="legend replica-legend" aria-label="Replica badges">
+                    { for REPLICA_LEGEND.iter().map(|(state, sample, text)| html! {
+                        <li><span class={classes!("replica-swatch", format!("rs-{state}"))} aria-hidden="true">{ *sample }</span>{ *text }</li>
+                    }) }
+                </ul>
+            }
+        </>
     }
 }
 
@@ -150,6 +193,9 @@ pub fn App() -> Html {
             }
         }
     }
+    let topics = world.topics();
+    let plist = partition_list(topics);
+    let with_topic = !plist.is_empty();
     let view = GraphView {
         state: &state,
         session_timeout_ms: settings.zookeeper_session_timeout_ms,
@@ -159,6 +205,8 @@ pub fn App() -> Html {
         selected: m.selected,
         compact: host.compact,
         cut_links,
+        partitions: &plist,
+        topic_count: topics.len(),
     };
     let event_count = world.events().len();
 
@@ -169,21 +217,22 @@ pub fn App() -> Html {
                     <header class="top">
                         <div class="title">
                             <h1>{ "Kafka Election Playground" }</h1>
-                            <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller" }</p>
+                            <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller and its partition leaders" }</p>
                         </div>
                         { controller_stat(&state) }
                     </header>
                     { match m.story {
                         Some(i) => story_box(i, host.runner.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
-                        None => intro(settings.zookeeper_session_timeout_ms, settings.profile.name()),
+                        None => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic),
                     } }
                     { controls(m, state.time_ms, &dispatch) }
                     <div class="graph-wrap panel">
                         <p class="graph-hint">{ "Tap the crowned controller to crash it; tap ⋯ for more. The explanation is below." }</p>
                         { graph(&view, &on_command, &on_select) }
-                        { legend() }
+                        { legend(with_topic) }
                     </div>
-                    { panel(m, &state, &dispatch) }
+                    { panel(m, &state, &plist, &dispatch) }
+                    { partitions(m, &state, topics, &dispatch) }
                 </div>
                 <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                           key_only={m.key_only} {on_key_only} />

@@ -1,21 +1,61 @@
 //! The event log: every event of the world with its virtual time, a readable sentence and
-//! the rule that caused it. Newest at the bottom; it follows new events unless the reader
+//! the rule that caused it. Elections, ISR changes, offline partitions and lost records each
+//! have their own look (by `data-kind` and a family class); a leader election names its
+//! reason in a tag. Newest at the bottom; it follows new events unless the reader
 //! scrolled up. It renders again only when the number of events, the world or the filter
 //! changes, not on every animation frame.
 
 use super::model::Host;
-use crate::sim::fmt_ms;
+use crate::sim::{fmt_ms, EventKind};
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Events the log draws attention to.
-const HIGHLIGHTED: [&str; 3] = [
+const HIGHLIGHTED: [&str; 6] = [
     "controller_elected",
     "stale_request_rejected",
     "invariant_violated",
+    "leader_elected",
+    "partition_offline",
+    "records_lost",
 ];
+
+/// The family an event belongs to, for its look.
+fn family(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "leader_elected" => "ev-election",
+        "partition_offline" | "leader_election_failed" => "ev-offline",
+        "isr_shrunk" => "ev-isr-shrunk",
+        "isr_expanded" => "ev-isr-expanded",
+        "isr_change_accepted" | "isr_update_failed" => "ev-isr",
+        "records_lost" => "ev-loss",
+        "replica_truncated" => "ev-truncated",
+        "produce_failed" => "ev-produce-failed",
+        "produce_recovered" => "ev-produce-ok",
+        "producer_started"
+        | "producer_stopped"
+        | "config_changed"
+        | "fetcher_stalled"
+        | "fetcher_resumed"
+        | "topic_created"
+        | "leader_imbalance_checked"
+        | "reassignment_started"
+        | "reassignment_completed" => "ev-data",
+        _ => return None,
+    })
+}
+
+/// A tag that says at a glance why: a leader election's reason.
+fn tag(kind: &EventKind) -> Option<String> {
+    match kind {
+        EventKind::LeaderElected { reason, .. } => {
+            Some(format!("{} election", reason.replace('_', " ")))
+        }
+        _ => None,
+    }
+}
 
 /// How close to the bottom (px) still counts as "at the bottom".
 const STICK_PX: i32 = 24;
@@ -102,15 +142,22 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         .map(|(i, e)| {
             let kind = e.kind.name();
             let hl = HIGHLIGHTED.contains(&kind);
+            let tag = tag(&e.kind);
             html! {
-                <li key={i} class={classes!("event", hl.then_some("hl"))} data-kind={kind}>
+                <li key={i} class={classes!("event", hl.then_some("hl"), family(kind))} data-kind={kind}>
                     <time class="when">{ fmt_ms(e.time_ms) }</time>
                     // Spaces keep the entry's text readable as words ("0.051s broker 1 …").
                     { " " }
                     <div class="body">
                         <p class="what">{ e.kind.to_string() }</p>
                         { " " }
-                        <p class="why"><span class="kind">{ kind }</span>{ " · " }{ e.cause.clone() }</p>
+                        <p class="why">
+                            <span class="kind">{ kind }</span>
+                            if let Some(t) = tag {
+                                { " " }<span class="reason-tag">{ t }</span>
+                            }
+                            { " · " }{ e.cause.clone() }
+                        </p>
                     </div>
                 </li>
             }

@@ -4,17 +4,27 @@
 //! drawn travelling for a fixed [`FLIGHT_MS`] of wall-clock time (whatever the speed),
 //! starting at the moment that corresponds to the virtual time it was sent. The clock used
 //! is the page's animation clock, which stands still while the simulation is paused. Only the newest [`MAX_FLIGHTS`] are
-//! drawn so a fast run stays smooth. Nothing here decides anything about Kafka: it only
+//! drawn so a fast run stays smooth. Replication's fetches and the producer's requests come
+//! every few hundred virtual milliseconds, so on each link only one in every [`SAMPLE_MS`]
+//! of animation time is drawn, and an idle fetch's empty answer not at all: they must not
+//! drown the election's messages. Nothing here decides anything about Kafka: it only
 //! follows the world's [`MessageRecord`]s.
 
 use crate::sim::{Endpoint, World};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 /// How long one message takes to cross the graph, in wall-clock milliseconds.
 pub const FLIGHT_MS: f64 = 600.0;
 
 /// How many messages are drawn at once, at most.
 pub const MAX_FLIGHTS: usize = 60;
+
+/// The frequent classes, and how much animation time (ms) separates two drawn messages of
+/// that class on one directed link.
+pub const SAMPLE_MS: [(&str, f64); 2] = [("fetch", 450.0), ("produce", 180.0)];
+
+/// Which flights give way first when too many are in the air.
+const YIELD_ORDER: [&str; 3] = ["fetch", "heartbeat", "produce"];
 
 /// One message being drawn.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +61,8 @@ impl Flight {
 pub struct Flights {
     next_id: u64,
     list: VecDeque<Flight>,
+    /// When the last drawn message of a frequent class left, per class and directed link.
+    last_drawn: BTreeMap<(&'static str, Endpoint, Endpoint), f64>,
 }
 
 impl Flights {
@@ -83,7 +95,7 @@ impl Flights {
         let now = world.now();
         for m in world.messages_since(self.next_id) {
             self.next_id = m.id + 1;
-            if m.from == m.to {
+            if m.from == m.to || (m.class == "fetch" && m.label.ends_with("nothing new")) {
                 continue;
             }
             let start_at = if virt_to > virt_from && m.sent_ms >= virt_from {
@@ -92,6 +104,17 @@ impl Flights {
             } else {
                 anim_to
             };
+            if let Some((class, gap)) = SAMPLE_MS.iter().find(|(c, _)| *c == m.class) {
+                let key = (*class, m.from, m.to);
+                if self
+                    .last_drawn
+                    .get(&key)
+                    .is_some_and(|last| start_at - last < *gap && start_at >= *last)
+                {
+                    continue;
+                }
+                self.last_drawn.insert(key, start_at);
+            }
             self.list.push_back(Flight {
                 id: m.id,
                 from: m.from,
@@ -106,11 +129,10 @@ impl Flights {
         }
         self.list.retain(|f| f.start_at + FLIGHT_MS > anim_to);
         while self.list.len() > MAX_FLIGHTS {
-            // Heartbeats are the least interesting: they give way first.
-            let victim = self
-                .list
+            // Fetches and heartbeats are the least interesting: they give way first.
+            let victim = YIELD_ORDER
                 .iter()
-                .position(|f| f.class == "heartbeat")
+                .find_map(|c| self.list.iter().position(|f| f.class == *c))
                 .unwrap_or(0);
             self.list.remove(victim);
         }

@@ -1,6 +1,6 @@
 //! Small text helpers shared by the page's parts.
 
-use crate::sim::{BrokerView, ClusterState};
+use crate::sim::{BrokerId, BrokerView, ClusterState, PartitionView, TopicSpec};
 
 /// Time left, in seconds with one decimal rounded up, e.g. `12.4 s` for 12 301 ms: a
 /// countdown shows 0.0 s only when nothing is left.
@@ -73,6 +73,78 @@ pub fn status_lines(view: &BrokerView, now: u64) -> Vec<(String, &'static str)> 
         lines.push(("ZooKeeper link cut".into(), "cut-note"));
     }
     lines
+}
+
+/// One partition as the page lists it: its key in [`ClusterState::partitions`] (`T-0`), its
+/// topic and number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionRef {
+    /// `topic-partition`.
+    pub key: String,
+    /// The topic.
+    pub topic: String,
+    /// The partition number.
+    pub partition: u32,
+}
+
+/// Every partition in topic order, then by number (the state's map sorts `T-10` before `T-2`).
+pub fn partition_list(topics: &[TopicSpec]) -> Vec<PartitionRef> {
+    topics
+        .iter()
+        .flat_map(|t| {
+            (0..t.replicas.len() as u32).map(move |p| PartitionRef {
+                key: format!("{}-{p}", t.name),
+                topic: t.name.clone(),
+                partition: p,
+            })
+        })
+        .collect()
+}
+
+/// Whether the controller has created the partition yet (written its first state).
+pub fn created(p: &PartitionView) -> bool {
+    p.controller_epoch > 0 || !p.isr.is_empty()
+}
+
+/// A replica's role as words, e.g. `in-sync follower`.
+pub fn replica_words(state: &str) -> &'static str {
+    match state {
+        "leader" => "leader",
+        "in_sync" => "in-sync follower",
+        "out_of_sync" => "out-of-sync follower",
+        "offline" => "offline (broker down)",
+        "frozen" => "frozen (broker paused)",
+        _ => "unknown",
+    }
+}
+
+/// The replicas broker `id` holds, in partition order: (partition, its view, the replica's state).
+pub fn replicas_of<'a>(
+    state: &'a ClusterState,
+    list: &'a [PartitionRef],
+    id: BrokerId,
+) -> Vec<(&'a PartitionRef, &'a PartitionView, &'static str)> {
+    list.iter()
+        .filter_map(|r| {
+            let p = state.partitions.get(&r.key)?;
+            if !created(p) || !p.replicas.contains(&id) {
+                return None;
+            }
+            let st = p.replica_states.get(&id).copied().unwrap_or("offline");
+            Some((r, p, st))
+        })
+        .collect()
+}
+
+/// How far a replica is behind: the leader's log end offset minus its own; while the partition
+/// has no leader, behind the longest log.
+pub fn lag(p: &PartitionView, id: BrokerId) -> u64 {
+    let own = p.log_end_offsets.get(&id).copied().unwrap_or(0);
+    let reference = u64::try_from(p.leader)
+        .ok()
+        .and_then(|l| p.log_end_offsets.get(&(l as BrokerId)).copied())
+        .unwrap_or_else(|| p.log_end_offsets.values().copied().max().unwrap_or(0));
+    reference.saturating_sub(own)
 }
 
 /// The accessible name of a broker node, e.g. "Broker 2, running, controller, epoch 2".

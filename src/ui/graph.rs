@@ -1,11 +1,18 @@
 //! The cluster graph: ZooKeeper in the middle, the brokers around it, the links between
 //! them and the messages travelling on those links, as one SVG that scales with its box.
 //!
+//! Under each broker, a badge per replica it holds (`T-0`), styled by the replica's role:
+//! leader (with its leader epoch), in-sync follower, out-of-sync follower, offline, frozen.
+//! While the producer writes, it is drawn too, with its requests flying to the leaders.
+//!
 //! A plain click (or Enter/Space) on a broker crashes it, or starts it when it is down;
 //! shift-click, its label or its "⋯" opens the broker's panel for the other actions.
 
 use super::flights::Flight;
-use super::format::{aria_label, click_starts, role, session_countdown, status_lines, Role};
+use super::format::{
+    aria_label, click_starts, lag, replica_words, replicas_of, role, session_countdown,
+    status_lines, PartitionRef, Role,
+};
 use crate::sim::{BrokerId, BrokerView, ClusterState, Command, Endpoint};
 use std::f64::consts::PI;
 use yew::prelude::*;
@@ -29,6 +36,33 @@ fn line_h(compact: bool) -> f64 {
 /// Room under a node's centre for four lines of labels.
 fn below(compact: bool) -> f64 {
     NODE_R + 24.0 + 3.0 * line_h(compact) + 8.0
+}
+/// Replica badges: where the first row starts under a node's centre, the widest a row may be.
+const BADGE_TOP: f64 = NODE_R + 17.0;
+const BADGE_ROW_W: f64 = 2.0 * LABEL_HALF_W - 8.0;
+const BADGE_GAP: f64 = 5.0;
+/// A badge's height, and the width of one character of its text (an estimate for layout).
+fn badge_h(compact: bool) -> f64 {
+    if compact {
+        27.0
+    } else {
+        20.0
+    }
+}
+fn badge_char_w(compact: bool) -> f64 {
+    if compact {
+        10.6
+    } else {
+        7.3
+    }
+}
+/// The producer's box.
+fn producer_size(compact: bool) -> (f64, f64) {
+    if compact {
+        (104.0, 54.0)
+    } else {
+        (124.0, 46.0)
+    }
 }
 /// At most this many flights carry their label, and only when the clock is this slow.
 const LABELLED_FLIGHTS: usize = 6;
@@ -58,12 +92,25 @@ struct Layout {
     nodes: Vec<(BrokerId, Pt)>,
     view_box: String,
     zk_w: f64,
+    /// Height of the replica badges under each node (the labels sit below them).
+    extra: f64,
+    /// Where the producer is drawn, when the world has topics.
+    producer: Option<Pt>,
+}
+
+/// An axis-aligned box: x0, y0, x1, y1.
+type Rect = (f64, f64, f64, f64);
+
+fn overlaps(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
 }
 
 impl Layout {
     /// Wide screens get a landscape ellipse; narrow ones (`compact`) a portrait one, so the
-    /// labels stay legible when the graph is scaled down to a phone's width.
-    fn new(ids: &[BrokerId], compact: bool) -> Layout {
+    /// labels stay legible when the graph is scaled down to a phone's width. `extra` is the
+    /// height of the replica badges under every node: the nodes above ZooKeeper move up by
+    /// as much. `with_producer` keeps a place for the producer.
+    fn new(ids: &[BrokerId], compact: bool, extra: f64, with_producer: bool) -> Layout {
         let count = ids.len().max(1);
         let n = count as f64;
         // The longest znode line is "/brokers/ids: [1,2,…,n]" when every broker is registered.
@@ -110,14 +157,65 @@ impl Layout {
             };
             on_ellipse(r * 1.2, r * 0.86, top)
         };
+        // The badges lengthen every node downwards: the nodes above ZooKeeper make room.
+        let points = points.into_iter().map(|p| Pt {
+            x: p.x,
+            y: if p.y < -1.0 { p.y - extra } else { p.y },
+        });
         let nodes: Vec<(BrokerId, Pt)> = ids.iter().copied().zip(points).collect();
         let (mut x0, mut y0, mut x1, mut y1) = (-zk_w / 2.0, -ZK_H / 2.0, zk_w / 2.0, ZK_H / 2.0);
+        let mut taken: Vec<Rect> = vec![(x0 - 10.0, y0 - 10.0, x1 + 10.0, y1 + 10.0)];
         for (_, p) in &nodes {
-            x0 = x0.min(p.x - LABEL_HALF_W);
-            x1 = x1.max(p.x + LABEL_HALF_W);
-            y0 = y0.min(p.y - ABOVE);
-            y1 = y1.max(p.y + below(compact));
+            let r = (
+                p.x - LABEL_HALF_W,
+                p.y - ABOVE,
+                p.x + LABEL_HALF_W,
+                p.y + below(compact) + extra,
+            );
+            x0 = x0.min(r.0);
+            x1 = x1.max(r.2);
+            y0 = y0.min(r.1);
+            y1 = y1.max(r.3);
+            taken.push(r);
         }
+        // The producer: beside ZooKeeper if there is room, else in a corner, else at the left.
+        let producer = with_producer.then(|| {
+            let (w, h) = producer_size(compact);
+            let beside = -zk_w / 2.0 - 18.0 - w / 2.0;
+            let mut candidates: Vec<Pt> = [0.0, -0.6, 0.6, -1.2, 1.2, -1.8, 1.8]
+                .iter()
+                .map(|k| Pt {
+                    x: beside,
+                    y: k * h,
+                })
+                .collect();
+            candidates.push(Pt {
+                x: x0 + w / 2.0,
+                y: y0 + h / 2.0,
+            });
+            candidates.push(Pt {
+                x: x0 + w / 2.0,
+                y: y1 - h / 2.0,
+            });
+            let free = |c: &Pt| {
+                let r = (
+                    c.x - w / 2.0 - 4.0,
+                    c.y - h / 2.0 - 4.0,
+                    c.x + w / 2.0 + 4.0,
+                    c.y + h / 2.0 + 4.0,
+                );
+                !taken.iter().any(|t| overlaps(*t, r))
+            };
+            let at = candidates.into_iter().find(free).unwrap_or(Pt {
+                x: x0 - 12.0 - w / 2.0,
+                y: 0.0,
+            });
+            x0 = x0.min(at.x - w / 2.0);
+            x1 = x1.max(at.x + w / 2.0);
+            y0 = y0.min(at.y - h / 2.0);
+            y1 = y1.max(at.y + h / 2.0);
+            at
+        });
         let pad = 6.0;
         let view_box = format!(
             "{:.0} {:.0} {:.0} {:.0}",
@@ -130,6 +228,8 @@ impl Layout {
             nodes,
             view_box,
             zk_w,
+            extra,
+            producer,
         }
     }
 
@@ -137,18 +237,22 @@ impl Layout {
         match e {
             Endpoint::Zk => Some(Pt { x: 0.0, y: 0.0 }),
             Endpoint::Broker(b) => self.nodes.iter().find(|(id, _)| *id == b).map(|(_, p)| *p),
-            // The producer is not drawn (yet): its messages are not animated.
-            Endpoint::Client => None,
+            Endpoint::Client => self.producer,
         }
     }
 
     /// The path a message takes from one endpoint to another, edge to edge.
-    fn path(&self, from: Endpoint, to: Endpoint) -> Option<Path> {
+    fn path(&self, from: Endpoint, to: Endpoint, compact: bool) -> Option<Path> {
         let (a, b) = (self.centre(from)?, self.centre(to)?);
         match (from, to) {
             (Endpoint::Zk, Endpoint::Broker(_)) => Some(self.spoke(b)),
             (Endpoint::Broker(_), Endpoint::Zk) => match self.spoke(a) {
                 Path::Line(z, n) => Some(Path::Line(n, z)),
+                p => Some(p),
+            },
+            (Endpoint::Client, _) => Some(producer_link(a, b, compact)),
+            (_, Endpoint::Client) => match producer_link(b, a, compact) {
+                Path::Line(p, n) => Some(Path::Line(n, p)),
                 p => Some(p),
             },
             _ => Some(self.chord(a, b)),
@@ -213,6 +317,30 @@ impl Layout {
     }
 }
 
+/// The line from the producer's box at `p` to the broker at `b`.
+fn producer_link(p: Pt, b: Pt, compact: bool) -> Path {
+    let (w, h) = producer_size(compact);
+    let (dx, dy) = (b.x - p.x, b.y - p.y);
+    let tx = if dx.abs() > 1e-9 {
+        (w / 2.0) / dx.abs()
+    } else {
+        f64::INFINITY
+    };
+    let ty = if dy.abs() > 1e-9 {
+        (h / 2.0) / dy.abs()
+    } else {
+        f64::INFINITY
+    };
+    let t = tx.min(ty).min(1.0);
+    Path::Line(
+        Pt {
+            x: p.x + dx * t,
+            y: p.y + dy * t,
+        },
+        node_edge(b, p),
+    )
+}
+
 /// The point on the circle around `centre` facing `towards`.
 fn node_edge(centre: Pt, towards: Pt) -> Pt {
     let d = Pt {
@@ -269,6 +397,165 @@ pub struct GraphView<'a> {
     pub compact: bool,
     /// Whether a link is cut (the world answers).
     pub cut_links: Vec<(Endpoint, Endpoint)>,
+    /// Every partition, in topic and partition order.
+    pub partitions: &'a [PartitionRef],
+    /// How many topics there are.
+    pub topic_count: usize,
+}
+
+/// How much a replica badge says: everything, no epoch, or a short name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BadgeText {
+    Full,
+    NoEpoch,
+    Short,
+}
+
+/// One replica badge under a broker.
+#[derive(Debug, Clone)]
+struct Badge {
+    key: String,
+    state: &'static str,
+    /// ZooKeeper names it the leader, but it cannot act (its broker is down or frozen).
+    named_leader: bool,
+    name: String,
+    epoch: Option<String>,
+    title: String,
+    w: f64,
+    x: f64,
+    row: usize,
+}
+
+/// The badges of broker `id`, laid out in rows, with the number of rows.
+fn badges(v: &GraphView<'_>, id: BrokerId, text: BadgeText) -> (Vec<Badge>, usize) {
+    let cw = badge_char_w(v.compact);
+    let pad = if v.compact { 14.0 } else { 12.0 };
+    let mut out: Vec<Badge> = replicas_of(v.state, v.partitions, id)
+        .into_iter()
+        .map(|(r, p, st)| {
+            let name = match text {
+                BadgeText::Short if v.topic_count <= 1 => format!("P{}", r.partition),
+                BadgeText::Short => {
+                    format!("{}-{}", r.topic.chars().next().unwrap_or('?'), r.partition)
+                }
+                _ => r.key.clone(),
+            };
+            // ZooKeeper may still name a down or frozen broker as the leader: say so.
+            let named = p.leader == i64::from(id);
+            let epoch = (named && text == BadgeText::Full).then(|| format!("e{}", p.leader_epoch));
+            let chars = name.chars().count() + epoch.as_ref().map_or(0, |e| e.chars().count() + 1);
+            let leo = p.log_end_offsets.get(&id).copied().unwrap_or(0);
+            let mut title = format!(
+                "{}: {} on broker {id}, leader epoch {}, log end offset {leo}",
+                r.key,
+                replica_words(st),
+                p.leader_epoch
+            );
+            if st != "leader" {
+                title.push_str(&format!(", lag {}", lag(p, id)));
+            }
+            if named && st != "leader" {
+                title.push_str("; ZooKeeper still names it the leader");
+            }
+            Badge {
+                key: r.key.clone(),
+                state: st,
+                named_leader: named && st != "leader",
+                name,
+                epoch,
+                title,
+                w: chars as f64 * cw + pad,
+                x: 0.0,
+                row: 0,
+            }
+        })
+        .collect();
+    // Rows, filled left to right, each centred under the node.
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut width = 0.0;
+    for (i, b) in out.iter().enumerate() {
+        match rows.last_mut() {
+            Some(row) if width + BADGE_GAP + b.w <= BADGE_ROW_W => {
+                row.push(i);
+                width += BADGE_GAP + b.w;
+            }
+            _ => {
+                rows.push(vec![i]);
+                width = b.w;
+            }
+        }
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let total: f64 =
+            row.iter().map(|&i| out[i].w).sum::<f64>() + BADGE_GAP * (row.len() as f64 - 1.0);
+        let mut x = -total / 2.0;
+        for &i in row {
+            out[i].x = x + out[i].w / 2.0;
+            out[i].row = r;
+            x += out[i].w + BADGE_GAP;
+        }
+    }
+    (out, rows.len())
+}
+
+/// Every broker's badges, said as fully as fits in [`MAX_BADGE_ROWS`] rows.
+fn all_badges(v: &GraphView<'_>) -> (Vec<(BrokerId, Vec<Badge>)>, usize) {
+    let tiers: &[BadgeText] = if v.compact {
+        &[BadgeText::NoEpoch, BadgeText::Short]
+    } else {
+        &[BadgeText::Full, BadgeText::NoEpoch, BadgeText::Short]
+    };
+    let mut best = (Vec::new(), 0);
+    for &t in tiers {
+        let mut rows = 0;
+        let all: Vec<(BrokerId, Vec<Badge>)> = v
+            .state
+            .brokers
+            .keys()
+            .map(|&id| {
+                let (b, r) = badges(v, id, t);
+                rows = rows.max(r);
+                (id, b)
+            })
+            .collect();
+        best = (all, rows);
+        if rows <= MAX_BADGE_ROWS {
+            break;
+        }
+    }
+    best
+}
+
+/// More rows than this and the badges say less.
+const MAX_BADGE_ROWS: usize = 2;
+
+/// The badges' total height for `rows` rows.
+fn badges_height(rows: usize, compact: bool) -> f64 {
+    if rows == 0 {
+        0.0
+    } else {
+        rows as f64 * (badge_h(compact) + BADGE_GAP) + 4.0
+    }
+}
+
+fn badge_view(b: &Badge, compact: bool) -> Html {
+    let h = badge_h(compact);
+    let y = BADGE_TOP + b.row as f64 * (h + BADGE_GAP) + h / 2.0;
+    html! {
+        <g class={classes!("replica", format!("rs-{}", b.state), b.named_leader.then_some("named-leader"))}
+           data-replica={b.key.clone()} data-state={b.state}
+           transform={format!("translate({:.1},{:.1})", b.x, y)}>
+            <title>{ b.title.clone() }</title>
+            <rect x={format!("{:.1}", -b.w / 2.0)} y={format!("{:.1}", -h / 2.0)}
+                  width={format!("{:.1}", b.w)} height={format!("{h:.1}")} rx={format!("{:.1}", h / 2.0)} />
+            <text y={if compact { "6" } else { "4.3" }} text-anchor="middle">
+                { b.name.clone() }
+                if let Some(e) = &b.epoch {
+                    <tspan class="replica-epoch">{ format!(" {e}") }</tspan>
+                }
+            </text>
+        </g>
+    }
 }
 
 /// Renders the graph.
@@ -278,7 +565,13 @@ pub fn graph(
     on_select: &Callback<Option<BrokerId>>,
 ) -> Html {
     let ids: Vec<BrokerId> = v.state.brokers.keys().copied().collect();
-    let layout = Layout::new(&ids, v.compact);
+    let (mut all_badges, rows) = all_badges(v);
+    let layout = Layout::new(
+        &ids,
+        v.compact,
+        badges_height(rows, v.compact),
+        !v.partitions.is_empty(),
+    );
     let now = v.state.time_ms;
     let view = |id: BrokerId| v.state.brokers.get(&id);
 
@@ -329,9 +622,35 @@ pub fn graph(
         .nodes
         .iter()
         .filter_map(|(id, p)| {
-            view(*id).map(|b| broker_node(v, *id, b, *p, now, on_command, on_select))
+            let badges = all_badges
+                .iter_mut()
+                .find(|(b, _)| b == id)
+                .map(|(_, list)| std::mem::take(list))
+                .unwrap_or_default();
+            view(*id)
+                .map(|b| broker_node(v, &layout, *id, b, *p, &badges, now, on_command, on_select))
         })
         .collect();
+
+    // The producer, while it writes (or its requests are still in the air).
+    let streams: Vec<(&str, u64, i64)> = v
+        .partitions
+        .iter()
+        .filter_map(|r| {
+            let p = v.state.partitions.get(&r.key)?;
+            p.stream
+                .as_ref()
+                .map(|s| (r.key.as_str(), s.rate_per_s, p.leader))
+        })
+        .collect();
+    let producing = !streams.is_empty()
+        || v.flights
+            .iter()
+            .any(|f| f.from == Endpoint::Client || f.to == Endpoint::Client);
+    let producer = layout
+        .producer
+        .filter(|_| producing)
+        .map(|at| producer_node(&layout, at, &streams, v.compact));
 
     // At slow speeds the oldest message in the air on each link, either way (heartbeats
     // aside), carries its name: a request before its reply.
@@ -344,7 +663,10 @@ pub fn graph(
             }
             let in_air = f.progress(v.anim_now) < 1.0 && !f.dropped;
             let link = (f.from.min(f.to), f.from.max(f.to));
-            if f.class == "heartbeat" || !in_air || links.contains(&link) {
+            // Heartbeats, fetches and produce requests come steadily: their names would
+            // hide the election's.
+            let steady = matches!(f.class, "heartbeat" | "fetch" | "produce");
+            if steady || !in_air || links.contains(&link) {
                 continue;
             }
             links.push(link);
@@ -354,7 +676,7 @@ pub fn graph(
     let flights: Html = v
         .flights
         .iter()
-        .filter_map(|f| flight(&layout, f, v.anim_now, labelled.contains(&f.id)))
+        .filter_map(|f| flight(&layout, f, v.anim_now, labelled.contains(&f.id), v.compact))
         .collect();
 
     let aria = format!(
@@ -367,9 +689,54 @@ pub fn graph(
              preserveAspectRatio="xMidYMid meet">
             <g class="edges">{ for edges }</g>
             { zookeeper(v.state, layout.zk_w) }
+            { producer.unwrap_or_default() }
             <g class="flights" aria-hidden="true">{ flights }</g>
             { nodes }
         </svg>
+    }
+}
+
+/// The producer's box, with dashed links to the leaders it writes to.
+fn producer_node(layout: &Layout, at: Pt, streams: &[(&str, u64, i64)], compact: bool) -> Html {
+    let (w, h) = producer_size(compact);
+    let rate: u64 = streams.iter().map(|(_, r, _)| r).sum();
+    let mut leaders: Vec<BrokerId> = streams
+        .iter()
+        .filter_map(|(_, _, l)| BrokerId::try_from(*l).ok())
+        .collect();
+    leaders.sort_unstable();
+    leaders.dedup();
+    let links: Html = leaders
+        .iter()
+        .filter_map(|l| layout.centre(Endpoint::Broker(*l)))
+        .map(|b| html! { <path class="produce-link" d={producer_link(at, b, compact).d()} /> })
+        .collect();
+    let sub = if streams.is_empty() {
+        "idle".to_string()
+    } else {
+        format!("{rate} records/s")
+    };
+    let aria = match streams {
+        [] => "Producer, idle".to_string(),
+        _ => format!(
+            "Producer, writing to {}",
+            streams
+                .iter()
+                .map(|(k, r, _)| format!("{k} at {r} records/s"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    html! {
+        <g class="producer" data-producer="true" role="img" aria-label={aria}>
+            { links }
+            <g transform={format!("translate({:.1},{:.1})", at.x, at.y)}>
+                <rect x={format!("{:.1}", -w / 2.0)} y={format!("{:.1}", -h / 2.0)}
+                      width={format!("{w:.1}")} height={format!("{h:.1}")} rx="10" />
+                <text class="producer-title" y={if compact { "-4" } else { "-3" }} text-anchor="middle">{ "producer" }</text>
+                <text class="producer-sub" y={if compact { "17" } else { "14" }} text-anchor="middle">{ sub }</text>
+            </g>
+        </g>
     }
 }
 
@@ -415,11 +782,14 @@ fn zookeeper(state: &ClusterState, zk_w: f64) -> Html {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn broker_node(
     v: &GraphView<'_>,
+    layout: &Layout,
     id: BrokerId,
     b: &BrokerView,
     p: Pt,
+    badges: &[Badge],
     now: u64,
     on_command: &Callback<Command>,
     on_select: &Callback<Option<BrokerId>>,
@@ -520,6 +890,33 @@ fn broker_node(
             )
         });
     let label_lines = status_lines(b, now);
+    let label_top = NODE_R + 24.0 + layout.extra;
+    // The node's box must stay centred on its circle (a click lands at the box's centre), so
+    // an invisible mark above balances the badges below.
+    let reach = badges.iter().map(|b| b.row + 1).max().map_or(0.0, |rows| {
+        BADGE_TOP + rows as f64 * (badge_h(v.compact) + BADGE_GAP)
+    });
+    let mut aria = aria_label(v.state, id, b, now);
+    if !badges.is_empty() {
+        let leads: Vec<&str> = badges
+            .iter()
+            .filter(|x| x.state == "leader")
+            .map(|x| x.key.as_str())
+            .collect();
+        let rest: Vec<String> = badges
+            .iter()
+            .filter(|x| x.state != "leader")
+            .map(|x| format!("{} ({})", x.key, replica_words(x.state)))
+            .collect();
+        let mut parts = Vec::new();
+        if !leads.is_empty() {
+            parts.push(format!("leads {}", leads.join(", ")));
+        }
+        if !rest.is_empty() {
+            parts.push(format!("replicas {}", rest.join(", ")));
+        }
+        aria.push_str(&format!("; {}", parts.join("; ")));
+    }
     let selected = v.selected == Some(id);
     let more_at = Pt {
         x: NODE_R * 0.92,
@@ -541,7 +938,7 @@ fn broker_node(
                data-controller={(role == Role::Controller).then_some("true")}
                data-zombie={(role == Role::Zombie).then_some("true")}
                role="button" tabindex="0"
-               aria-label={aria_label(v.state, id, b, now)}
+               aria-label={aria}
                {onclick} {onkeydown}>
                 <title>{ if starts { format!("Start broker {id}") } else { format!("Crash broker {id} (shift-click for more)") } }</title>
                 <circle class="focus-ring" r={(NODE_R + 13.0).to_string()} />
@@ -550,10 +947,14 @@ fn broker_node(
                 <text class="node-id" y="17" text-anchor="middle">{ id }</text>
                 { status_icon.unwrap_or_default() }
                 { crown.unwrap_or_default() }
+                if reach > 0.0 {
+                    <rect class="balance" x="-0.5" y={format!("{:.1}", -reach)} width="1" height="1" />
+                    <g class="replicas">{ for badges.iter().map(|x| badge_view(x, v.compact)) }</g>
+                }
             </g>
             <g class="node-label" transform={t.clone()} onclick={select.clone()}>
                 { for label_lines.iter().enumerate().map(|(i, (text, class))| html! {
-                    <text class={*class} y={format!("{:.1}", NODE_R + 24.0 + i as f64 * line_h(v.compact))} text-anchor="middle">{ text.clone() }</text>
+                    <text class={*class} y={format!("{:.1}", label_top + i as f64 * line_h(v.compact))} text-anchor="middle">{ text.clone() }</text>
                 }) }
             </g>
             <g class="more" transform={format!("translate({:.1},{:.1})", p.x + more_at.x, p.y + more_at.y)}
@@ -582,8 +983,14 @@ fn arc(r: f64, f: f64) -> String {
     format!("M0,{:.1} A{r},{r} 0 {large} 1 {x:.1},{y:.1}", -r)
 }
 
-fn flight(layout: &Layout, f: &Flight, anim_now: f64, labelled: bool) -> Option<Html> {
-    let path = layout.path(f.from, f.to)?;
+fn flight(
+    layout: &Layout,
+    f: &Flight,
+    anim_now: f64,
+    labelled: bool,
+    compact: bool,
+) -> Option<Html> {
+    let path = layout.path(f.from, f.to, compact)?;
     let t = f.progress(anim_now);
     if t >= 1.0 || anim_now < f.start_at {
         return None;
@@ -608,7 +1015,7 @@ fn flight(layout: &Layout, f: &Flight, anim_now: f64, labelled: bool) -> Option<
     Some(html! {
         <g key={f.id.to_string()} class={classes!("flight", format!("msg-{}", f.class), f.dropped.then_some("dropped"))}
            transform={format!("translate({:.1},{:.1})", p.x, p.y)} opacity={format!("{opacity:.2}")}>
-            <circle r="6" />
+            <circle r={match f.class { "fetch" => "3.5", "produce" => "5", _ => "6" }} />
             { label.unwrap_or_default() }
         </g>
     })

@@ -4,6 +4,7 @@
 //! - [`model`]: the page state and its reducer (the world is kept in place, not cloned);
 //! - [`app`]: the page layout; [`graph`]: the SVG cluster graph; [`event_log`]: the log;
 //!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel;
+//!   [`partitions`]: the partition table with the producer's and the topics' controls;
 //! - [`flights`]: messages in flight, drawn over a fixed wall-clock time;
 //! - [`hooks`]: the animation-frame loop; [`format`]: shared wording.
 
@@ -16,6 +17,7 @@ pub mod graph;
 pub mod hooks;
 pub mod model;
 pub mod panel;
+pub mod partitions;
 pub mod stories;
 
 /// The element the page mounts into (`index.html` provides it; the body otherwise).

@@ -8,7 +8,11 @@
 use super::flights::Flights;
 use super::stories;
 use crate::scenario::Runner;
-use crate::sim::{BrokerId, Command, Profile, Settings, Setup, World};
+use crate::sim::assignment::{assign, Start};
+use crate::sim::rng::Rng;
+use crate::sim::{
+    Acks, BrokerId, Command, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Reducible;
@@ -19,8 +23,35 @@ pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];
 /// Broker counts the page offers.
 pub const MAX_BROKERS: u32 = 9;
 
+/// The broker count free play starts with.
+pub const DEFAULT_BROKERS: u32 = 3;
+
 /// The default seed: the same story every time the page opens, until "new seed".
 pub const DEFAULT_SEED: u64 = 42;
+
+/// The topic free play creates.
+pub const DEFAULT_TOPIC: &str = "orders";
+
+/// Its partition count, unless the page address says otherwise.
+pub const DEFAULT_PARTITIONS: u32 = 3;
+
+/// Partition counts the page offers.
+pub const MAX_PARTITIONS: u32 = 12;
+
+/// The replication factor free play uses when there are enough brokers.
+pub const DEFAULT_RF: u32 = 3;
+
+/// A steady stream's rate when the page opens (records per second).
+pub const DEFAULT_RATE: &str = "10";
+
+/// The most records per second the page lets a stream send.
+pub const MAX_RATE: u64 = 10_000;
+
+/// How many records "send" writes when the page opens.
+pub const DEFAULT_SEND: &str = "100";
+
+/// The most records one "send" writes.
+pub const MAX_SEND: u64 = 100_000;
 
 /// A real frame longer than this (a background tab, a debugger stop) counts as this long.
 pub const MAX_FRAME_MS: f64 = 250.0;
@@ -54,10 +85,50 @@ pub struct Host {
     pub compact: bool,
 }
 
+/// Free play's cluster: `brokers` brokers and the topic [`DEFAULT_TOPIC`] with `partitions`
+/// partitions of `rf` replicas each, placed by Kafka's own assignment (fixed start, so the
+/// first partition's preferred replica is broker 1). The error says why the topic is missing.
+pub fn free_setup(
+    seed: u64,
+    profile: Profile,
+    brokers: u32,
+    partitions: u32,
+    rf: u32,
+) -> (Setup, Option<String>) {
+    let mut setup = Setup::with_brokers(seed, Settings::for_profile(profile), brokers);
+    let ids: Vec<BrokerId> = (1..=brokers).collect();
+    match assign(&ids, partitions, rf, Start::Fixed(0), &mut Rng::new(seed)) {
+        Ok(replicas) => {
+            setup.topics.push(TopicSpec {
+                name: DEFAULT_TOPIC.to_string(),
+                replicas,
+                config: TopicConfig::default(),
+            });
+            (setup, None)
+        }
+        Err(e) => (
+            setup,
+            Some(format!(
+                "the topic {DEFAULT_TOPIC} could not be created: {e}"
+            )),
+        ),
+    }
+}
+
 impl Host {
-    fn new(seed: u64, profile: Profile, brokers: u32, anim_now: f64) -> Host {
-        let setup = Setup::with_brokers(seed, Settings::for_profile(profile), brokers);
-        Host::with(Runner::free(World::new(&setup)), anim_now)
+    fn new(
+        seed: u64,
+        profile: Profile,
+        brokers: u32,
+        partitions: u32,
+        rf: u32,
+        anim_now: f64,
+    ) -> (Host, Option<String>) {
+        let (setup, error) = free_setup(seed, profile, brokers, partitions, rf);
+        (
+            Host::with(Runner::free(World::new(&setup)), anim_now),
+            error,
+        )
     }
 
     fn with(runner: Runner, anim_now: f64) -> Host {
@@ -101,14 +172,34 @@ pub struct Model {
     pub pause_text: String,
     /// The story playing (an index into [`stories::STORIES`]), or free play.
     pub story: Option<usize>,
+    /// How many partitions free play's topic has.
+    pub partitions: u32,
+    /// The replication factor asked for (`None`: [`DEFAULT_RF`]); never more than the brokers.
+    pub rf_wanted: Option<u32>,
+    /// The partition the produce controls act on (`None`: the first).
+    pub produce_to: Option<String>,
+    /// The stream rate typed, records per second.
+    pub rate_text: String,
+    /// The acks chosen (`None`: the profile's default).
+    pub acks: Option<Acks>,
+    /// How many records "send" writes, as typed.
+    pub send_text: String,
 }
 
 impl Default for Model {
     fn default() -> Self {
         let profile = Profile::default();
-        let brokers = 3;
+        let brokers = DEFAULT_BROKERS;
+        let (host, _) = Host::new(
+            DEFAULT_SEED,
+            profile,
+            brokers,
+            DEFAULT_PARTITIONS,
+            DEFAULT_RF.min(brokers),
+            0.0,
+        );
         Model {
-            host: Rc::new(RefCell::new(Host::new(DEFAULT_SEED, profile, brokers, 0.0))),
+            host: Rc::new(RefCell::new(host)),
             version: 0,
             generation: 0,
             playing: true,
@@ -121,16 +212,30 @@ impl Default for Model {
             key_only: false,
             pause_text: "20".into(),
             story: None,
+            partitions: DEFAULT_PARTITIONS,
+            rf_wanted: None,
+            produce_to: None,
+            rate_text: DEFAULT_RATE.into(),
+            acks: None,
+            send_text: DEFAULT_SEND.into(),
         }
     }
 }
 
 impl Model {
-    /// The page as its address asks for it (`?story=…&seed=…&brokers=…&profile=…&speed=…&paused=1`).
+    /// The page as its address asks for it
+    /// (`?story=…&seed=…&brokers=…&partitions=…&rf=…&profile=…&speed=…&paused=1`).
     /// A bad parameter is named in the error line and changes nothing.
     pub fn from_location() -> Model {
-        let (params, errors) =
-            stories::parse_params(&stories::location_pairs(), &SPEEDS, MAX_BROKERS);
+        let (params, errors) = stories::parse_params(
+            &stories::location_pairs(),
+            &stories::Limits {
+                speeds: &SPEEDS,
+                max_brokers: MAX_BROKERS,
+                default_brokers: DEFAULT_BROKERS,
+                max_partitions: MAX_PARTITIONS,
+            },
+        );
         let mut m = Model::default();
         if let Some(s) = params.seed {
             m.seed = s;
@@ -141,6 +246,12 @@ impl Model {
         if let Some(p) = params.profile {
             m.profile = p;
         }
+        if let Some(p) = params.partitions {
+            m.partitions = p;
+        }
+        if let Some(r) = params.rf {
+            m.rf_wanted = Some(r);
+        }
         if let Some(s) = params.speed {
             m.speed = s;
         }
@@ -148,10 +259,14 @@ impl Model {
         m.story = params.story;
         let mut all = errors;
         if params.story.is_some()
-            && (params.seed.is_some() || params.brokers.is_some() || params.profile.is_some())
+            && (params.seed.is_some()
+                || params.brokers.is_some()
+                || params.profile.is_some()
+                || params.partitions.is_some()
+                || params.rf.is_some())
         {
             all.push(
-                "seed, brokers and profile set up free play; a story brings its own, so they were not used"
+                "seed, brokers, partitions, rf and profile set up free play; a story brings its own, so they were not used"
                     .to_string(),
             );
         }
@@ -195,6 +310,18 @@ pub enum Action {
     SetKeyOnly(bool),
     /// The text of the pause-length field changed.
     SetPauseText(String),
+    /// A new world whose topic has this many partitions.
+    SetPartitions(u32),
+    /// A new world whose topic has this replication factor.
+    SetRf(u32),
+    /// The produce controls act on this partition (`T-0`).
+    SetProduceTo(String),
+    /// The text of the rate field changed.
+    SetRateText(String),
+    /// The acks chosen for the next stream or batch.
+    SetAcks(Acks),
+    /// The text of the send-count field changed.
+    SetSendText(String),
 }
 
 /// The longest pause the page offers, in seconds.
@@ -208,6 +335,49 @@ impl Model {
             .parse::<u64>()
             .ok()
             .filter(|s| (1..=MAX_PAUSE_SECS).contains(s))
+    }
+
+    /// The replication factor free play uses: the one asked for (or [`DEFAULT_RF`]), at
+    /// most the broker count.
+    pub fn rf(&self) -> u32 {
+        self.rf_wanted
+            .unwrap_or(DEFAULT_RF)
+            .clamp(1, self.brokers.max(1))
+    }
+
+    /// The stream rate typed, if it is a whole number from 1 to [`MAX_RATE`].
+    pub fn rate(&self) -> Result<u64, String> {
+        self.rate_text
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|r| (1..=MAX_RATE).contains(r))
+            .ok_or_else(|| {
+                format!(
+                    "a stream's rate is a whole number of records per second, from 1 to {MAX_RATE}, not \"{}\"",
+                    self.rate_text.trim()
+                )
+            })
+    }
+
+    /// How many records "send" writes, if it is a whole number from 1 to [`MAX_SEND`].
+    pub fn send_count(&self) -> Result<u64, String> {
+        self.send_text
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|r| (1..=MAX_SEND).contains(r))
+            .ok_or_else(|| {
+                format!(
+                    "send writes a whole number of records, from 1 to {MAX_SEND}, not \"{}\"",
+                    self.send_text.trim()
+                )
+            })
+    }
+
+    /// The acks in force for the page's produce controls: the one chosen, or the profile's default.
+    pub fn acks(&self) -> Acks {
+        self.acks.unwrap_or_else(|| self.profile.default_acks())
     }
 
     fn next(&self) -> Model {
@@ -230,11 +400,44 @@ impl Model {
             }
             Some((_, Err(e))) => {
                 self.story = None;
-                self.error = Some(e);
-                Host::new(self.seed, self.profile, self.brokers, anim_now)
+                let (host, error) = Host::new(
+                    self.seed,
+                    self.profile,
+                    self.brokers,
+                    self.partitions,
+                    self.rf(),
+                    anim_now,
+                );
+                self.error = Some(match error {
+                    Some(more) => format!("{e}; {more}"),
+                    None => e,
+                });
+                host
             }
-            None => Host::new(self.seed, self.profile, self.brokers, anim_now),
+            None => {
+                let (host, error) = Host::new(
+                    self.seed,
+                    self.profile,
+                    self.brokers,
+                    self.partitions,
+                    self.rf(),
+                    anim_now,
+                );
+                self.error = error;
+                host
+            }
         };
+        // The produce controls keep their partition only if the new world has it.
+        let keep = self.produce_to.as_ref().is_some_and(|tp| {
+            host.runner
+                .world
+                .topics()
+                .iter()
+                .any(|t| (0..t.replicas.len()).any(|p| format!("{}-{p}", t.name) == *tp))
+        });
+        if !keep {
+            self.produce_to = None;
+        }
         self.host = Rc::new(RefCell::new(host));
         self.generation += 1;
         if self.selected.is_some_and(|b| b > self.brokers) {
@@ -339,7 +542,9 @@ impl Reducible for Model {
                 if story.is_none() {
                     m.seed = DEFAULT_SEED;
                     m.profile = Profile::default();
-                    m.brokers = 3;
+                    m.brokers = DEFAULT_BROKERS;
+                    m.partitions = DEFAULT_PARTITIONS;
+                    m.rf_wanted = None;
                 }
                 Rc::new(m.reset())
             }
@@ -366,6 +571,38 @@ impl Reducible for Model {
             Action::SetPauseText(s) => {
                 let mut m = self.next();
                 m.pause_text = s;
+                Rc::new(m)
+            }
+            Action::SetPartitions(n) => {
+                let mut m = self.next();
+                m.story = None;
+                m.partitions = n.clamp(1, MAX_PARTITIONS);
+                Rc::new(m.reset())
+            }
+            Action::SetRf(n) => {
+                let mut m = self.next();
+                m.story = None;
+                m.rf_wanted = Some(n.clamp(1, MAX_BROKERS));
+                Rc::new(m.reset())
+            }
+            Action::SetProduceTo(tp) => {
+                let mut m = self.next();
+                m.produce_to = Some(tp);
+                Rc::new(m)
+            }
+            Action::SetRateText(s) => {
+                let mut m = self.next();
+                m.rate_text = s;
+                Rc::new(m)
+            }
+            Action::SetAcks(a) => {
+                let mut m = self.next();
+                m.acks = Some(a);
+                Rc::new(m)
+            }
+            Action::SetSendText(s) => {
+                let mut m = self.next();
+                m.send_text = s;
                 Rc::new(m)
             }
         }

@@ -1,8 +1,12 @@
-//! The selected-broker panel: what one broker believes and the actions beyond crash/start
-//! (controlled shutdown, pause, session expiry, cutting its ZooKeeper link). Whether an action
-//! makes sense is the world's call: the buttons always send, and a refusal is shown.
+//! The selected-broker panel: what one broker believes, the replicas it holds (role, log end
+//! offset, lag, the partition's high watermark) and the actions beyond crash/start
+//! (controlled shutdown, pause, session expiry, cutting its ZooKeeper link, stalling its
+//! fetchers). Whether an action makes sense is the world's call: the buttons always send,
+//! and a refusal is shown.
 
-use super::format::{click_starts, role, secs, state_words, Role};
+use super::format::{
+    click_starts, lag, replica_words, replicas_of, role, secs, state_words, PartitionRef, Role,
+};
 use super::model::{Action, Model, MAX_PAUSE_SECS};
 use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
 use web_sys::HtmlInputElement;
@@ -31,8 +35,50 @@ fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<A
     }
 }
 
+/// The replicas broker `id` holds, as a small table.
+fn replicas_table(state: &ClusterState, list: &[PartitionRef], id: BrokerId) -> Html {
+    let held = replicas_of(state, list, id);
+    if held.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="table-wrap">
+            <table class="replica-table" data-testid="broker-replicas">
+                <caption>{ format!("Replicas on broker {id}") }</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{ "partition" }</th>
+                        <th scope="col">{ "role" }</th>
+                        <th scope="col" title="this replica's log end offset">{ "LEO" }</th>
+                        <th scope="col" title="the partition's high watermark">{ "HW" }</th>
+                        <th scope="col" title="the leader's log end offset minus this replica's">{ "lag" }</th>
+                        <th scope="col">{ "leader epoch" }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    { for held.iter().map(|(r, p, st)| html! {
+                        <tr data-replica={r.key.clone()} data-state={*st}>
+                            <th scope="row">{ r.key.clone() }</th>
+                            <td><span class={classes!("role-tag", format!("rs-{st}"))}>{ replica_words(st) }</span></td>
+                            <td class="num">{ p.log_end_offsets.get(&id).copied().unwrap_or(0) }</td>
+                            <td class="num">{ p.high_watermark }</td>
+                            <td class="num">{ if *st == "leader" { "—".to_string() } else { lag(p, id).to_string() } }</td>
+                            <td class="num">{ p.leader_epoch }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
 /// Renders the panel.
-pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Html {
+pub fn panel(
+    m: &Model,
+    state: &ClusterState,
+    list: &[PartitionRef],
+    dispatch: &Callback<Action>,
+) -> Html {
     let Some((id, b)) = m
         .selected
         .and_then(|id| state.brokers.get(&id).map(|b| (id, b)))
@@ -40,7 +86,7 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
         return html! {
             <section class="panel broker-panel" aria-labelledby="panel-title">
                 <h2 id="panel-title">{ "Broker actions" }</h2>
-                <p class="hint">{ "Pick a broker (or shift-click one in the graph, or its ⋯) for controlled shutdown, pause, session expiry and cutting its ZooKeeper link." }</p>
+                <p class="hint">{ "Pick a broker (or shift-click one in the graph, or its ⋯) for controlled shutdown, pause, session expiry, cutting its ZooKeeper link and stalling its fetchers." }</p>
                 { chips(state, None, dispatch) }
             </section>
         };
@@ -93,6 +139,27 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
         )
     };
 
+    let stalled_all = b.stalled_fetchers.iter().any(|s| s == "all");
+    let (stall_label, stall_cmd) = if stalled_all {
+        (
+            "Resume fetchers",
+            Command::ResumeFetcher {
+                broker: id,
+                topic: None,
+                partition: None,
+            },
+        )
+    } else {
+        (
+            "Stall fetchers",
+            Command::StallFetcher {
+                broker: id,
+                topic: None,
+                partition: None,
+            },
+        )
+    };
+
     let role_text = match role(state, id, b) {
         Role::Controller => format!("controller (epoch {})", b.acting_epoch.unwrap_or(0)),
         Role::Zombie => format!(
@@ -138,6 +205,26 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
     if b.zk_link_cut {
         rows.push(("ZooKeeper link", "cut: every message is dropped".into()));
     }
+    if !b.stalled_fetchers.is_empty() {
+        let what: Vec<String> = b
+            .stalled_fetchers
+            .iter()
+            .map(|s| {
+                if s == "all" {
+                    "every partition".to_string()
+                } else {
+                    s.clone()
+                }
+            })
+            .collect();
+        rows.push((
+            "fetchers",
+            format!(
+                "stalled ({}): its follower replicas fall behind",
+                what.join(", ")
+            ),
+        ));
+    }
 
     html! {
         <section class="panel broker-panel" aria-labelledby="panel-title" data-selected={id.to_string()}>
@@ -149,6 +236,7 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
             <dl class="facts">
                 { for rows.into_iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd>{ v }</dd></> }) }
             </dl>
+            { replicas_table(state, list, id) }
             <div class="actions">
                 <button class="danger" onclick={cmd(toggle_cmd)}>{ format!("{toggle_label} broker {id}") }</button>
                 <button onclick={cmd(Command::Shutdown(id))}>{ "Controlled shutdown" }</button>
@@ -168,6 +256,12 @@ pub fn panel(m: &Model, state: &ClusterState, dispatch: &Callback<Action>) -> Ht
                 </span>
                 <button onclick={cmd(Command::ExpireSession(id))}>{ "Expire ZooKeeper session" }</button>
                 <button onclick={cmd(link_cmd)}>{ link_label }</button>
+                if !list.is_empty() {
+                    <button data-testid="stall-fetchers" aria-pressed={stalled_all.to_string()}
+                            class={classes!(stalled_all.then_some("pressed"))}
+                            title="Its follower replicas stop fetching from their leaders (for every partition)"
+                            onclick={cmd(stall_cmd)}>{ stall_label }</button>
+                }
             </div>
         </section>
     }

@@ -1,5 +1,6 @@
 //! The stories: the committed scenario files of `www/scenarios`, replayable on the page, and
-//! the page's address parameters (`?story=…&speed=…`) that documentation pages link or embed.
+//! the page's address parameters (`?story=…&speed=…`, `?partitions=…&rf=…`) that documentation
+//! pages link or embed.
 
 use crate::scenario::{self, Scenario};
 use crate::sim::Profile;
@@ -62,6 +63,10 @@ pub struct Params {
     pub seed: Option<u64>,
     /// `brokers=<1..9>`
     pub brokers: Option<u32>,
+    /// `partitions=<1..12>`: free play's topic.
+    pub partitions: Option<u32>,
+    /// `rf=<1..brokers>`: free play's replication factor.
+    pub rf: Option<u32>,
     /// `profile=<0.10|2.0|2.4|3.9>`
     pub profile: Option<Profile>,
     /// `speed=<one of the offered speeds>`
@@ -70,15 +75,32 @@ pub struct Params {
     pub paused: bool,
 }
 
+/// What the page offers, for checking the parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits<'a> {
+    /// The speeds offered.
+    pub speeds: &'a [f64],
+    /// The most brokers.
+    pub max_brokers: u32,
+    /// The brokers when the address does not say.
+    pub default_brokers: u32,
+    /// The most partitions.
+    pub max_partitions: u32,
+}
+
 /// Reads the parameters out of a query string (`?a=b&c=d`). A bad parameter is left out and
 /// named in the returned messages; the others still apply.
-pub fn parse_params(
-    pairs: &[(String, String)],
-    speeds: &[f64],
-    max_brokers: u32,
-) -> (Params, Vec<String>) {
+pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params, Vec<String>) {
+    let Limits {
+        speeds,
+        max_brokers,
+        default_brokers,
+        max_partitions,
+    } = *limits;
     let mut p = Params::default();
     let mut errors = Vec::new();
+    // The replication factor is checked against the broker count, which may come later.
+    let mut rf_text: Option<&str> = None;
     for (key, value) in pairs {
         match key.as_str() {
             "story" => match find(value) {
@@ -96,6 +118,13 @@ pub fn parse_params(
                 Ok(n) if (1..=max_brokers).contains(&n) => p.brokers = Some(n),
                 _ => errors.push(format!("brokers must be 1 to {max_brokers}, not \"{value}\"")),
             },
+            "partitions" => match value.parse::<u32>() {
+                Ok(n) if (1..=max_partitions).contains(&n) => p.partitions = Some(n),
+                _ => errors.push(format!(
+                    "partitions must be 1 to {max_partitions}, not \"{value}\""
+                )),
+            },
+            "rf" => rf_text = Some(value),
             "profile" => match Profile::parse(value) {
                 Ok(pr) => p.profile = Some(pr),
                 Err(e) => errors.push(e),
@@ -109,7 +138,16 @@ pub fn parse_params(
             },
             "paused" => p.paused = value != "0" && value != "false",
             other => errors.push(format!(
-                "unknown page parameter \"{other}\"; the parameters are story, seed, brokers, profile, speed, paused"
+                "unknown page parameter \"{other}\"; the parameters are story, seed, brokers, partitions, rf, profile, speed, paused"
+            )),
+        }
+    }
+    if let Some(value) = rf_text {
+        let brokers = p.brokers.unwrap_or(default_brokers);
+        match value.parse::<u32>() {
+            Ok(n) if (1..=brokers).contains(&n) => p.rf = Some(n),
+            _ => errors.push(format!(
+                "rf (the replication factor) must be 1 to {brokers}, the number of brokers, not \"{value}\""
             )),
         }
     }
