@@ -135,3 +135,18 @@ fn mangled_scenario_files_get_a_message_never_a_panic() {
     }
     assert!(parsed > 0, "some mangled files still parse and run");
 }
+
+#[test]
+fn every_story_file_is_on_the_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let stories = std::fs::read_to_string(root.join("src/ui/stories.rs")).unwrap();
+    for f in scenario_files() {
+        if f.parent().is_some_and(|d| d.ends_with("www/scenarios")) {
+            let name = f.file_stem().unwrap().to_string_lossy().to_string();
+            assert!(
+                stories.contains(&format!("\"{name}\"")),
+                "www/scenarios/{name}.json is missing from the page's STORIES list"
+            );
+        }
+    }
+}

@@ -255,6 +255,10 @@ pub struct World {
     partitions: Vec<TopicPartition>,
     /// Partition states parsed from ZooKeeper, with the mzxid they were parsed at.
     zk_states: BTreeMap<TopicPartition, (i64, PartitionState)>,
+    /// Each partition's state znode path, in partition order.
+    state_paths: Vec<String>,
+    /// The zxid `zk_states` was refreshed at.
+    zk_states_zxid: i64,
     /// The acting leaders at the last loss check.
     last_leaders: BTreeMap<TopicPartition, (BrokerId, u64)>,
     /// ZooKeeper's zxid and the replication digest at the last partition check.
@@ -291,12 +295,19 @@ impl World {
                 .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
                 .collect(),
             zk_states: BTreeMap::new(),
+            state_paths: Vec::new(),
+            zk_states_zxid: -1,
             last_leaders: BTreeMap::new(),
             last_digest: (-1, 0),
         };
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
         }
+        w.state_paths = w
+            .partitions
+            .iter()
+            .map(|tp| partition_state_path(&tp.topic, tp.partition))
+            .collect();
         if !setup.topics.is_empty() {
             w.push(setup.topics_created_ms(), Item::CreateTopics);
         }
@@ -1176,8 +1187,12 @@ impl World {
 
     /// Re-parses the partition states that changed since the last step.
     fn refresh_zk_states(&mut self) {
-        for tp in &self.partitions {
-            let Some(node) = self.zk.node(&partition_state_path(&tp.topic, tp.partition)) else {
+        if self.zk.zxid() == self.zk_states_zxid {
+            return;
+        }
+        self.zk_states_zxid = self.zk.zxid();
+        for (tp, path) in self.partitions.iter().zip(&self.state_paths) {
+            let Some(node) = self.zk.node(path) else {
                 continue;
             };
             if self.zk_states.get(tp).map(|(m, _)| *m) != Some(node.stat.mzxid) {

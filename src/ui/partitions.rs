@@ -58,6 +58,23 @@ fn attention(p: &PartitionView, lost: u64) -> Vec<(&'static str, String, String)
             )),
             _ => {}
         }
+        // Two views of the leader: ZooKeeper names one broker, another acts as leader.
+        let acting: Vec<u32> = p
+            .replica_states
+            .iter()
+            .filter(|(b, r)| **r == "leader" && **b != l)
+            .map(|(b, _)| *b)
+            .collect();
+        if !acting.is_empty() {
+            tags.push((
+                "bad",
+                "split brain".to_string(),
+                format!(
+                    "ZooKeeper names broker {l} the leader, but broker {} still acts as leader: it never accepted the request that deposed it",
+                    acting.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
     }
     if lost > 0 {
         tags.push((

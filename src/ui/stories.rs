@@ -6,7 +6,7 @@ use crate::scenario::{self, Scenario};
 use crate::sim::Profile;
 
 /// The story files, by name, in the order the page lists them.
-pub const STORIES: [(&str, &str); 6] = [
+pub const STORIES: [(&str, &str); 18] = [
     (
         "cold-start",
         include_str!("../../www/scenarios/cold-start.json"),
@@ -30,6 +30,54 @@ pub const STORIES: [(&str, &str); 6] = [
     (
         "controller-cut-from-zookeeper",
         include_str!("../../www/scenarios/controller-cut-from-zookeeper.json"),
+    ),
+    (
+        "leader-crash",
+        include_str!("../../www/scenarios/leader-crash.json"),
+    ),
+    (
+        "assignment-order",
+        include_str!("../../www/scenarios/assignment-order.json"),
+    ),
+    (
+        "lagging-follower",
+        include_str!("../../www/scenarios/lagging-follower.json"),
+    ),
+    (
+        "controlled-shutdown",
+        include_str!("../../www/scenarios/controlled-shutdown.json"),
+    ),
+    (
+        "unclean-election",
+        include_str!("../../www/scenarios/unclean-election.json"),
+    ),
+    (
+        "unclean-enabled-while-offline",
+        include_str!("../../www/scenarios/unclean-enabled-while-offline.json"),
+    ),
+    (
+        "min-insync-replicas",
+        include_str!("../../www/scenarios/min-insync-replicas.json"),
+    ),
+    (
+        "auto-rebalance",
+        include_str!("../../www/scenarios/auto-rebalance.json"),
+    ),
+    (
+        "truncation-0.10",
+        include_str!("../../www/scenarios/truncation-0.10.json"),
+    ),
+    (
+        "truncation-3.9",
+        include_str!("../../www/scenarios/truncation-3.9.json"),
+    ),
+    (
+        "zombie-controller-2.0",
+        include_str!("../../www/scenarios/zombie-controller-2.0.json"),
+    ),
+    (
+        "zombie-controller-3.9",
+        include_str!("../../www/scenarios/zombie-controller-3.9.json"),
     ),
 ];
 
