@@ -1364,12 +1364,14 @@ impl Broker {
             return;
         }
         let mut tasks = Vec::new();
-        for &b in &dead {
+        // onReplicasBecomeOffline: first elect every partition whose leader died, then move
+        // each dead broker's replicas to OfflineReplica (one write per broker still in an ISR).
+        if !dead.is_empty() {
             let Some(ctx) = self.ctx() else { return };
             let led: Vec<TopicPartition> = ctx
                 .states
                 .iter()
-                .filter(|(_, k)| k.state.leader == b as i64)
+                .filter(|(_, k)| k.state.leader_id().is_some_and(|l| dead.contains(&l)))
                 .map(|(tp, _)| tp.clone())
                 .collect();
             if !led.is_empty() {
@@ -1378,6 +1380,8 @@ impl Broker {
                     partitions: Some(led),
                 });
             }
+        }
+        for &b in &dead {
             tasks.push(Task::OfflineReplica {
                 broker: b,
                 why: "broker failure: its replicas go to OfflineReplica",

@@ -442,3 +442,46 @@ fn a_leaders_isr_change_keeps_the_leader_epoch_in_every_profile() {
         assert_eq!(p.replica_states[&3], "out_of_sync", "{profile:?}");
     }
 }
+
+#[test]
+fn leader_epoch_bumps_follow_the_order_of_the_controllers_writes() {
+    // Broker failure (broker 2 is not the controller): election first, then OfflineReplica
+    // only where the dead replica is still in the ISR: one bump per partition.
+    let mut w = with_topic(Profile::V3_9);
+    w.advance_to(2_000);
+    w.apply(Command::Crash(2)).unwrap();
+    w.advance_to(40_000);
+    let s = w.state();
+    assert_eq!(s.partitions["T-0"].leader_epoch, 1, "follower 2 removed");
+    assert_eq!(s.partitions["T-1"].leader_epoch, 1, "leader 2 replaced");
+    assert_eq!(s.partitions["T-1"].leader, 3);
+
+    // Controller failover (broker 1 leads T-0 and is the controller): OfflineReplica first
+    // (leader -1, +1), then the election (+1): two bumps for the partition it led.
+    let mut w = with_topic(Profile::V3_9);
+    w.advance_to(2_000);
+    w.apply(Command::Crash(1)).unwrap();
+    w.advance_to(40_000);
+    let s = w.state();
+    assert_eq!(s.controller_epoch, 2);
+    assert_eq!(
+        s.partitions["T-0"].leader_epoch, 2,
+        "{:?}",
+        s.partitions["T-0"]
+    );
+    assert_eq!(s.partitions["T-0"].leader, 2);
+    assert_eq!(s.partitions["T-1"].leader_epoch, 1, "follower 1 removed");
+
+    // Before 2.4 failover does not move dead replicas offline first: one bump.
+    let mut w = with_topic(Profile::V2_0);
+    w.advance_to(2_000);
+    w.apply(Command::Crash(1)).unwrap();
+    w.advance_to(40_000);
+    let s = w.state();
+    assert_eq!(
+        s.partitions["T-0"].leader_epoch, 1,
+        "{:?}",
+        s.partitions["T-0"]
+    );
+    assert_eq!(s.partitions["T-0"].leader, 2);
+}
