@@ -144,3 +144,45 @@ fn usage_errors_exit_2() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("kafka-election check"));
 }
+
+#[test]
+fn run_prints_partitions_and_lost_records() {
+    let o = cli(&[
+        "run",
+        "www/scenarios/unclean-enabled-while-offline.json",
+        "--at",
+        "79000",
+        "--at",
+        "90000",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["partitions"]["orders-0"]["leader"], -1);
+    assert_eq!(
+        lines[0]["partitions"]["orders-0"]["isr"],
+        serde_json::json!([2])
+    );
+    assert_eq!(lines[0]["lost_records"]["orders-0"], 0);
+    assert_eq!(lines[1]["partitions"]["orders-0"]["leader"], 3);
+    assert!(lines[1]["lost_records"]["orders-0"].as_u64().unwrap() > 0);
+    assert!(lines[1]["partitions"]["orders-0"]["log_end_offsets"]["3"].is_u64());
+}
+
+#[test]
+fn a_partition_action_on_a_missing_topic_exits_2() {
+    let f = temp_file(
+        "no-topic.json",
+        r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 5, "do": "produce", "topic": "T", "partition": 0, "records": 1}]}"#,
+    );
+    let o = cli(&["run", &f]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("actions[0]: there is no topic \"T\""),
+        "{}",
+        stderr(&o)
+    );
+}
