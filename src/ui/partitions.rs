@@ -419,7 +419,11 @@ fn produce_controls(
             </label>
             <button data-testid="stream-toggle" class={classes!(if streaming { "danger" } else { "primary" })}
                     aria-pressed={streaming.to_string()} onclick={toggle}>
-                { if streaming { format!("Stop stream to {target}") } else { format!("Start stream to {target}") } }
+                { match (&stream, streaming) {
+                    (Some(st), true) => format!("Stop stream to {target} ({}/s, acks={})", st.rate_per_s, st.acks),
+                    (_, true) => format!("Stop stream to {target}"),
+                    _ => format!("Start stream to {target}"),
+                } }
             </button>
             <span class="send-group">
                 <button data-testid="send-records" onclick={send} title="Send one batch of records">{ send_label }</button>
