@@ -1024,6 +1024,11 @@ impl Broker {
     /// Begins a controlled shutdown (`KafkaServer.controlledShutdown`).
     pub fn begin_shutdown(&mut self, now: u64, settings: &Settings, out: &mut Out) {
         self.status = BrokerStatus::ShuttingDown;
+        if settings.controlled_shutdown_max_retries == 0 {
+            // No attempt at all: the broker just stops (its session closes cleanly).
+            self.stop(now, out);
+            return;
+        }
         self.send_controlled_shutdown(now, 1, settings, out);
     }
 
@@ -1073,7 +1078,8 @@ impl Broker {
         out: &mut Out,
     ) {
         let attempt = self.shutdown_attempt;
-        let retry = attempt <= settings.controlled_shutdown_max_retries;
+        // KafkaServer.controlledShutdown makes controlled.shutdown.max.retries attempts in all.
+        let retry = attempt < settings.controlled_shutdown_max_retries;
         out.event(
             EventKind::ControlledShutdownFailed {
                 broker: self.id,
@@ -1086,7 +1092,7 @@ impl Broker {
                 )
             } else {
                 format!(
-                    "{why}; controlled.shutdown.max.retries ({}) used up, so the broker stops without a controlled shutdown",
+                    "{why}; all controlled.shutdown.max.retries ({}) attempts are used up, so the broker stops without a controlled shutdown",
                     settings.controlled_shutdown_max_retries
                 )
             },

@@ -109,7 +109,8 @@ pub struct Settings {
     /// `zookeeper.session.timeout.ms`: how long ZooKeeper waits without a heartbeat before it
     /// expires a session (6000 until 2.4, 18000 from 2.5).
     pub zookeeper_session_timeout_ms: u64,
-    /// `controlled.shutdown.max.retries` (3).
+    /// `controlled.shutdown.max.retries` (3): how many controlled shutdown attempts a broker
+    /// makes in all before it stops anyway.
     pub controlled_shutdown_max_retries: u32,
     /// `controlled.shutdown.retry.backoff.ms` (5000).
     pub controlled_shutdown_retry_backoff_ms: u64,
@@ -183,7 +184,7 @@ pub const SETTING_NAMES: [(&str, &str); 15] = [
     ("zookeeper.session.timeout.ms", "ZooKeeper session timeout"),
     (
         "controlled.shutdown.max.retries",
-        "controlled shutdown attempts after the first",
+        "controlled shutdown attempts in all",
     ),
     (
         "controlled.shutdown.retry.backoff.ms",

@@ -272,8 +272,8 @@ fn controlled_shutdown_retries_and_then_stops_when_no_controller_answers() {
     let attempts = kinds(&w, "controlled_shutdown_requested");
     assert_eq!(
         attempts.len(),
-        4,
-        "the first attempt and controlled.shutdown.max.retries (3) more"
+        3,
+        "controlled.shutdown.max.retries (3) attempts in all, as KafkaServer.controlledShutdown loops"
     );
     assert_eq!(w.state().brokers[&3].state, "stopped");
     assert!(
