@@ -10,11 +10,13 @@
 //! Outputs: [`Event`]s (the trace), [`ClusterState`] snapshots and [`MessageRecord`]s.
 
 pub mod assignment;
+pub mod assignors;
 pub mod broker;
 pub mod config;
 pub mod controller;
 pub mod election;
 pub mod event;
+pub mod group_order;
 pub mod invariants;
 pub mod log;
 pub mod message;
