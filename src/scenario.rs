@@ -3,7 +3,9 @@
 //! line naming the place and what is wrong, and nothing runs.
 
 use crate::sim::assignment::{assign, Start};
+use crate::sim::assignors::Assignor;
 use crate::sim::rng::Rng;
+use crate::sim::world::{offsets_topic, GroupSpec};
 use crate::sim::{
     Acks, BrokerId, ClusterState, Command, Endpoint, Event, Profile, Settings, Setup, TopicConfig,
     TopicSpec, World,
@@ -95,7 +97,7 @@ pub struct ScenarioFile {
     pub topics: Vec<TopicFile>,
     /// Consumer groups (not simulated yet: must be empty).
     #[serde(default)]
-    pub groups: Vec<Value>,
+    pub groups: Vec<GroupFile>,
     /// Timed actions, in time order.
     #[serde(default)]
     pub actions: Vec<ActionSpec>,
@@ -128,6 +130,19 @@ pub struct TopicFile {
     /// Topic-level settings.
     #[serde(default)]
     pub config: BTreeMap<String, Value>,
+}
+
+/// A consumer group as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupFile {
+    /// The group id.
+    pub id: String,
+    /// The topics its members subscribe to.
+    pub topics: Vec<String>,
+    /// `range` (the default) or `roundrobin`.
+    #[serde(default)]
+    pub assignor: Option<String>,
 }
 
 /// One action as written: `{"at_ms": 1000, "do": "crash", "broker": 1}`.
@@ -175,19 +190,19 @@ pub struct ActionSpec {
     /// A reassignment's target replicas.
     #[serde(default)]
     pub replicas: Option<Vec<BrokerId>>,
-    /// Fields of the consumer-group actions, which a later version simulates.
+    /// The consumer group acted on.
     #[serde(default)]
-    pub group: Option<Value>,
-    #[allow(missing_docs)]
+    pub group: Option<String>,
+    /// The consumer (its client id).
     #[serde(default)]
-    pub member: Option<Value>,
-    #[allow(missing_docs)]
+    pub member: Option<String>,
+    /// A static member's `group.instance.id` (KIP-345): not simulated.
     #[serde(default)]
     pub instance_id: Option<Value>,
 }
 
 /// The actions of the format, with the fields each takes.
-const ACTIONS: [(&str, &[&str]); 15] = [
+const ACTIONS: [(&str, &[&str]); 16] = [
     ("crash", &["broker"]),
     ("start", &["broker"]),
     ("shutdown", &["broker"]),
@@ -211,8 +226,9 @@ const ACTIONS: [(&str, &[&str]); 15] = [
     ("set_config", &["key", "value", "topic"]),
     ("preferred_election", &["topic", "partition"]),
     ("reassign", &["topic", "partition", "replicas"]),
-    ("join", &[]),
-    ("leave", &[]),
+    ("join", &["group", "member", "instance_id"]),
+    ("leave", &["group", "member"]),
+    ("crash_consumer", &["group", "member"]),
 ];
 
 impl ActionSpec {
@@ -245,10 +261,9 @@ impl ActionSpec {
     pub fn to_command(&self, profile: Profile) -> Result<Command, String> {
         let known = ACTIONS.iter().find(|(n, _)| *n == self.action);
         let fields = match known {
-            None if self.action == "crash_consumer" => &[][..],
             None => {
                 return Err(format!(
-                    "unknown action \"{}\"; the actions are {}, crash_consumer",
+                    "unknown action \"{}\"; the actions are {}",
                     self.action,
                     ACTIONS.map(|(n, _)| n).join(", ")
                 ))
@@ -358,6 +373,24 @@ impl ActionSpec {
                 Command::PreferredElection {
                     topic: self.topic.clone(),
                     partition: self.partition,
+                }
+            }
+            "join" | "leave" | "crash_consumer" => {
+                let group = self
+                    .group
+                    .clone()
+                    .ok_or_else(|| format!("\"{}\" needs \"group\"", self.action))?;
+                let member = self
+                    .member
+                    .clone()
+                    .ok_or_else(|| format!("\"{}\" needs \"member\"", self.action))?;
+                if self.instance_id.is_some() {
+                    return Err("static membership (\"instance_id\", KIP-345) is not simulated: leave it out".into());
+                }
+                match self.action.as_str() {
+                    "join" => Command::Join { group, member },
+                    "leave" => Command::Leave { group, member },
+                    _ => Command::CrashConsumer { group, member },
                 }
             }
             "reassign" => Command::Reassign {
@@ -516,12 +549,50 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         .iter()
         .flat_map(|t| (0..t.replicas.len()).map(move |p| format!("{}-{p}", t.name)))
         .collect();
-    if !file.groups.is_empty() {
-        return Err(ScenarioError::at(
-            "groups",
-            "consumer groups are not simulated yet in this version: leave \"groups\" empty",
-        ));
+    let mut groups = Vec::new();
+    for (i, g) in file.groups.iter().enumerate() {
+        let place = format!("groups[{i}]");
+        if g.id.is_empty() || g.id.len() > 249 {
+            return Err(ScenarioError::at(
+                place,
+                "a group id has 1 to 249 characters",
+            ));
+        }
+        if groups.iter().any(|x: &GroupSpec| x.id == g.id) {
+            return Err(ScenarioError::at(
+                place,
+                format!("group \"{}\" is listed twice", g.id),
+            ));
+        }
+        if g.topics.is_empty() {
+            return Err(ScenarioError::at(place, "a group needs at least one topic"));
+        }
+        for t in &g.topics {
+            if !topics.iter().any(|x| x.name == *t) {
+                return Err(ScenarioError::at(
+                    place,
+                    format!("there is no topic \"{t}\""),
+                ));
+            }
+        }
+        let assignor = g.assignor.clone().unwrap_or_else(|| "range".into());
+        if Assignor::from_name(&assignor).is_none() {
+            return Err(ScenarioError::at(
+                place,
+                format!("unknown assignor \"{assignor}\"; the assignors are \"range\" and \"roundrobin\""),
+            ));
+        }
+        groups.push(GroupSpec {
+            id: g.id.clone(),
+            topics: g.topics.clone(),
+            assignor,
+        });
     }
+    if !groups.is_empty() {
+        let ids: Vec<BrokerId> = brokers.iter().map(|(b, _)| *b).collect();
+        offsets_topic(&settings, &ids, file.seed).map_err(|e| ScenarioError::at("groups", e))?;
+    }
+    let group_ids: BTreeSet<String> = groups.iter().map(|g| g.id.clone()).collect();
 
     let mut actions = Vec::new();
     let mut last = 0;
@@ -544,6 +615,17 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             }
         }
         check_command_topics(&cmd, &topics, &settings).map_err(|e| ScenarioError::at(&place, e))?;
+        if let Command::Join { group, .. }
+        | Command::Leave { group, .. }
+        | Command::CrashConsumer { group, .. } = &cmd
+        {
+            if !group_ids.contains(group) {
+                return Err(ScenarioError::at(
+                    &place,
+                    format!("there is no group \"{group}\""),
+                ));
+            }
+        }
         actions.push((a.at_ms, cmd));
     }
 
@@ -599,11 +681,30 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
                         events.push(obj.clone());
                     }
                 }
-                "groups" if !v.as_object().is_some_and(|o| o.is_empty()) => {
-                    return Err(ScenarioError::at(
-                        format!("{place}.{k}"),
-                        "consumer groups are not simulated yet in this version",
-                    ));
+                "groups" => {
+                    let obj = v.as_object().ok_or_else(|| {
+                        ScenarioError::at(format!("{place}.groups"), "must be an object keyed by group id")
+                    })?;
+                    for (name, fields) in obj {
+                        if !group_ids.contains(name) {
+                            return Err(ScenarioError::at(
+                                format!("{place}.groups.{name}"),
+                                format!("there is no group {name}"),
+                            ));
+                        }
+                        let fields = fields.as_object().ok_or_else(|| {
+                            ScenarioError::at(format!("{place}.groups.{name}"), "must be an object of group fields")
+                        })?;
+                        for f in fields.keys() {
+                            if !GROUP_FIELDS.contains(&f.as_str()) {
+                                return Err(ScenarioError::at(
+                                    format!("{place}.groups.{name}.{f}"),
+                                    format!("unknown group field; the fields are {}", GROUP_FIELDS.join(", ")),
+                                ));
+                            }
+                        }
+                    }
+                    state.insert(k.to_string(), v.clone());
                 }
                 "partitions" | "lost_records" => {
                     let obj = v.as_object().ok_or_else(|| {
@@ -695,6 +796,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             settings,
             brokers,
             topics,
+            groups,
         },
         actions,
         until_ms,
@@ -737,6 +839,19 @@ fn parse_broker(v: &Value) -> Result<(BrokerId, Option<u64>), String> {
         )),
     }
 }
+
+/// The fields of a group in the state.
+const GROUP_FIELDS: [&str; 9] = [
+    "coordinator",
+    "coordinator_partition",
+    "state",
+    "generation",
+    "leader",
+    "members",
+    "member_ids",
+    "assignment",
+    "consumers",
+];
 
 /// The fields of a partition in the state.
 const PARTITION_FIELDS: [&str; 14] = [
@@ -917,7 +1032,7 @@ fn check_command_topics(
 fn command_brokers(cmd: &Command) -> Vec<BrokerId> {
     let ep = |e: &Endpoint| match e {
         Endpoint::Broker(b) => Some(*b),
-        Endpoint::Zk | Endpoint::Client => None,
+        Endpoint::Zk | Endpoint::Client | Endpoint::Consumer(_) => None,
     };
     match cmd {
         Command::Start(b)
@@ -930,6 +1045,9 @@ fn command_brokers(cmd: &Command) -> Vec<BrokerId> {
         Command::Cut(a, b) | Command::Heal(a, b) => ep(a).into_iter().chain(ep(b)).collect(),
         Command::Reassign { replicas, .. } => replicas.clone(),
         Command::Produce { .. }
+        | Command::Join { .. }
+        | Command::Leave { .. }
+        | Command::CrashConsumer { .. }
         | Command::StopProducing { .. }
         | Command::SetConfig { .. }
         | Command::PreferredElection { .. } => Vec::new(),
@@ -1386,8 +1504,50 @@ mod tests {
         );
         assert!(
             bad(r#"{"at_ms": 1, "do": "join", "group": "g", "member": "c1"}"#)
-                .contains("consumer groups")
+                .contains("no group \"g\"")
         );
+    }
+
+    #[test]
+    fn group_actions_and_files_are_checked() {
+        let g = |rest: &str| {
+            err(&format!(
+                r#"{{"version": 1, "brokers": [1, 2, 3], {TOPIC}, "groups": [{{"id": "g", "topics": ["T"]}}]{rest}}}"#
+            ))
+        };
+        assert!(g(r#", "actions": [{"at_ms": 1, "do": "join", "group": "g", "member": "c1", "instance_id": "i"}]"#)
+            .contains("static membership"));
+        assert!(
+            g(r#", "actions": [{"at_ms": 1, "do": "leave", "group": "g"}]"#)
+                .contains("needs \"member\"")
+        );
+        assert!(g(r#", "expect": [{"at_ms": 1, "groups": {"h": {}}}]"#).contains("no group h"));
+        assert!(
+            g(r#", "expect": [{"at_ms": 1, "groups": {"g": {"leadr": "c1"}}}]"#)
+                .contains("unknown group field")
+        );
+        let bad = |groups: &str| {
+            err(&format!(
+                r#"{{"version": 1, "brokers": [1, 2, 3], {TOPIC}, "groups": {groups}}}"#
+            ))
+        };
+        assert!(bad(r#"[{"id": "g", "topics": ["X"]}]"#).contains("no topic \"X\""));
+        assert!(
+            bad(r#"[{"id": "g", "topics": ["T"], "assignor": "sticky"}]"#)
+                .contains("unknown assignor")
+        );
+        assert!(bad(r#"[{"id": "g", "topics": []}]"#).contains("at least one topic"));
+        let two = err(
+            r#"{"version": 1, "brokers": [1, 2], "topics": [{"name": "T", "replicas": [[1]]}], "groups": [{"id": "g", "topics": ["T"]}]}"#,
+        );
+        assert!(
+            two.contains("offsets.topic.replication.factor (3) is more than the 2 broker(s)"),
+            "{two}"
+        );
+        let ok = parse(
+            r#"{"version": 1, "brokers": [1, 2], "config": {"offsets.topic.replication.factor": 2}, "topics": [{"name": "T", "replicas": [[1]]}], "groups": [{"id": "g", "topics": ["T"]}]}"#,
+        );
+        assert!(ok.is_ok());
     }
 
     #[test]

@@ -216,6 +216,8 @@ pub struct Broker {
     pub(crate) isr_notifications: u64,
     /// Controller writes to replay on the next session (before 2.1, KAFKA-6082).
     pub(crate) zk_replay: Vec<(ZkOp, Pending)>,
+    /// The group coordinator's groups, timers and pending writes.
+    pub coordinator: super::coordinator::CoordinatorState,
 }
 
 impl Broker {
@@ -245,6 +247,7 @@ impl Broker {
             next_fetch: 1,
             isr_notifications: 0,
             zk_replay: Vec::new(),
+            coordinator: Default::default(),
         }
     }
 
@@ -273,6 +276,7 @@ impl Broker {
         self.delayed_fetches.clear();
         self.waiting_produce.clear();
         self.zk_replay.clear();
+        self.coordinator = Default::default();
     }
 
     /// The process is gone (crashed or stopped): its memory and timers with it; the last
@@ -842,6 +846,52 @@ impl Broker {
                 self.on_alter_partition_response(now, tp, result, settings, out)
             }
             Body::Admin(request) => self.on_admin(now, request, settings, out),
+            Body::FindCoordinator { group } => self.on_find_coordinator(from, group, settings, out),
+            Body::JoinGroup {
+                group,
+                member_id,
+                client_id,
+                topics,
+                assignor,
+                session_timeout_ms,
+                rebalance_timeout_ms,
+                new_member_id,
+            } => self.on_join_group(
+                now,
+                from,
+                (group, member_id, client_id),
+                (topics, assignor),
+                (session_timeout_ms, rebalance_timeout_ms),
+                new_member_id,
+                settings,
+                out,
+            ),
+            Body::SyncGroup {
+                group,
+                generation,
+                member_id,
+                assignment,
+            } => self.on_sync_group(
+                now,
+                from,
+                (group, generation, member_id),
+                assignment,
+                settings,
+                out,
+            ),
+            Body::Heartbeat {
+                group,
+                generation,
+                member_id,
+            } => self.on_heartbeat(now, from, (group, generation, member_id), settings, out),
+            Body::LeaveGroup { group, member_id } => {
+                self.on_leave_group(now, from, (group, member_id), settings, out)
+            }
+            Body::FindCoordinatorResponse { .. }
+            | Body::JoinGroupResponse { .. }
+            | Body::SyncGroupResponse { .. }
+            | Body::HeartbeatResponse { .. }
+            | Body::LeaveGroupResponse { .. } => {}
             Body::ProduceResponse { .. } => {}
             Body::ControlledShutdown {
                 broker_epoch,
@@ -912,7 +962,12 @@ impl Broker {
             Timer::FetchBackoff { leader } => self.on_fetch_backoff(now, leader, out),
             Timer::ProduceTimeout { request } => self.on_produce_timeout(request, out),
             Timer::RebalanceCheck { epoch } => self.on_rebalance_timer(now, epoch, settings, out),
-            Timer::Resume | Timer::SessionDeadline(_) | Timer::ProduceTick { .. } => {}
+            Timer::Group { id } => self.on_group_timer(now, id, settings, out),
+            Timer::Resume
+            | Timer::SessionDeadline(_)
+            | Timer::ProduceTick { .. }
+            | Timer::ConsumerTick { .. }
+            | Timer::ConsumerTimeout { .. } => {}
         }
     }
 

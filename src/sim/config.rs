@@ -135,6 +135,18 @@ pub struct Settings {
     pub replica_fetch_backoff_ms: u64,
     /// `request.timeout.ms` of the producer (30000).
     pub request_timeout_ms: u64,
+    /// `offsets.topic.num.partitions` (50).
+    pub offsets_topic_num_partitions: u32,
+    /// `offsets.topic.replication.factor` (3).
+    pub offsets_topic_replication_factor: u32,
+    /// `group.initial.rebalance.delay.ms` (3000).
+    pub group_initial_rebalance_delay_ms: u64,
+    /// The consumers' `session.timeout.ms` (10000 until 2.8, 45000 from 3.0, KIP-735).
+    pub consumer_session_timeout_ms: u64,
+    /// The consumers' `heartbeat.interval.ms` (3000).
+    pub heartbeat_interval_ms: u64,
+    /// The consumers' `max.poll.interval.ms` (300000): their rebalance timeout.
+    pub max_poll_interval_ms: u64,
     /// Topic-level overrides, by topic.
     pub topics: BTreeMap<String, super::topic::TopicConfig>,
     /// `sim.network.latency.ms`: the one-way latency of every message (simulator knob).
@@ -144,7 +156,25 @@ pub struct Settings {
 }
 
 /// The setting names a scenario's `config` accepts, with what each means.
-pub const SETTING_NAMES: [(&str, &str); 15] = [
+pub const SETTING_NAMES: [(&str, &str); 21] = [
+    (
+        "offsets.topic.num.partitions",
+        "partitions of __consumer_offsets",
+    ),
+    (
+        "offsets.topic.replication.factor",
+        "replicas of each __consumer_offsets partition",
+    ),
+    (
+        "group.initial.rebalance.delay.ms",
+        "how long an empty group waits for more members",
+    ),
+    (
+        "session.timeout.ms",
+        "how long a consumer may go without a heartbeat",
+    ),
+    ("heartbeat.interval.ms", "how often a consumer heartbeats"),
+    ("max.poll.interval.ms", "a consumer's rebalance timeout"),
     (
         "replica.lag.time.max.ms",
         "how long a follower may lag before it leaves the ISR",
@@ -226,6 +256,16 @@ impl Settings {
             replica_fetch_wait_max_ms: 500,
             replica_fetch_backoff_ms: 1_000,
             request_timeout_ms: 30_000,
+            offsets_topic_num_partitions: 50,
+            offsets_topic_replication_factor: 3,
+            group_initial_rebalance_delay_ms: 3_000,
+            consumer_session_timeout_ms: if profile >= Profile::V3_9 {
+                45_000
+            } else {
+                10_000
+            },
+            heartbeat_interval_ms: 3_000,
+            max_poll_interval_ms: 300_000,
             topics: BTreeMap::new(),
             network_latency_ms: 2,
             network_jitter_ms: 3,
@@ -275,6 +315,18 @@ impl Settings {
             "replica.fetch.wait.max.ms" => self.replica_fetch_wait_max_ms = as_u64(1, 60_000)?,
             "replica.fetch.backoff.ms" => self.replica_fetch_backoff_ms = as_u64(1, 60_000)?,
             "request.timeout.ms" => self.request_timeout_ms = as_u64(1, 600_000)?,
+            "offsets.topic.num.partitions" => {
+                self.offsets_topic_num_partitions = as_u64(1, 200)? as u32
+            }
+            "offsets.topic.replication.factor" => {
+                self.offsets_topic_replication_factor = as_u64(1, 64)? as u32
+            }
+            "group.initial.rebalance.delay.ms" => {
+                self.group_initial_rebalance_delay_ms = as_u64(0, 600_000)?
+            }
+            "session.timeout.ms" => self.consumer_session_timeout_ms = as_u64(1, 3_600_000)?,
+            "heartbeat.interval.ms" => self.heartbeat_interval_ms = as_u64(1, 3_600_000)?,
+            "max.poll.interval.ms" => self.max_poll_interval_ms = as_u64(1, 86_400_000)?,
             "sim.network.latency.ms" => self.network_latency_ms = as_u64(1, 10_000)?,
             "sim.network.jitter.ms" => self.network_jitter_ms = as_u64(0, 10_000)?,
             _ => {

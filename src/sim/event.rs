@@ -220,6 +220,66 @@ pub enum EventKind {
     FetcherStalled { broker: BrokerId, what: String },
     /// A broker's stalled fetchers fetch again.
     FetcherResumed { broker: BrokerId, what: String },
+    /// A consumer joined a group (its coordinator added it).
+    #[serde(rename = "member_joined")]
+    GroupMemberJoined {
+        group: String,
+        member: String,
+        member_id: String,
+        coordinator: BrokerId,
+    },
+    /// A group began a rebalance.
+    RebalanceStarted {
+        group: String,
+        generation: u32,
+        reason: String,
+        coordinator: BrokerId,
+    },
+    /// A group's leader for a generation, and why.
+    GroupLeaderChosen {
+        group: String,
+        member: String,
+        member_id: String,
+        generation: u32,
+    },
+    /// A generation completed: every member has its assignment.
+    GroupStable {
+        group: String,
+        generation: u32,
+        coordinator: BrokerId,
+        assignment: String,
+    },
+    /// A rebalance completed with no members.
+    GroupEmpty {
+        group: String,
+        generation: u32,
+        coordinator: BrokerId,
+    },
+    /// The coordinator removed a member (it left, or its session expired).
+    #[serde(rename = "member_removed")]
+    GroupMemberRemoved {
+        group: String,
+        member: String,
+        member_id: String,
+        coordinator: BrokerId,
+    },
+    /// Another broker became the group's coordinator and loaded it.
+    CoordinatorMoved {
+        group: String,
+        broker: BrokerId,
+        generation: u32,
+        state: String,
+    },
+    /// A consumer process died without a word.
+    ConsumerCrashed { group: String, member: String },
+    /// A consumer asked to leave.
+    ConsumerLeaving { group: String, member: String },
+    /// A consumer found its group's coordinator.
+    CoordinatorFound {
+        group: String,
+        member: String,
+        coordinator: BrokerId,
+    },
     /// A safety invariant was broken.
     InvariantViolated { invariant: String, detail: String },
 }
@@ -274,6 +334,16 @@ impl EventKind {
             EventKind::ConfigChanged { .. } => "config_changed",
             EventKind::FetcherStalled { .. } => "fetcher_stalled",
             EventKind::FetcherResumed { .. } => "fetcher_resumed",
+            EventKind::GroupMemberJoined { .. } => "member_joined",
+            EventKind::RebalanceStarted { .. } => "rebalance_started",
+            EventKind::GroupLeaderChosen { .. } => "group_leader_chosen",
+            EventKind::GroupStable { .. } => "group_stable",
+            EventKind::GroupEmpty { .. } => "group_empty",
+            EventKind::GroupMemberRemoved { .. } => "member_removed",
+            EventKind::CoordinatorMoved { .. } => "coordinator_moved",
+            EventKind::ConsumerCrashed { .. } => "consumer_crashed",
+            EventKind::ConsumerLeaving { .. } => "consumer_leaving",
+            EventKind::CoordinatorFound { .. } => "coordinator_found",
             EventKind::InvariantViolated { .. } => "invariant_violated",
         }
     }
@@ -310,6 +380,14 @@ impl EventKind {
             | ReplicaTruncated { broker, .. }
             | FetcherStalled { broker, .. }
             | FetcherResumed { broker, .. } => Some(*broker),
+            GroupMemberJoined { coordinator, .. }
+            | RebalanceStarted { coordinator, .. }
+            | GroupStable { coordinator, .. }
+            | GroupEmpty { coordinator, .. }
+            | GroupMemberRemoved { coordinator, .. }
+            | CoordinatorFound { coordinator, .. } => Some(*coordinator),
+            CoordinatorMoved { broker, .. } => Some(*broker),
+            GroupLeaderChosen { .. } | ConsumerCrashed { .. } | ConsumerLeaving { .. } => None,
             TopicCreated { controller, .. }
             | IsrChangeAccepted { controller, .. }
             | LeaderImbalanceChecked { controller, .. }
@@ -586,6 +664,58 @@ impl fmt::Display for EventKind {
             FetcherResumed { broker, what } => {
                 write!(f, "broker {broker} fetches {what} again")
             }
+            GroupMemberJoined {
+                group,
+                member,
+                member_id,
+                coordinator,
+            } => write!(f, "group {group}: coordinator {coordinator} added member {member} ({member_id})"),
+            RebalanceStarted {
+                group,
+                generation,
+                reason,
+                coordinator,
+            } => write!(f, "group {group}: rebalance started after generation {generation} ({reason}; coordinator {coordinator})"),
+            GroupLeaderChosen {
+                group,
+                member,
+                member_id,
+                generation,
+            } => write!(f, "group {group}: {member} ({member_id}) leads generation {generation}"),
+            GroupStable {
+                group,
+                generation,
+                coordinator,
+                assignment,
+            } => write!(f, "group {group}: generation {generation} is Stable on coordinator {coordinator}: {assignment}"),
+            GroupEmpty {
+                group,
+                generation,
+                coordinator,
+            } => write!(f, "group {group}: Empty at generation {generation} (coordinator {coordinator})"),
+            GroupMemberRemoved {
+                group,
+                member,
+                member_id,
+                coordinator,
+            } => write!(f, "group {group}: coordinator {coordinator} removed member {member} ({member_id})"),
+            CoordinatorMoved {
+                group,
+                broker,
+                generation,
+                state,
+            } => write!(f, "group {group}: broker {broker} is the coordinator now; it loaded generation {generation}, {state}"),
+            ConsumerCrashed { group, member } => {
+                write!(f, "consumer {member} of group {group} crashed")
+            }
+            ConsumerLeaving { group, member } => {
+                write!(f, "consumer {member} of group {group} leaves the group")
+            }
+            CoordinatorFound {
+                group,
+                member,
+                coordinator,
+            } => write!(f, "consumer {member}: broker {coordinator} coordinates group {group}"),
             InvariantViolated { invariant, detail } => {
                 write!(f, "INVARIANT BROKEN: {invariant}: {detail}")
             }
@@ -609,4 +739,57 @@ impl Event {
 /// Virtual time as seconds with milliseconds, e.g. `18.204s`.
 pub fn fmt_ms(ms: u64) -> String {
     format!("{}.{:03}s", ms / 1000, ms % 1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_serialized_kind_is_the_name() {
+        let kinds = [
+            EventKind::GroupMemberJoined {
+                group: "g".into(),
+                member: "c".into(),
+                member_id: "c-1".into(),
+                coordinator: 1,
+            },
+            EventKind::GroupMemberRemoved {
+                group: "g".into(),
+                member: "c".into(),
+                member_id: "c-1".into(),
+                coordinator: 1,
+            },
+            EventKind::GroupLeaderChosen {
+                group: "g".into(),
+                member: "c".into(),
+                member_id: "c-1".into(),
+                generation: 1,
+            },
+            EventKind::LeaderImbalanceChecked {
+                controller: 1,
+                ratios: vec![],
+                moving: vec![],
+            },
+            EventKind::IsrShrunk {
+                partition: "T-0".into(),
+                by: 1,
+                removed: vec![],
+                isr: vec![],
+                leader_epoch: 0,
+            },
+            EventKind::RecordsLost {
+                partition: "T-0".into(),
+                from_offset: 0,
+                to_offset: 1,
+                records: 1,
+                acks: "all".into(),
+                reason: "r".into(),
+            },
+        ];
+        for k in kinds {
+            let v = serde_json::to_value(&k).unwrap();
+            assert_eq!(v["kind"], k.name(), "{k:?}");
+        }
+    }
 }

@@ -17,6 +17,9 @@ pub struct Log {
     pub leo: u64,
     /// High watermark: records below it are committed.
     pub hw: u64,
+    /// The few records whose content the model needs (the group coordinator's group
+    /// metadata in `__consumer_offsets`), by offset.
+    pub payloads: std::collections::BTreeMap<u64, String>,
 }
 
 /// A run of records all written in one leader epoch: offsets `start..end`.
@@ -42,6 +45,21 @@ impl Log {
         }
         self.leo += n;
         base
+    }
+
+    /// Appends one record with a payload; returns its offset.
+    pub fn append_payload(&mut self, epoch: u64, payload: String) -> u64 {
+        let offset = self.append(epoch, 1);
+        self.payloads.insert(offset, payload);
+        offset
+    }
+
+    /// The payloads at `offset` and beyond.
+    pub fn payloads_from(&self, offset: u64) -> Vec<(u64, String)> {
+        self.payloads
+            .range(offset..)
+            .map(|(o, p)| (*o, p.clone()))
+            .collect()
     }
 
     /// Appends runs fetched from a leader; they must start at this log's end.
@@ -104,6 +122,7 @@ impl Log {
         }
         let gone = self.leo - offset;
         self.epochs.retain(|(_, start)| *start < offset);
+        self.payloads.retain(|o, _| *o < offset);
         self.leo = offset;
         self.hw = self.hw.min(offset);
         gone

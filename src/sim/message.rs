@@ -190,6 +190,18 @@ pub enum KafkaError {
     /// BROKER_NOT_AVAILABLE (a controlled shutdown from a broker the controller does not
     /// count as live)
     BrokerNotAvailable,
+    /// COORDINATOR_NOT_AVAILABLE
+    CoordinatorNotAvailable,
+    /// NOT_COORDINATOR
+    NotCoordinator,
+    /// MEMBER_ID_REQUIRED (KIP-394: join again with this id)
+    MemberIdRequired,
+    /// UNKNOWN_MEMBER_ID
+    UnknownMemberId,
+    /// ILLEGAL_GENERATION
+    IllegalGeneration,
+    /// REBALANCE_IN_PROGRESS
+    RebalanceInProgress,
 }
 
 impl KafkaError {
@@ -208,6 +220,12 @@ impl KafkaError {
             KafkaError::IneligibleReplica => "INELIGIBLE_REPLICA",
             KafkaError::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
             KafkaError::BrokerNotAvailable => "BROKER_NOT_AVAILABLE",
+            KafkaError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
+            KafkaError::NotCoordinator => "NOT_COORDINATOR",
+            KafkaError::MemberIdRequired => "MEMBER_ID_REQUIRED",
+            KafkaError::UnknownMemberId => "UNKNOWN_MEMBER_ID",
+            KafkaError::IllegalGeneration => "ILLEGAL_GENERATION",
+            KafkaError::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
         }
     }
 }
@@ -258,6 +276,23 @@ pub struct FetchData {
     pub runs: Vec<Run>,
     /// For a divergence check: the leader's largest epoch not above the asked one, and its end.
     pub epoch_end: Option<Option<(u64, u64)>>,
+    /// The payloads of the records fetched (group metadata in `__consumer_offsets`).
+    pub payloads: Vec<(u64, String)>,
+}
+
+/// What a JoinGroup answer gives a member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Joined {
+    /// The new generation.
+    pub generation: u32,
+    /// The member id of the group leader.
+    pub leader: String,
+    /// This member's id.
+    pub member_id: String,
+    /// The assignor chosen.
+    pub protocol: String,
+    /// For the leader only: every member with its subscribed topics.
+    pub members: Vec<(String, Vec<String>)>,
 }
 
 /// What an admin tool asks the controller (through ZooKeeper znodes it watches).
@@ -404,6 +439,58 @@ pub enum Body {
     },
     /// ZooKeeper to the controller: an admin tool wrote a znode the controller watches.
     Admin(AdminRequest),
+    /// Consumer to any broker: which broker coordinates this group?
+    FindCoordinator { group: String },
+    /// The answer: the leader of the group's `__consumer_offsets` partition.
+    FindCoordinatorResponse {
+        group: String,
+        result: Result<BrokerId, KafkaError>,
+    },
+    /// Consumer to coordinator: join (or rejoin) the group.
+    JoinGroup {
+        group: String,
+        member_id: String,
+        client_id: String,
+        topics: Vec<String>,
+        assignor: String,
+        session_timeout_ms: u64,
+        rebalance_timeout_ms: u64,
+        /// The id a new member would get, drawn from the world's one RNG on delivery (the
+        /// coordinator's `UUID.randomUUID`).
+        new_member_id: String,
+    },
+    /// Coordinator to consumer.
+    JoinGroupResponse {
+        group: String,
+        result: Result<Joined, (KafkaError, String)>,
+    },
+    /// Consumer to coordinator: the leader's assignment (empty from followers).
+    SyncGroup {
+        group: String,
+        generation: u32,
+        member_id: String,
+        assignment: Vec<(String, Vec<TopicPartition>)>,
+    },
+    /// Coordinator to consumer: this member's partitions.
+    SyncGroupResponse {
+        group: String,
+        result: Result<Vec<TopicPartition>, KafkaError>,
+    },
+    /// Consumer to coordinator: still alive.
+    Heartbeat {
+        group: String,
+        generation: u32,
+        member_id: String,
+    },
+    /// Coordinator to consumer.
+    HeartbeatResponse {
+        group: String,
+        error: Option<KafkaError>,
+    },
+    /// Consumer to coordinator: leaving.
+    LeaveGroup { group: String, member_id: String },
+    /// Coordinator to consumer.
+    LeaveGroupResponse { group: String },
     /// Broker to controller: the answer.
     UpdateMetadataResponse {
         controller_epoch: u64,
@@ -436,6 +523,11 @@ impl Body {
                 | Body::FetchResponse { .. }
                 | Body::ProduceResponse { .. }
                 | Body::AlterPartitionResponse { .. }
+                | Body::FindCoordinatorResponse { .. }
+                | Body::JoinGroupResponse { .. }
+                | Body::SyncGroupResponse { .. }
+                | Body::HeartbeatResponse { .. }
+                | Body::LeaveGroupResponse { .. }
         )
     }
 
@@ -543,6 +635,40 @@ impl Body {
                 },
                 "response",
             ),
+            Body::FindCoordinator { .. } => ("FindCoordinator".into(), "group"),
+            Body::FindCoordinatorResponse { result, .. } => (
+                match result {
+                    Ok(b) => format!("coordinator: broker {b}"),
+                    Err(e) => e.name().into(),
+                },
+                "group",
+            ),
+            Body::JoinGroup { .. } => ("JoinGroup".into(), "group"),
+            Body::JoinGroupResponse { result, .. } => (
+                match result {
+                    Ok(j) => format!("joined, generation {}", j.generation),
+                    Err((e, _)) => e.name().into(),
+                },
+                "group",
+            ),
+            Body::SyncGroup { .. } => ("SyncGroup".into(), "group"),
+            Body::SyncGroupResponse { result, .. } => (
+                match result {
+                    Ok(a) => format!("assigned {} partition(s)", a.len()),
+                    Err(e) => e.name().into(),
+                },
+                "group",
+            ),
+            Body::Heartbeat { .. } => ("Heartbeat".into(), "heartbeat"),
+            Body::HeartbeatResponse { error, .. } => (
+                match error {
+                    None => "heartbeat ok".into(),
+                    Some(e) => e.name().into(),
+                },
+                "heartbeat",
+            ),
+            Body::LeaveGroup { .. } => ("LeaveGroup".into(), "group"),
+            Body::LeaveGroupResponse { .. } => ("left".into(), "group"),
             Body::Admin(request) => (
                 match request {
                     AdminRequest::PreferredElection(_) => {
@@ -600,6 +726,12 @@ pub enum Timer {
     RebalanceCheck { epoch: u64 },
     /// Producer: the next batch of a steady stream.
     ProduceTick { stream: u64 },
+    /// Coordinator: one of its group timers (see the coordinator's timer table).
+    Group { id: u64 },
+    /// Consumer: send the next heartbeat (only the newest tick counts).
+    ConsumerTick { tick: u64 },
+    /// Consumer: a request got no answer in time.
+    ConsumerTimeout { request: u64 },
 }
 
 /// What a state machine wants done after handling one input.

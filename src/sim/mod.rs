@@ -13,7 +13,9 @@ pub mod assignment;
 pub mod assignors;
 pub mod broker;
 pub mod config;
+pub mod consumer;
 pub mod controller;
+pub mod coordinator;
 pub mod election;
 pub mod event;
 pub mod group_order;
@@ -34,7 +36,7 @@ pub mod zookeeper;
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
-pub use state::{BrokerView, ClusterState, PartitionView, StreamView};
+pub use state::{BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, StreamView};
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::{Command, Setup, World};
 

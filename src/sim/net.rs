@@ -19,6 +19,8 @@ pub enum Endpoint {
     Broker(BrokerId),
     /// The producer client.
     Client,
+    /// A consumer, by its index in the world.
+    Consumer(u32),
 }
 
 impl fmt::Display for Endpoint {
@@ -27,6 +29,7 @@ impl fmt::Display for Endpoint {
             Endpoint::Zk => write!(f, "ZooKeeper"),
             Endpoint::Broker(b) => write!(f, "broker {b}"),
             Endpoint::Client => write!(f, "the producer"),
+            Endpoint::Consumer(c) => write!(f, "consumer #{c}"),
         }
     }
 }
@@ -37,6 +40,7 @@ impl Serialize for Endpoint {
             Endpoint::Zk => s.serialize_str("zk"),
             Endpoint::Broker(b) => s.serialize_u32(*b),
             Endpoint::Client => s.serialize_str("producer"),
+            Endpoint::Consumer(c) => s.serialize_str(&format!("consumer-{c}")),
         }
     }
 }

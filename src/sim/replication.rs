@@ -233,6 +233,9 @@ impl Broker {
             if leader != Some(self.id) {
                 if was_leader {
                     self.fail_waiting_produce(&info.tp, KafkaError::NotLeaderOrFollower, out);
+                    if info.tp.topic == super::coordinator::OFFSETS_TOPIC {
+                        self.unload_groups(&info.tp);
+                    }
                 }
                 self.make_follower(&info.tp, settings, out);
                 if let Some(l) = leader {
@@ -240,6 +243,9 @@ impl Broker {
                 }
             } else {
                 self.maybe_advance_hw(now, &info.tp, settings, out);
+                if !was_leader && info.tp.topic == super::coordinator::OFFSETS_TOPIC {
+                    self.load_groups(now, &info.tp, out);
+                }
             }
         }
         for leader in kick {
@@ -354,6 +360,19 @@ impl Broker {
         self.answer_delayed_fetches(now, &tp, settings, out);
     }
 
+    /// After the leader appended on its own (a group record): advance the high watermark and
+    /// answer held fetches.
+    pub(crate) fn after_append(
+        &mut self,
+        now: u64,
+        tp: &TopicPartition,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        self.maybe_advance_hw(now, tp, settings, out);
+        self.answer_delayed_fetches(now, tp, settings, out);
+    }
+
     pub(crate) fn on_produce_timeout(&mut self, request: u64, out: &mut Out) {
         if let Some(w) = self.waiting_produce.remove(&request) {
             out.send(
@@ -434,6 +453,9 @@ impl Broker {
             replica.log.hw = hw;
         }
         let hw = replica.log.hw;
+        if !self.coordinator.writes.is_empty() {
+            self.complete_group_writes(tp, hw, out);
+        }
         let done: Vec<u64> = self
             .waiting_produce
             .iter()
@@ -626,7 +648,13 @@ impl Broker {
                 );
                 continue;
             }
+            let from = replica.log.leo;
             replica.log.append_runs(&d.runs);
+            for (o, payload) in d.payloads {
+                if o >= from && o < replica.log.leo {
+                    replica.log.payloads.insert(o, payload);
+                }
+            }
             let hw = d.hw.min(replica.log.leo);
             if hw > replica.log.hw {
                 replica.log.hw = hw;
@@ -754,6 +782,7 @@ impl Broker {
                     leader_leo: 0,
                     runs: Vec::new(),
                     epoch_end: None,
+                    payloads: Vec::new(),
                 };
                 let Some((r, st)) = self
                     .replicas
@@ -781,6 +810,7 @@ impl Broker {
                 }
                 if p.fetch_offset <= r.log.leo {
                     d.runs = r.log.runs_from(p.fetch_offset);
+                    d.payloads = r.log.payloads_from(p.fetch_offset);
                 }
                 d
             })

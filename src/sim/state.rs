@@ -19,8 +19,8 @@ pub struct ClusterState {
     pub brokers: BTreeMap<BrokerId, BrokerView>,
     /// Partitions by `topic-partition`, in topic and partition order.
     pub partitions: BTreeMap<String, PartitionView>,
-    /// Consumer groups by id (none are simulated yet).
-    pub groups: BTreeMap<String, serde_json::Value>,
+    /// Consumer groups by id.
+    pub groups: BTreeMap<String, GroupView>,
     /// Acknowledged records lost, by partition.
     pub lost_records: BTreeMap<String, u64>,
     /// Broken safety invariants, as `"name: detail"`.
@@ -93,6 +93,48 @@ pub struct PartitionView {
     pub failed_records: u64,
     /// The producer's stream to this partition, if one runs: `{acks, rate_per_s}`.
     pub stream: Option<StreamView>,
+}
+
+/// A consumer group: as its coordinator holds it, and as its consumers see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupView {
+    /// The broker coordinating it (the acting leader of its `__consumer_offsets` partition
+    /// that holds the group), or `null`.
+    pub coordinator: Option<BrokerId>,
+    /// `abs(hashCode(group id)) % offsets.topic.num.partitions`.
+    pub coordinator_partition: u32,
+    /// `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable`, or `null` while no
+    /// coordinator holds the group.
+    pub state: Option<&'static str>,
+    /// The generation.
+    pub generation: u32,
+    /// The leader's name (client id).
+    pub leader: Option<String>,
+    /// The members' names, in the iteration order of the coordinator's member map.
+    pub members: Vec<String>,
+    /// Each member's id (`client-id-UUID`).
+    pub member_ids: BTreeMap<String, String>,
+    /// Each member's partitions in the current generation.
+    pub assignment: BTreeMap<String, Vec<String>>,
+    /// Every consumer of the group, as the client sees itself.
+    pub consumers: BTreeMap<String, ConsumerView>,
+}
+
+/// A consumer, from its own side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConsumerView {
+    /// `finding_coordinator`, `joining`, `syncing`, `stable`, `left`, `crashed`.
+    pub state: &'static str,
+    /// Its member id (empty before the coordinator gave one).
+    pub member_id: String,
+    /// The generation it is in.
+    pub generation: u32,
+    /// The coordinator it talks to.
+    pub coordinator: Option<BrokerId>,
+    /// Whether it leads its generation.
+    pub leader: bool,
+    /// Its partitions.
+    pub assignment: Vec<String>,
 }
 
 /// A steady produce stream.

@@ -5,6 +5,8 @@
 
 use super::broker::{Broker, BrokerStatus};
 use super::config::Settings;
+use super::consumer::{Cluster, Consumers};
+use super::coordinator::{group_partition, OFFSETS_TOPIC};
 use super::event::{Event, EventKind};
 use super::invariants::Monitor;
 use super::message::{AdminRequest, Body, Out, Timer};
@@ -12,7 +14,7 @@ use super::net::{link, BrokerId, Endpoint, MessageRecord};
 use super::producer::{Producer, ProducerOut};
 use super::replication::{Role, Stall};
 use super::rng::Rng;
-use super::state::{BrokerView, ClusterState, PartitionView, StreamView};
+use super::state::{BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, StreamView};
 use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 use super::znodes::{partition_state_path, topic_path, PartitionState, TopicAssignment};
 use super::zookeeper::ZooKeeper;
@@ -83,6 +85,12 @@ pub enum Command {
         partition: u32,
         replicas: Vec<BrokerId>,
     },
+    /// A consumer (the member `member` of `group`) starts and joins its group.
+    Join { group: String, member: String },
+    /// A consumer leaves its group cleanly (LeaveGroup).
+    Leave { group: String, member: String },
+    /// A consumer dies silently.
+    CrashConsumer { group: String, member: String },
 }
 
 fn scope(topic: &Option<String>, partition: &Option<u32>) -> String {
@@ -168,6 +176,11 @@ impl std::fmt::Display for Command {
                 partition,
                 replicas,
             } => write!(f, "reassign {topic}-{partition} to {replicas:?}"),
+            Command::Join { group, member } => write!(f, "consumer {member} joins group {group}"),
+            Command::Leave { group, member } => write!(f, "consumer {member} leaves group {group}"),
+            Command::CrashConsumer { group, member } => {
+                write!(f, "crash consumer {member} of group {group}")
+            }
         }
     }
 }
@@ -184,6 +197,19 @@ pub struct Setup {
     /// Topics, created by an admin write [`TOPIC_CREATION_DELAY_MS`] after the last broker
     /// listed at t=0 starts.
     pub topics: Vec<TopicSpec>,
+    /// Consumer groups. With any, `__consumer_offsets` is created along with the topics.
+    pub groups: Vec<GroupSpec>,
+}
+
+/// A consumer group as set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupSpec {
+    /// The group id.
+    pub id: String,
+    /// The topics its members subscribe to.
+    pub topics: Vec<String>,
+    /// `range` or `roundrobin`.
+    pub assignor: String,
 }
 
 /// How long after the last broker listed at t=0 starts the topics are created.
@@ -197,6 +223,7 @@ impl Setup {
             settings,
             brokers: (1..=n).map(|b| (b, Some(0))).collect(),
             topics: Vec::new(),
+            groups: Vec::new(),
         }
     }
 
@@ -226,6 +253,34 @@ enum Item {
     CreateTopics,
 }
 
+/// The assignment of `__consumer_offsets` over `brokers` (seeded, as Kafka's rack-unaware
+/// assignment), or why it cannot be made.
+pub fn offsets_topic(
+    settings: &Settings,
+    brokers: &[BrokerId],
+    seed: u64,
+) -> Result<TopicSpec, String> {
+    let rf = settings.offsets_topic_replication_factor;
+    if rf as usize > brokers.len() {
+        return Err(format!(
+            "offsets.topic.replication.factor ({rf}) is more than the {} broker(s): Kafka cannot create __consumer_offsets; set it lower in \"config\"",
+            brokers.len()
+        ));
+    }
+    let replicas = super::assignment::assign(
+        brokers,
+        settings.offsets_topic_num_partitions,
+        rf,
+        super::assignment::Start::Random,
+        &mut Rng::new(seed ^ 0x6f66_6673),
+    )?;
+    Ok(TopicSpec {
+        name: OFFSETS_TOPIC.into(),
+        replicas,
+        config: TopicConfig::default(),
+    })
+}
+
 /// The simulated cluster.
 #[derive(Debug, Clone)]
 pub struct World {
@@ -248,6 +303,8 @@ pub struct World {
     monitor: Monitor,
     violations: Vec<String>,
     topics: Vec<TopicSpec>,
+    groups: Vec<GroupSpec>,
+    consumers: Consumers,
     producer: Producer,
     /// The newest leader epoch seen in ZooKeeper per partition (leader epochs only grow).
     zk_leader_epochs: BTreeMap<TopicPartition, u64>,
@@ -287,6 +344,8 @@ impl World {
             monitor: Monitor::default(),
             violations: Vec::new(),
             topics: setup.topics.clone(),
+            groups: setup.groups.clone(),
+            consumers: Consumers::default(),
             producer: Producer::default(),
             zk_leader_epochs: BTreeMap::new(),
             partitions: setup
@@ -300,6 +359,15 @@ impl World {
             last_leaders: BTreeMap::new(),
             last_digest: (-1, 0),
         };
+        if !setup.groups.is_empty() {
+            let ids: Vec<BrokerId> = setup.brokers.iter().map(|(b, _)| *b).collect();
+            if let Ok(spec) = offsets_topic(&setup.settings, &ids, setup.seed) {
+                w.partitions.extend(
+                    (0..spec.replicas.len() as u32).map(|p| TopicPartition::new(OFFSETS_TOPIC, p)),
+                );
+                w.topics.push(spec);
+            }
+        }
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
         }
@@ -308,7 +376,7 @@ impl World {
             .iter()
             .map(|tp| partition_state_path(&tp.topic, tp.partition))
             .collect();
-        if !setup.topics.is_empty() {
+        if !w.topics.is_empty() {
             w.push(setup.topics_created_ms(), Item::CreateTopics);
         }
         let mut initial = 0;
@@ -623,9 +691,55 @@ impl World {
                     replicas,
                 });
             }
+            Command::Join { group, member } => {
+                let spec = self.groups.iter().find(|g| g.id == group).cloned();
+                let (topics, assignor) = spec
+                    .map(|g| (g.topics, g.assignor))
+                    .unwrap_or_else(|| (Vec::new(), "range".into()));
+                let cluster = self.cluster_view();
+                self.consumers.join(
+                    now,
+                    (&group, &member, topics, &assignor),
+                    &cluster.as_cluster(),
+                    &mut out,
+                );
+                self.finish(out);
+            }
+            Command::Leave { group, member } => {
+                let cluster = self.cluster_view();
+                self.consumers
+                    .leave(now, &group, &member, &cluster.as_cluster(), &mut out);
+                self.finish(out);
+            }
+            Command::CrashConsumer { group, member } => {
+                self.consumers.crash(&group, &member, &mut out);
+                self.finish(out);
+            }
         }
         self.monitor_step();
         Ok(())
+    }
+
+    fn cluster_view(&self) -> ClusterView {
+        ClusterView {
+            running: self
+                .brokers
+                .values()
+                .filter(|b| matches!(b.status, BrokerStatus::Running | BrokerStatus::ShuttingDown))
+                .map(|b| b.id)
+                .collect(),
+            partitions: self
+                .topics
+                .iter()
+                .map(|t| (t.name.clone(), t.replicas.len() as u32))
+                .collect(),
+            timeouts: (
+                self.settings.consumer_session_timeout_ms,
+                self.settings.heartbeat_interval_ms,
+                self.settings.max_poll_interval_ms,
+                self.settings.request_timeout_ms,
+            ),
+        }
     }
 
     /// An admin tool's znode write that the controller watches: delivered from ZooKeeper to
@@ -717,7 +831,9 @@ impl World {
             match e {
                 Endpoint::Zk => Ok(()),
                 Endpoint::Broker(b) => status(b).map(|_| ()),
-                Endpoint::Client => Err("the producer's links cannot be cut".to_string()),
+                Endpoint::Client | Endpoint::Consumer(_) => {
+                    Err("only links between ZooKeeper and brokers can be cut".to_string())
+                }
             }
         };
         match cmd {
@@ -867,6 +983,47 @@ impl World {
                     return Err("there is no controller right now to run the reassignment".into());
                 }
             }
+            Command::Join { group, member } => {
+                let spec = self
+                    .groups
+                    .iter()
+                    .find(|g| g.id == *group)
+                    .ok_or_else(|| format!("there is no group \"{group}\""))?;
+                if member.is_empty() || member.len() > 64 {
+                    return Err("a member name has 1 to 64 characters".into());
+                }
+                if let Some(c) = self.consumers.find(group, member) {
+                    if !matches!(
+                        c.state,
+                        super::consumer::ConsumerState::Left
+                            | super::consumer::ConsumerState::Crashed
+                    ) {
+                        return Err(format!("consumer {member} is already in group {group}"));
+                    }
+                }
+                let _ = spec;
+                if !self.topics.iter().any(|t| t.name == OFFSETS_TOPIC) {
+                    return Err("__consumer_offsets does not exist in this cluster".into());
+                }
+            }
+            Command::Leave { group, member } | Command::CrashConsumer { group, member } => {
+                match self.consumers.find(group, member) {
+                    None => return Err(format!("there is no consumer {member} in group {group}")),
+                    Some(c)
+                        if matches!(
+                            c.state,
+                            super::consumer::ConsumerState::Left
+                                | super::consumer::ConsumerState::Crashed
+                        ) =>
+                    {
+                        return Err(format!(
+                            "consumer {member} of group {group} is not running (it is {})",
+                            c.state.name()
+                        ))
+                    }
+                    Some(_) => {}
+                }
+            }
             Command::Cut(a, b) | Command::Heal(a, b) => {
                 endpoint(a)?;
                 endpoint(b)?;
@@ -962,6 +1119,11 @@ impl World {
                 }
                 let mut out = Out::default();
                 match to {
+                    Endpoint::Consumer(i) => {
+                        let cluster = self.cluster_view();
+                        self.consumers
+                            .handle(now, i, body, &cluster.as_cluster(), &mut out);
+                    }
                     Endpoint::Client => {
                         if let Body::ProduceResponse {
                             request, result, ..
@@ -990,11 +1152,49 @@ impl World {
                                 });
                                 return;
                             }
-                            s if s.is_alive() => self
-                                .broker_mut(b)
-                                .handle(now, from, body, &settings, &mut out),
+                            s if s.is_alive() => {
+                                let body = match body {
+                                    // The coordinator's UUID.randomUUID, from the world's RNG.
+                                    Body::JoinGroup {
+                                        group,
+                                        member_id,
+                                        client_id,
+                                        topics,
+                                        assignor,
+                                        session_timeout_ms,
+                                        rebalance_timeout_ms,
+                                        ..
+                                    } => {
+                                        let new_member_id = super::group_order::member_id(
+                                            &client_id,
+                                            &mut self.rng,
+                                        );
+                                        Body::JoinGroup {
+                                            group,
+                                            member_id,
+                                            client_id,
+                                            topics,
+                                            assignor,
+                                            session_timeout_ms,
+                                            rebalance_timeout_ms,
+                                            new_member_id,
+                                        }
+                                    }
+                                    other => other,
+                                };
+                                self.broker_mut(b)
+                                    .handle(now, from, body, &settings, &mut out)
+                            }
                             _ => {
                                 self.mark_dropped(msg);
+                                if let Endpoint::Consumer(i) = from {
+                                    // No process behind the port: the connection is refused.
+                                    let cluster = self.cluster_view();
+                                    self.consumers
+                                        .refused(now, i, &cluster.as_cluster(), &mut out);
+                                    self.finish(out);
+                                    self.monitor_step();
+                                }
                                 return;
                             }
                         }
@@ -1009,6 +1209,11 @@ impl World {
             } => {
                 let mut out = Out::default();
                 match owner {
+                    Endpoint::Consumer(i) => {
+                        let cluster = self.cluster_view();
+                        self.consumers
+                            .on_timer(now, i, timer, &cluster.as_cluster(), &mut out);
+                    }
                     Endpoint::Client => {
                         let mut pout = ProducerOut::default();
                         match timer {
@@ -1100,7 +1305,7 @@ impl World {
         for (at, who, timer) in out.timers {
             let incarnation = match who {
                 Endpoint::Broker(b) => self.brokers[&b].incarnation,
-                Endpoint::Zk | Endpoint::Client => 0,
+                Endpoint::Zk | Endpoint::Client | Endpoint::Consumer(_) => 0,
             };
             self.push(
                 at,
@@ -1412,7 +1617,7 @@ impl World {
             controller_epoch: self.zk.controller_epoch(),
             brokers,
             partitions: self.partition_views(),
-            groups: BTreeMap::new(),
+            groups: self.group_views(),
             lost_records: self
                 .all_partitions()
                 .into_iter()
@@ -1497,6 +1702,89 @@ impl World {
         views
     }
 
+    fn group_views(&self) -> BTreeMap<String, GroupView> {
+        let mut views = BTreeMap::new();
+        for g in &self.groups {
+            let tp = group_partition(&g.id, &self.settings);
+            let held = self.acting_leader(&tp).and_then(|(b, _)| {
+                self.brokers[&b]
+                    .coordinator
+                    .groups
+                    .get(&g.id)
+                    .map(|group| (b, group))
+            });
+            let consumers: BTreeMap<String, ConsumerView> = self
+                .consumers
+                .list
+                .iter()
+                .filter(|c| c.group == g.id)
+                .map(|c| {
+                    (
+                        c.name.clone(),
+                        ConsumerView {
+                            state: c.state.name(),
+                            member_id: c.member_id.clone(),
+                            generation: c.generation,
+                            coordinator: c.coordinator,
+                            leader: c.is_leader,
+                            assignment: c.assignment.iter().map(|tp| tp.to_string()).collect(),
+                        },
+                    )
+                })
+                .collect();
+            let view = match held {
+                Some((b, group)) => {
+                    let name = |id: &str| {
+                        group
+                            .members
+                            .get(id)
+                            .map_or_else(|| id.to_string(), |m| m.client_id.clone())
+                    };
+                    GroupView {
+                        coordinator: Some(b),
+                        coordinator_partition: tp.partition,
+                        state: Some(group.state.name()),
+                        generation: group.generation,
+                        leader: group.leader.as_deref().map(name),
+                        members: group.order.keys().iter().map(|id| name(id)).collect(),
+                        member_ids: group
+                            .members
+                            .values()
+                            .map(|m| (m.client_id.clone(), m.member_id.clone()))
+                            .collect(),
+                        assignment: group
+                            .members
+                            .values()
+                            .map(|m| {
+                                (
+                                    m.client_id.clone(),
+                                    m.assignment
+                                        .iter()
+                                        .map(|(t, p)| format!("{t}-{p}"))
+                                        .collect(),
+                                )
+                            })
+                            .collect(),
+                        consumers,
+                    }
+                }
+                None => GroupView {
+                    coordinator: None,
+                    coordinator_partition: tp.partition,
+                    state: None,
+                    generation: 0,
+                    leader: None,
+                    members: Vec::new(),
+                    member_ids: BTreeMap::new(),
+                    assignment: BTreeMap::new(),
+                    consumers,
+                },
+            };
+            views.insert(g.id.clone(), view);
+        }
+        views
+    }
+
     /// The topics as set up.
     pub fn topics(&self) -> &[TopicSpec] {
         &self.topics
@@ -1508,5 +1796,23 @@ fn name(e: Endpoint) -> String {
         Endpoint::Zk => "zk".into(),
         Endpoint::Broker(b) => b.to_string(),
         Endpoint::Client => "producer".into(),
+        Endpoint::Consumer(c) => format!("consumer-{c}"),
+    }
+}
+
+/// What the consumers see of the cluster, owned so the world can lend it while it changes.
+struct ClusterView {
+    running: Vec<BrokerId>,
+    partitions: BTreeMap<String, u32>,
+    timeouts: (u64, u64, u64, u64),
+}
+
+impl ClusterView {
+    fn as_cluster(&self) -> Cluster<'_> {
+        Cluster {
+            running: &self.running,
+            partitions: &self.partitions,
+            timeouts: self.timeouts,
+        }
     }
 }

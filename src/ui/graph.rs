@@ -238,6 +238,8 @@ impl Layout {
             Endpoint::Zk => Some(Pt { x: 0.0, y: 0.0 }),
             Endpoint::Broker(b) => self.nodes.iter().find(|(id, _)| *id == b).map(|(_, p)| *p),
             Endpoint::Client => self.producer,
+            // Consumers are not drawn yet: their messages are not animated.
+            Endpoint::Consumer(_) => None,
         }
     }
 

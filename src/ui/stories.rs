@@ -6,7 +6,7 @@ use crate::scenario::{self, Scenario};
 use crate::sim::Profile;
 
 /// The story files, by name, in the order the page lists them.
-pub const STORIES: [(&str, &str); 18] = [
+pub const STORIES: [(&str, &str); 23] = [
     (
         "cold-start",
         include_str!("../../www/scenarios/cold-start.json"),
@@ -78,6 +78,26 @@ pub const STORIES: [(&str, &str); 18] = [
     (
         "zombie-controller-3.9",
         include_str!("../../www/scenarios/zombie-controller-3.9.json"),
+    ),
+    (
+        "group-first-join",
+        include_str!("../../www/scenarios/group-first-join.json"),
+    ),
+    (
+        "group-leader-leaves",
+        include_str!("../../www/scenarios/group-leader-leaves.json"),
+    ),
+    (
+        "group-consumer-crash",
+        include_str!("../../www/scenarios/group-consumer-crash.json"),
+    ),
+    (
+        "group-emptied",
+        include_str!("../../www/scenarios/group-emptied.json"),
+    ),
+    (
+        "group-coordinator-failover",
+        include_str!("../../www/scenarios/group-coordinator-failover.json"),
     ),
 ];
 
