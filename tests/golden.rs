@@ -99,6 +99,16 @@ fn zombie_controller_2_0() {
 }
 
 #[test]
+fn group_leader_leaves() {
+    golden("group-leader-leaves");
+}
+
+#[test]
+fn group_coordinator_failover() {
+    golden("group-coordinator-failover");
+}
+
+#[test]
 fn the_trace_is_the_same_on_every_run() {
     assert_eq!(trace("paused-controller"), trace("paused-controller"));
     assert_eq!(trace("leader-crash"), trace("leader-crash"));

@@ -58,6 +58,20 @@ fn partition_stories_match_the_native_golden_traces() {
 }
 
 #[wasm_bindgen_test]
+fn group_stories_match_the_native_golden_traces() {
+    assert_eq!(
+        trace(include_str!("../www/scenarios/group-leader-leaves.json")),
+        include_str!("golden/group-leader-leaves.txt")
+    );
+    assert_eq!(
+        trace(include_str!(
+            "../www/scenarios/group-coordinator-failover.json"
+        )),
+        include_str!("golden/group-coordinator-failover.txt")
+    );
+}
+
+#[wasm_bindgen_test]
 fn scenario_checkpoints_pass_in_wasm() {
     for text in [
         include_str!("../www/scenarios/cold-start.json"),

@@ -77,6 +77,8 @@ pub struct Consumer {
     in_flight: Option<(u64, &'static str)>,
     /// The coordinator it last found (the event log tells only of changes).
     last_found: Option<BrokerId>,
+    /// It lost the coordinator in the middle of a rebalance: it must join again.
+    needs_join: bool,
     next_request: u64,
     tick: u64,
     bootstrap: usize,
@@ -137,6 +139,7 @@ impl Consumers {
                     is_leader: false,
                     in_flight: None,
                     last_found: None,
+                    needs_join: false,
                     next_request: 0,
                     tick: 0,
                     bootstrap: 0,
@@ -320,6 +323,9 @@ impl Consumer {
         // are kept, so a moved coordinator that loaded the group accepts the heartbeats.
         self.coordinator = None;
         self.bootstrap += 1;
+        if matches!(self.state, ConsumerState::Joining | ConsumerState::Syncing) {
+            self.needs_join = true;
+        }
         self.state = ConsumerState::FindingCoordinator;
         self.retry_later(now, out);
     }
@@ -355,7 +361,8 @@ impl Consumer {
                             "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets",
                         );
                         }
-                        if self.member_id.is_empty() || self.generation == 0 {
+                        if self.member_id.is_empty() || self.generation == 0 || self.needs_join {
+                            self.needs_join = false;
                             self.join_group(now, cluster, out);
                         } else {
                             // Back to heartbeating at the (maybe new) coordinator.

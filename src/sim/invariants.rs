@@ -32,6 +32,10 @@ pub const LEADER_IN_ISR: &str = "the leader is in the ISR";
 /// high watermark (what is committed is on every in-sync replica).
 pub const HW_WITHIN_ISR: &str = "the high watermark never exceeds an ISR member's log end";
 
+/// "One group leader per generation" (`GroupMetadata`): a generation has one leader, the
+/// member that computes the assignment.
+pub const ONE_GROUP_LEADER: &str = "one group leader per generation";
+
 /// The monitor's memory between steps.
 #[derive(Debug, Clone, Default)]
 pub struct Monitor {

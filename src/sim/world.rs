@@ -1463,8 +1463,41 @@ impl World {
         h
     }
 
+    /// "One group leader per generation": no two consumers that completed a generation both
+    /// believe they lead it.
+    fn group_checks(&self) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        if self.groups.is_empty() {
+            return found;
+        }
+        for g in &self.groups {
+            let mut claims: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+            for c in &self.consumers.list {
+                // A generation is settled once its SyncGroup succeeded (the coordinator had
+                // committed the group); a zombie coordinator cannot get that far.
+                let settled = c.state == super::consumer::ConsumerState::Stable;
+                if settled && c.group == g.id && c.is_leader {
+                    claims.entry(c.generation).or_default().push(c.name.clone());
+                }
+            }
+            for (generation, names) in claims {
+                if names.len() > 1 {
+                    found.push((
+                        super::invariants::ONE_GROUP_LEADER.to_string(),
+                        format!(
+                            "group {}: consumers {names:?} all lead generation {generation}",
+                            g.id
+                        ),
+                    ));
+                }
+            }
+        }
+        found
+    }
+
     fn monitor_step(&mut self) {
         let mut found = self.monitor.check(&self.zk, &self.brokers);
+        found.extend(self.group_checks());
         let digest = (self.zk.zxid(), self.replication_digest());
         let new_acks = self.producer.take_new_acks();
         if digest == self.last_digest && !new_acks {
