@@ -545,7 +545,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             format!("at most {MAX_PARTITIONS} partitions in all, not {total}"),
         ));
     }
-    let partition_names: BTreeSet<String> = topics
+    let mut partition_names: BTreeSet<String> = topics
         .iter()
         .flat_map(|t| (0..t.replicas.len()).map(move |p| format!("{}-{p}", t.name)))
         .collect();
@@ -593,6 +593,11 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         offsets_topic(&settings, &ids, file.seed).map_err(|e| ScenarioError::at("groups", e))?;
     }
     let group_ids: BTreeSet<String> = groups.iter().map(|g| g.id.clone()).collect();
+    if !groups.is_empty() {
+        partition_names.extend(
+            (0..settings.offsets_topic_num_partitions).map(|p| format!("__consumer_offsets-{p}")),
+        );
+    }
 
     let mut actions = Vec::new();
     let mut last = 0;

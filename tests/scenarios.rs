@@ -150,3 +150,29 @@ fn every_story_file_is_on_the_page() {
         }
     }
 }
+
+/// The leader after the first leader leaves is a hash-map pick, not the next in join order:
+/// over a dozen seeds (member ids are client id + a seeded UUID) both c2 and c3 come up.
+#[test]
+fn the_next_group_leader_depends_on_the_member_ids_not_the_join_order() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("www/scenarios/group-leader-leaves.json")).unwrap();
+    let mut next = std::collections::BTreeSet::new();
+    for seed in 1..=12 {
+        let mut file: serde_json::Value = serde_json::from_str(&text).unwrap();
+        file["seed"] = serde_json::json!(seed);
+        file["expect"] = serde_json::json!([]);
+        let s = scenario::parse(&file.to_string()).unwrap();
+        let mut r = scenario::Runner::new(&s);
+        r.advance_to(s.until_ms).unwrap();
+        let g = &r.world.state().groups["my-group"];
+        assert_eq!(g.generation, 2, "seed {seed}");
+        assert_ne!(g.leader.as_deref(), Some("c1"), "seed {seed}");
+        next.insert(g.leader.clone().unwrap());
+    }
+    assert_eq!(
+        next.into_iter().collect::<Vec<_>>(),
+        vec!["c2".to_string(), "c3".to_string()]
+    );
+}
