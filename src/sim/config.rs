@@ -139,7 +139,7 @@ pub struct Settings {
     pub offsets_topic_num_partitions: u32,
     /// `offsets.topic.replication.factor` (3).
     pub offsets_topic_replication_factor: u32,
-    /// `group.initial.rebalance.delay.ms` (3000).
+    /// `group.initial.rebalance.delay.ms` (3000 from 0.11, KIP-134; none before).
     pub group_initial_rebalance_delay_ms: u64,
     /// The consumers' `session.timeout.ms` (10000 until 2.8, 45000 from 3.0, KIP-735).
     pub consumer_session_timeout_ms: u64,
@@ -258,7 +258,8 @@ impl Settings {
             request_timeout_ms: 30_000,
             offsets_topic_num_partitions: 50,
             offsets_topic_replication_factor: 3,
-            group_initial_rebalance_delay_ms: 3_000,
+            // KIP-134 (0.11) added the initial rebalance delay.
+            group_initial_rebalance_delay_ms: if profile == Profile::V0_10 { 0 } else { 3_000 },
             consumer_session_timeout_ms: if profile >= Profile::V3_9 {
                 45_000
             } else {
