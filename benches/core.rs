@@ -108,6 +108,8 @@ fn main() {
         "auto-rebalance",
         "truncation-0.10",
         "zombie-controller-2.0",
+        "group-first-join",
+        "group-coordinator-failover",
     ] {
         let text =
             std::fs::read_to_string(format!("www/scenarios/{file}.json")).expect("scenario file");
