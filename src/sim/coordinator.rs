@@ -1060,6 +1060,7 @@ impl Broker {
                     .coordinator
                     .groups
                     .get(&group)
+                    .filter(|g| g.state != GroupState::Dead)
                     .and_then(|g| g.members.get(&member_id))
                 else {
                     return;
@@ -1085,6 +1086,8 @@ impl Broker {
     /// `loadGroupsForPartition`: this broker now leads an offsets partition; it loads the groups
     /// stored there as they were, with fresh heartbeat deadlines: no rebalance.
     pub(crate) fn load_groups(&mut self, now: u64, tp: &TopicPartition, out: &mut Out) {
+        // What this broker held from an earlier term is stale: the log is the truth.
+        self.coordinator.groups.retain(|_, g| g.partition != *tp);
         let Some(replica) = self.replicas.get(tp) else {
             return;
         };
@@ -1150,9 +1153,16 @@ impl Broker {
         }
     }
 
-    /// This broker no longer leads an offsets partition: its groups go (Dead here).
+    /// This broker no longer leads an offsets partition: its groups become Dead here
+    /// (`removeGroupsForPartition`); a JoinGroup that still reaches them is refused.
     pub(crate) fn unload_groups(&mut self, tp: &TopicPartition) {
-        self.coordinator.groups.retain(|_, g| g.partition != *tp);
+        for g in self.coordinator.groups.values_mut() {
+            if g.partition == *tp {
+                g.state = GroupState::Dead;
+                g.rebalance = None;
+                g.awaiting_sync.clear();
+            }
+        }
         self.coordinator.writes.retain(|w| w.tp != *tp);
     }
 }
