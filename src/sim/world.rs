@@ -1667,8 +1667,22 @@ impl World {
 impl World {
     fn partition_views(&self) -> BTreeMap<String, PartitionView> {
         let mut views = BTreeMap::new();
+        // Each topic's assignment znode, parsed once.
+        let mut assignments: BTreeMap<&str, BTreeMap<u32, Vec<BrokerId>>> = BTreeMap::new();
+        for t in &self.topics {
+            if let Some(a) = self
+                .zk
+                .node(&topic_path(&t.name))
+                .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
+            {
+                assignments.insert(&t.name, a.by_partition());
+            }
+        }
         for tp in self.all_partitions() {
-            let replicas = self.assignment(&tp);
+            let replicas = assignments
+                .get(tp.topic.as_str())
+                .and_then(|a| a.get(&tp.partition).cloned())
+                .unwrap_or_else(|| self.assignment(&tp));
             let st = self.zk_state(&tp);
             let (leader, leader_epoch, isr, controller_epoch) = match &st {
                 Some(s) => (s.leader, s.leader_epoch, s.isr.clone(), s.controller_epoch),

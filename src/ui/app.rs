@@ -3,8 +3,11 @@
 
 use super::controls::controls;
 use super::event_log::EventLog;
-use super::format::partition_list;
+use super::format::{
+    consumer_list, coordinator_keys, is_internal, partition_list, visible_partitions,
+};
 use super::graph::{graph, GraphView};
+use super::groups::groups;
 use super::hooks::use_animation_frames;
 use super::model::{Action, Model};
 use super::panel::panel;
@@ -26,6 +29,12 @@ const LEGEND_DATA: [(&str, &str); 2] = [
     ("fetch", "follower fetch (sampled)"),
     ("produce", "produce request / response"),
 ];
+
+/// The message classes of consumer groups (shown when there is a group).
+const LEGEND_GROUP: [(&str, &str); 1] = [(
+    "group",
+    "group request / response (FindCoordinator, JoinGroup, SyncGroup, LeaveGroup)",
+)];
 
 /// The replica badges' states.
 const REPLICA_LEGEND: [(&str, &str, &str); 4] = [
@@ -51,7 +60,13 @@ fn controller_stat(state: &ClusterState) -> Html {
     }
 }
 
-fn intro(session_timeout_ms: u64, lag_max_ms: u64, profile: &str, with_topic: bool) -> Html {
+fn intro(
+    session_timeout_ms: u64,
+    lag_max_ms: u64,
+    profile: &str,
+    with_topic: bool,
+    with_group: bool,
+) -> Html {
     html! {
         <section class="intro" aria-label="What to try">
             <p>
@@ -72,6 +87,15 @@ fn intro(session_timeout_ms: u64, lag_max_ms: u64, profile: &str, with_topic: bo
                     <strong>{ "leader epoch" }</strong>{ "." }
                 </p>
             }
+            if with_group {
+                <p>
+                    { "Below the brokers are the " }<strong>{ "consumers" }</strong>{ " of the group " }<code>{ "my-group" }</code>
+                    { ". Add a few: the first member the coordinator adds becomes the " }<strong>{ "group leader" }</strong>
+                    { " (the crown) and hands out the partitions. " }<strong>{ "Click the leader to crash it" }</strong>
+                    { " (shift-click: it leaves cleanly) and see who leads the next " }<strong>{ "generation" }</strong>
+                    { ": not the next in join order, but the first in Kafka's hash map of member ids." }
+                </p>
+            }
             <details class="try">
                 <summary>{ "More to try" }</summary>
                 <ul>
@@ -79,6 +103,10 @@ fn intro(session_timeout_ms: u64, lag_max_ms: u64, profile: &str, with_topic: bo
                         <li>{ format!("Stall a follower's fetchers (broker ⋯) while a stream runs: after replica.lag.time.max.ms ({} s in Kafka {profile}) the leader drops it from the ISR; resume and it catches up and rejoins.", lag_max_ms / 1000) }</li>
                         <li>{ "Let a follower fall out of the ISR (stall its fetchers while a stream runs), then crash the other replicas: the partition goes offline. Turn on unclean.leader.election.enable and the out-of-sync follower leads: the partition is back, and the acknowledged records it lacked are lost." }</li>
                         <li>{ "Crash and restart a leader, then run a preferred election to move leadership back to each partition's first replica." }</li>
+                    }
+                    if with_group {
+                        <li>{ "Crash the broker that coordinates my-group: the consumers look for it again, and once the controller elects a new leader for its __consumer_offsets partition the group moves there as it was, with no rebalance." }</li>
+                        <li>{ "Make the leader leave instead of crashing it: the coordinator removes it at once instead of after session.timeout.ms." }</li>
                     }
                     <li>{ "Click a crashed broker to start it again: it can register only once its old session is gone." }</li>
                     <li>{ "Open a broker's ⋯ and shut it down cleanly: its session closes at once, nobody waits for a timeout." }</li>
@@ -116,15 +144,28 @@ fn story_box(index: usize, upcoming: Option<(u64, String)>, dispatch: &Callback<
     }
 }
 
-fn legend(with_topic: bool) -> Html {
+fn legend(with_topic: bool, with_group: bool) -> Html {
     html! {
         <>
             <ul class="legend" aria-label="Message colours">
-                { for LEGEND.iter().map(|(class, text)| html! {
-                    <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
+                { for LEGEND.iter().map(|(class, text)| {
+                    // Consumers heartbeat their coordinator too (drawn smaller, sampled).
+                    let text = if with_group && *class == "heartbeat" {
+                        "heartbeat (ZooKeeper ping / pong, consumer Heartbeat)"
+                    } else {
+                        text
+                    };
+                    html! {
+                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ text }</li>
+                    }
                 }) }
                 if with_topic {
                     { for LEGEND_DATA.iter().map(|(class, text)| html! {
+                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
+                    }) }
+                }
+                if with_group {
+                    { for LEGEND_GROUP.iter().map(|(class, text)| html! {
                         <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
                     }) }
                 }
@@ -162,6 +203,10 @@ pub fn App() -> Html {
         let d = model.dispatcher();
         Callback::from(move |b: Option<BrokerId>| d.dispatch(Action::Select(b)))
     };
+    let on_add = {
+        let d = model.dispatcher();
+        Callback::from(move |g: String| d.dispatch(Action::AddConsumer(g)))
+    };
     let on_key_only = {
         let d = model.dispatcher();
         Callback::from(move |k: bool| d.dispatch(Action::SetKeyOnly(k)))
@@ -195,7 +240,22 @@ pub fn App() -> Html {
     }
     let topics = world.topics();
     let plist = partition_list(topics);
-    let with_topic = !plist.is_empty();
+    // The graph draws the user's topics; the broker panel adds the partitions holding groups.
+    let user_partitions: Vec<_> = plist
+        .iter()
+        .filter(|r| !is_internal(&r.topic))
+        .cloned()
+        .collect();
+    let panel_partitions = visible_partitions(&plist, &state);
+    let with_topic = !user_partitions.is_empty();
+    let with_group = !state.groups.is_empty();
+    let consumers = consumer_list(&state, &host.consumer_order);
+    let add_to: Vec<String> = state
+        .groups
+        .keys()
+        .filter(|g| m.next_consumer(g).is_some())
+        .cloned()
+        .collect();
     let view = GraphView {
         state: &state,
         session_timeout_ms: settings.zookeeper_session_timeout_ms,
@@ -205,10 +265,13 @@ pub fn App() -> Html {
         selected: m.selected,
         compact: host.compact,
         cut_links,
-        partitions: &plist,
-        topic_count: topics.len(),
+        partitions: &user_partitions,
+        topic_count: topics.iter().filter(|t| !is_internal(&t.name)).count(),
+        consumers: consumers.clone(),
+        add_to,
     };
     let event_count = world.events().len();
+    let keep_internal = coordinator_keys(&state);
 
     html! {
         <div class="page" {onkeydown}>
@@ -217,25 +280,32 @@ pub fn App() -> Html {
                     <header class="top">
                         <div class="title">
                             <h1>{ "Kafka Election Playground" }</h1>
-                            <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller and its partition leaders" }</p>
+                            <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller, its partition leaders and its consumer groups' leaders" }</p>
                         </div>
                         { controller_stat(&state) }
                     </header>
                     { match m.story {
                         Some(i) => story_box(i, host.runner.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
-                        None => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic),
+                        None => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group),
                     } }
                     { controls(m, state.time_ms, &dispatch) }
                     <div class="graph-wrap panel">
-                        <p class="graph-hint">{ "Tap the crowned controller to crash it; tap ⋯ for more. The explanation is below." }</p>
-                        { graph(&view, &on_command, &on_select) }
-                        { legend(with_topic) }
+                        <p class="graph-hint">
+                            { "Tap the crowned controller to crash it; tap ⋯ for more." }
+                            if with_group {
+                                { " Tap a consumer to crash it, a crashed one to start it again; shift-click (or Leave in the group panel) makes it leave." }
+                            }
+                            { " The explanation is below." }
+                        </p>
+                        { graph(&view, &on_command, &on_select, &on_add) }
+                        { legend(with_topic, with_group) }
                     </div>
-                    { panel(m, &state, &plist, &dispatch) }
+                    { panel(m, &state, &panel_partitions, &dispatch) }
+                    { groups(m, &state, &consumers, settings, &dispatch) }
                     { partitions(m, &state, topics, &dispatch) }
                 </div>
                 <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
-                          key_only={m.key_only} {on_key_only} />
+                          key_only={m.key_only} {keep_internal} {on_key_only} />
             </main>
             if let Some(err) = &m.error {
                 <div class="alert" role="alert" data-testid="error">

@@ -1,25 +1,30 @@
 //! The event log: every event of the world with its virtual time, a readable sentence and
-//! the rule that caused it. Elections, ISR changes, offline partitions and lost records each
-//! have their own look (by `data-kind` and a family class); a leader election names its
-//! reason in a tag. Newest at the bottom; it follows new events unless the reader
-//! scrolled up. It renders again only when the number of events, the world or the filter
-//! changes, not on every animation frame.
+//! the rule that caused it. Elections, ISR changes, offline partitions, lost records and the
+//! consumer groups' steps each have their own look (by `data-kind` and a family class); a
+//! leader election names its reason in a tag, a group leader's pick its generation, with the
+//! reason it was picked set out below. Runs of events about `__consumer_offsets` partitions
+//! that hold no group fold into one line that opens on demand. Newest at the bottom; it
+//! follows new events unless the reader scrolled up. It renders again only when the number
+//! of events, the world or the filter changes, not on every animation frame.
 
 use super::model::Host;
-use crate::sim::{fmt_ms, EventKind};
+use crate::sim::coordinator::OFFSETS_TOPIC;
+use crate::sim::{fmt_ms, Event as SimEvent, EventKind};
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Events the log draws attention to.
-const HIGHLIGHTED: [&str; 6] = [
+const HIGHLIGHTED: [&str; 8] = [
     "controller_elected",
     "stale_request_rejected",
     "invariant_violated",
     "leader_elected",
     "partition_offline",
     "records_lost",
+    "group_leader_chosen",
+    "coordinator_moved",
 ];
 
 /// The family an event belongs to, for its look.
@@ -43,6 +48,14 @@ fn family(kind: &str) -> Option<&'static str> {
         | "leader_imbalance_checked"
         | "reassignment_started"
         | "reassignment_completed" => "ev-data",
+        "group_leader_chosen" => "ev-group-leader",
+        "rebalance_started" => "ev-rebalance",
+        "group_stable" => "ev-group-stable",
+        "group_empty" => "ev-group-empty",
+        "member_removed" => "ev-member-removed",
+        "coordinator_moved" => "ev-coordinator",
+        "consumer_crashed" => "ev-consumer-crashed",
+        "member_joined" | "consumer_leaving" | "coordinator_found" => "ev-group",
         _ => return None,
     })
 }
@@ -53,7 +66,88 @@ fn tag(kind: &EventKind) -> Option<String> {
         EventKind::LeaderElected { reason, .. } => {
             Some(format!("{} election", reason.replace('_', " ")))
         }
+        EventKind::GroupLeaderChosen { generation, .. } => {
+            Some(format!("leader · gen {generation}"))
+        }
+        EventKind::RebalanceStarted { generation, .. } => {
+            Some(format!("rebalance → gen {}", generation + 1))
+        }
+        EventKind::GroupStable { generation, .. } => Some(format!("gen {generation} stable")),
+        EventKind::GroupEmpty { generation, .. } => Some(format!("gen {generation} empty")),
+        EventKind::CoordinatorMoved { broker, .. } => {
+            Some(format!("coordinator → broker {broker}"))
+        }
         _ => None,
+    }
+}
+
+/// One event as the log lists it.
+fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
+    let kind = e.kind.name();
+    let hl = HIGHLIGHTED.contains(&kind);
+    let tag = tag(&e.kind);
+    // A group leader's pick: the reason is the point, so it reads as a sentence of its own.
+    let why_first = kind == "group_leader_chosen";
+    html! {
+        <li key={i} class={classes!("event", hl.then_some("hl"), family(kind))} data-kind={kind}>
+            <time class="when">{ fmt_ms(e.time_ms) }</time>
+            // Spaces keep the entry's text readable as words ("0.051s broker 1 …").
+            { " " }
+            <div class="body">
+                <p class="what">{ text.to_string() }</p>
+                { " " }
+                if why_first {
+                    <p class="because"><span class="because-label">{ "why: " }</span>{ e.cause.clone() }</p>
+                    { " " }
+                }
+                <p class="why">
+                    <span class="kind">{ kind }</span>
+                    if let Some(t) = tag {
+                        { " " }<span class="reason-tag">{ t }</span>
+                    }
+                    if !why_first {
+                        { " · " }{ e.cause.clone() }
+                    }
+                </p>
+            </div>
+        </li>
+    }
+}
+
+/// A run of events about `__consumer_offsets` partitions that hold no group, folded.
+fn fold(part: &[(usize, &SimEvent, String)]) -> Html {
+    let first = part.first().map_or(0, |(i, _, _)| *i);
+    let at = part.first().map_or(0, |(_, e, _)| e.time_ms);
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for (_, e, _) in part {
+        let k = e.kind.name();
+        match kinds.iter_mut().find(|(n, _)| *n == k) {
+            Some((_, c)) => *c += 1,
+            None => kinds.push((k, 1)),
+        }
+    }
+    let summary = format!(
+        "{} events about other {OFFSETS_TOPIC} partitions ({})",
+        part.len(),
+        kinds
+            .iter()
+            .map(|(k, c)| format!("{k} ×{c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    html! {
+        <li key={format!("fold-{first}")} class="event folded">
+            <time class="when">{ fmt_ms(at) }</time>
+            { " " }
+            <div class="body">
+                <details>
+                    <summary>{ summary }</summary>
+                    <ol class="folded-events">
+                        { for part.iter().map(|(i, e, text)| entry(*i, e, text)) }
+                    </ol>
+                </details>
+            </div>
+        </li>
     }
 }
 
@@ -71,6 +165,9 @@ pub struct EventLogProps {
     pub generation: u64,
     /// Whether only key events are listed.
     pub key_only: bool,
+    /// The `__consumer_offsets` partitions whose events are always shown (those holding a
+    /// group); the others' are folded.
+    pub keep_internal: Vec<String>,
     /// Turns the filter on or off.
     pub on_key_only: Callback<bool>,
 }
@@ -82,6 +179,7 @@ impl PartialEq for EventLogProps {
             && self.count == o.count
             && self.generation == o.generation
             && self.key_only == o.key_only
+            && self.keep_internal == o.keep_internal
     }
 }
 
@@ -135,35 +233,38 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let host = props.host.borrow();
     let events = host.runner.world.events();
     let total = events.len();
-    let rows: Vec<Html> = events
+    let listed: Vec<(usize, &SimEvent, String)> = events
         .iter()
         .enumerate()
         .filter(|(_, e)| !props.key_only || e.kind.is_key())
-        .map(|(i, e)| {
-            let kind = e.kind.name();
-            let hl = HIGHLIGHTED.contains(&kind);
-            let tag = tag(&e.kind);
-            html! {
-                <li key={i} class={classes!("event", hl.then_some("hl"), family(kind))} data-kind={kind}>
-                    <time class="when">{ fmt_ms(e.time_ms) }</time>
-                    // Spaces keep the entry's text readable as words ("0.051s broker 1 …").
-                    { " " }
-                    <div class="body">
-                        <p class="what">{ e.kind.to_string() }</p>
-                        { " " }
-                        <p class="why">
-                            <span class="kind">{ kind }</span>
-                            if let Some(t) = tag {
-                                { " " }<span class="reason-tag">{ t }</span>
-                            }
-                            { " · " }{ e.cause.clone() }
-                        </p>
-                    </div>
-                </li>
-            }
-        })
+        .map(|(i, e)| (i, e, e.kind.to_string()))
         .collect();
-    let shown = rows.len();
+    let shown = listed.len();
+    // Runs of two or more events about __consumer_offsets partitions that hold no group
+    // fold into one entry.
+    let folded = |text: &str| {
+        text.strip_prefix(OFFSETS_TOPIC).is_some_and(|_| {
+            let key = text.split([':', ' ']).next().unwrap_or("");
+            !props.keep_internal.iter().any(|k| k == key)
+        })
+    };
+    let mut rows: Vec<Html> = Vec::new();
+    let mut k = 0;
+    while k < listed.len() {
+        let run = listed[k..]
+            .iter()
+            .take_while(|(_, _, text)| folded(text))
+            .count();
+        if run >= 2 {
+            let part = &listed[k..k + run];
+            rows.push(fold(part));
+            k += run;
+        } else {
+            let (i, e, text) = &listed[k];
+            rows.push(entry(*i, e, text));
+            k += 1;
+        }
+    }
     let count_text = if shown == total {
         format!("{total} event{}", if total == 1 { "" } else { "s" })
     } else {

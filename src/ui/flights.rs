@@ -7,8 +7,8 @@
 //! drawn so a fast run stays smooth. Replication's fetches and the producer's requests come
 //! every few hundred virtual milliseconds, so on each link only one in every [`SAMPLE_MS`]
 //! of animation time is drawn, and an idle fetch's empty answer not at all: they must not
-//! drown the election's messages. Nothing here decides anything about Kafka: it only
-//! follows the world's [`MessageRecord`]s.
+//! drown the election's messages; a consumer's heartbeats are sampled the same way. Nothing
+//! here decides anything about Kafka: it only follows the world's [`MessageRecord`]s.
 
 use crate::sim::{Endpoint, World};
 use std::collections::{BTreeMap, VecDeque};
@@ -22,6 +22,19 @@ pub const MAX_FLIGHTS: usize = 60;
 /// The frequent classes, and how much animation time (ms) separates two drawn messages of
 /// that class on one directed link.
 pub const SAMPLE_MS: [(&str, f64); 2] = [("fetch", 450.0), ("produce", 180.0)];
+
+/// A consumer's heartbeats (every `heartbeat.interval.ms`, each with its answer) are sampled
+/// like the fetches: one drawn per this much animation time (ms) on each directed link.
+pub const CONSUMER_HEARTBEAT_SAMPLE_MS: f64 = 450.0;
+
+/// A consumer retrying the same group request (FindCoordinator while the coordinator is
+/// down, every `retry.backoff.ms`) is drawn once per this much animation time (ms) on each
+/// directed link; a different request on the link is drawn at once.
+pub const CONSUMER_RETRY_SAMPLE_MS: f64 = 300.0;
+
+/// The same group message sent again this soon (virtual ms) is a step of one exchange (the
+/// second JoinGroup of KIP-394's member-id round trip), not a retry: it is always drawn.
+const RETRY_MIN_GAP_MS: u64 = 50;
 
 /// Which flights give way first when too many are in the air.
 const YIELD_ORDER: [&str; 3] = ["fetch", "heartbeat", "produce"];
@@ -61,8 +74,10 @@ impl Flight {
 pub struct Flights {
     next_id: u64,
     list: VecDeque<Flight>,
-    /// When the last drawn message of a frequent class left, per class and directed link.
-    last_drawn: BTreeMap<(&'static str, Endpoint, Endpoint), f64>,
+    /// When the last drawn message of a frequent class left, per class, directed link and,
+    /// for a consumer's group requests, name.
+    /// The value: the animation time it left, and the virtual time it was sent.
+    last_drawn: BTreeMap<(&'static str, Endpoint, Endpoint, String), (f64, u64)>,
 }
 
 impl Flights {
@@ -104,16 +119,30 @@ impl Flights {
             } else {
                 anim_to
             };
-            if let Some((class, gap)) = SAMPLE_MS.iter().find(|(c, _)| *c == m.class) {
-                let key = (*class, m.from, m.to);
-                if self
-                    .last_drawn
-                    .get(&key)
-                    .is_some_and(|last| start_at - last < *gap && start_at >= *last)
-                {
+            let consumer =
+                matches!(m.from, Endpoint::Consumer(_)) || matches!(m.to, Endpoint::Consumer(_));
+            let sampled = SAMPLE_MS
+                .iter()
+                .find(|(c, _)| *c == m.class)
+                .map(|(c, gap)| (*c, *gap, String::new()))
+                .or_else(|| match (consumer, m.class) {
+                    (true, "heartbeat") => {
+                        Some(("heartbeat", CONSUMER_HEARTBEAT_SAMPLE_MS, String::new()))
+                    }
+                    (true, "group") => Some(("group", CONSUMER_RETRY_SAMPLE_MS, m.label.clone())),
+                    _ => None,
+                });
+            if let Some((class, gap, name)) = sampled {
+                let retry_only = !name.is_empty();
+                let key = (class, m.from, m.to, name);
+                if self.last_drawn.get(&key).is_some_and(|(last, sent)| {
+                    start_at - last < gap
+                        && start_at >= *last
+                        && (!retry_only || m.sent_ms >= sent + RETRY_MIN_GAP_MS)
+                }) {
                     continue;
                 }
-                self.last_drawn.insert(key, start_at);
+                self.last_drawn.insert(key, (start_at, m.sent_ms));
             }
             self.list.push_back(Flight {
                 id: m.id,

@@ -1,6 +1,9 @@
 //! Small text helpers shared by the page's parts.
 
-use crate::sim::{BrokerId, BrokerView, ClusterState, PartitionView, TopicSpec};
+use crate::sim::coordinator::OFFSETS_TOPIC;
+use crate::sim::{
+    BrokerId, BrokerView, ClusterState, Command, ConsumerView, GroupView, PartitionView, TopicSpec,
+};
 
 /// Time left, in seconds with one decimal rounded up, e.g. `12.4 s` for 12 301 ms: a
 /// countdown shows 0.0 s only when nothing is left.
@@ -178,4 +181,170 @@ pub fn aria_label(state: &ClusterState, id: u32, view: &BrokerView, now: u64) ->
     };
     parts.push(action.into());
     parts.join(", ")
+}
+
+/// Whether a topic is one of Kafka's internal topics (`__consumer_offsets`).
+pub fn is_internal(topic: &str) -> bool {
+    topic.starts_with("__")
+}
+
+/// The keys of the `__consumer_offsets` partitions that hold the groups (one per group).
+pub fn coordinator_keys(state: &ClusterState) -> Vec<String> {
+    let mut keys: Vec<String> = state
+        .groups
+        .values()
+        .map(|g| format!("{OFFSETS_TOPIC}-{}", g.coordinator_partition))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// The partitions worth listing beside the brokers: every partition of the user's topics,
+/// and of `__consumer_offsets` only those that hold a group.
+pub fn visible_partitions(list: &[PartitionRef], state: &ClusterState) -> Vec<PartitionRef> {
+    let keep = coordinator_keys(state);
+    list.iter()
+        .filter(|r| !is_internal(&r.topic) || keep.contains(&r.key))
+        .cloned()
+        .collect()
+}
+
+/// One consumer as the page lists it.
+#[derive(Debug, Clone, Copy)]
+pub struct ConsumerRef<'a> {
+    /// Its number in the world (its endpoint), when the page knows it.
+    pub index: Option<u32>,
+    /// Its group.
+    pub group: &'a str,
+    /// Its name (client id).
+    pub name: &'a str,
+    /// How the consumer sees itself.
+    pub view: &'a ConsumerView,
+    /// Its group, as the coordinator holds it.
+    pub group_view: &'a GroupView,
+}
+
+impl ConsumerRef<'_> {
+    /// Whether the process runs (it has not crashed or left).
+    pub fn alive(&self) -> bool {
+        !matches!(self.view.state, "crashed" | "left")
+    }
+
+    /// Whether it leads the group: as the coordinator says, or, while no broker holds the
+    /// group (its coordinator is moving), as the running consumer itself believes.
+    pub fn leads(&self) -> bool {
+        match self.group_view.state {
+            Some(_) => self.group_view.leader.as_deref() == Some(self.name),
+            None => self.view.leader && self.alive(),
+        }
+    }
+
+    /// The generation its group is in: the coordinator's, or while no broker holds the group,
+    /// the consumer's own.
+    pub fn generation(&self) -> u32 {
+        match self.group_view.state {
+            Some(_) => self.group_view.generation,
+            None => self.view.generation,
+        }
+    }
+
+    /// Whether the coordinator counts it as a member.
+    pub fn is_member(&self) -> bool {
+        self.group_view.members.iter().any(|m| m == self.name)
+    }
+
+    /// The look of its state: `stable`, `rebalancing`, `crashed` or `left`.
+    pub fn look(&self) -> &'static str {
+        match self.view.state {
+            "stable" => "stable",
+            "crashed" => "crashed",
+            "left" => "left",
+            _ => "rebalancing",
+        }
+    }
+
+    /// What a click does: crash it while it runs, start it again (it rejoins) once it is down.
+    pub fn click(&self) -> Command {
+        let (group, member) = (self.group.to_string(), self.name.to_string());
+        if self.alive() {
+            Command::CrashConsumer { group, member }
+        } else {
+            Command::Join { group, member }
+        }
+    }
+
+    /// LeaveGroup (shift-click), while it runs.
+    pub fn leave(&self) -> Option<Command> {
+        self.alive().then(|| Command::Leave {
+            group: self.group.to_string(),
+            member: self.name.to_string(),
+        })
+    }
+}
+
+/// Every consumer of every group: first those the page saw join, in that order (the world's
+/// own numbering), then any other, by group and name.
+pub fn consumer_list<'a>(
+    state: &'a ClusterState,
+    order: &[(String, String)],
+) -> Vec<ConsumerRef<'a>> {
+    let mut out: Vec<ConsumerRef<'a>> = Vec::new();
+    for (i, (g, name)) in order.iter().enumerate() {
+        if let Some(gv) = state.groups.get(g) {
+            if let Some((n, view)) = gv.consumers.get_key_value(name) {
+                out.push(ConsumerRef {
+                    index: Some(i as u32),
+                    group: state
+                        .groups
+                        .get_key_value(g)
+                        .map_or("", |(k, _)| k.as_str()),
+                    name: n.as_str(),
+                    view,
+                    group_view: gv,
+                });
+            }
+        }
+    }
+    for (g, gv) in &state.groups {
+        for (n, view) in &gv.consumers {
+            if !out.iter().any(|c| c.group == g && c.name == n) {
+                out.push(ConsumerRef {
+                    index: None,
+                    group: g.as_str(),
+                    name: n.as_str(),
+                    view,
+                    group_view: gv,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A consumer's state as words, e.g. `finding the coordinator`.
+pub fn consumer_words(state: &str) -> &'static str {
+    match state {
+        "finding_coordinator" => "finding the coordinator",
+        "joining" => "joining (JoinGroup)",
+        "syncing" => "syncing (SyncGroup)",
+        "stable" => "stable",
+        "left" => "left the group",
+        "crashed" => "crashed",
+        _ => "unknown",
+    }
+}
+
+/// A member id (`client-id-UUID`) made short enough for a node or a table: the client id and
+/// the UUID's first eight characters, `c1-efe6c102…`.
+pub fn short_member_id(name: &str, id: &str) -> String {
+    match id
+        .strip_prefix(name)
+        .and_then(|rest| rest.strip_prefix('-'))
+    {
+        Some(uuid) if uuid.chars().count() > 8 => {
+            format!("{name}-{}…", uuid.chars().take(8).collect::<String>())
+        }
+        _ => id.to_string(),
+    }
 }

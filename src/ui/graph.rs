@@ -7,11 +7,18 @@
 //!
 //! A plain click (or Enter/Space) on a broker crashes it, or starts it when it is down;
 //! shift-click, its label or its "⋯" opens the broker's panel for the other actions.
+//!
+//! Consumers sit in a row below the cluster, each with its state, its partitions and, for the
+//! group's leader, a crown with the generation. A line runs from each live consumer to the
+//! broker it takes for its group coordinator: up from the consumer to a shared lane under the
+//! cluster, along it, and up a free gutter beside the brokers, so it never crosses ZooKeeper
+//! (consumers of this protocol never talk to ZooKeeper). A click crashes a consumer, or
+//! starts a crashed or departed one again (it rejoins); shift-click makes it leave the group.
 
 use super::flights::Flight;
 use super::format::{
-    aria_label, click_starts, lag, replica_words, replicas_of, role, session_countdown,
-    status_lines, PartitionRef, Role,
+    aria_label, click_starts, consumer_words, lag, replica_words, replicas_of, role,
+    session_countdown, short_member_id, status_lines, ConsumerRef, PartitionRef, Role,
 };
 use crate::sim::{BrokerId, BrokerView, ClusterState, Command, Endpoint};
 use std::f64::consts::PI;
@@ -64,6 +71,54 @@ fn producer_size(compact: bool) -> (f64, f64) {
         (124.0, 46.0)
     }
 }
+/// A consumer node's geometry: its box, its slot in the row, the leader's badge above it,
+/// the state line and up to [`CHIP_ROWS`] rows of partition chips below it.
+#[derive(Debug, Clone, Copy)]
+struct ConsumerGeo {
+    w: f64,
+    h: f64,
+    slot: f64,
+    pill_h: f64,
+    above: f64,
+    state_dy: f64,
+    chips_top: f64,
+    chip_h: f64,
+    chip_cw: f64,
+    chip_pad: f64,
+    below: f64,
+}
+
+/// Rows of partition chips a consumer shows at most.
+const CHIP_ROWS: usize = 2;
+/// Room between two rows of consumers, where a later row's lane runs.
+const ROW_GAP: f64 = 22.0;
+/// How far beyond the rows' ends a later row's lane rises to the first.
+const RISER_GAP: f64 = 12.0;
+/// Room between two partition chips.
+const CHIP_GAP: f64 = 4.0;
+
+fn consumer_geo(compact: bool) -> ConsumerGeo {
+    let (w, h, slot, pill_h, state_dy, chip_h, chip_cw, chip_pad) = if compact {
+        (124.0, 56.0, 150.0, 26.0, 22.0, 25.0, 9.6, 12.0)
+    } else {
+        (108.0, 46.0, 150.0, 22.0, 18.0, 19.0, 7.2, 10.0)
+    };
+    let chips_top = h / 2.0 + state_dy + 8.0;
+    ConsumerGeo {
+        w,
+        h,
+        slot,
+        pill_h,
+        above: h / 2.0 + pill_h + 10.0,
+        state_dy,
+        chips_top,
+        chip_h,
+        chip_cw,
+        chip_pad,
+        below: chips_top + CHIP_ROWS as f64 * (chip_h + CHIP_GAP),
+    }
+}
+
 /// At most this many flights carry their label, and only when the clock is this slow.
 const LABELLED_FLIGHTS: usize = 6;
 const LABELLED_SPEED: f64 = 2.0;
@@ -96,6 +151,22 @@ struct Layout {
     extra: f64,
     /// Where the producer is drawn, when the world has topics.
     producer: Option<Pt>,
+    /// The consumer rows' places (consumers, then the "add" places), by centre.
+    slots: Vec<Pt>,
+    /// Each consumer's endpoint number and centre.
+    consumers: Vec<(u32, Pt)>,
+    /// The lane under the cluster that the consumers' lines follow.
+    bus_y: f64,
+    /// Each place's own lane: the first row's is `bus_y`; a later row's runs above it.
+    lanes: Vec<f64>,
+    /// Where the consumer rows start and end, across.
+    rows_x: (f64, f64),
+    /// The middle of the consumers, across.
+    consumers_x: f64,
+    /// What a consumer's line must go around: ZooKeeper, each broker with its labels, the
+    /// producer.
+    obstacles: Vec<Rect>,
+    compact: bool,
 }
 
 /// An axis-aligned box: x0, y0, x1, y1.
@@ -110,7 +181,14 @@ impl Layout {
     /// labels stay legible when the graph is scaled down to a phone's width. `extra` is the
     /// height of the replica badges under every node: the nodes above ZooKeeper move up by
     /// as much. `with_producer` keeps a place for the producer.
-    fn new(ids: &[BrokerId], compact: bool, extra: f64, with_producer: bool) -> Layout {
+    fn new(
+        ids: &[BrokerId],
+        compact: bool,
+        extra: f64,
+        with_producer: bool,
+        slots: &[Option<u32>],
+        adds: usize,
+    ) -> Layout {
         let count = ids.len().max(1);
         let n = count as f64;
         // The longest znode line is "/brokers/ids: [1,2,…,n]" when every broker is registered.
@@ -214,23 +292,217 @@ impl Layout {
             x1 = x1.max(at.x + w / 2.0);
             y0 = y0.min(at.y - h / 2.0);
             y1 = y1.max(at.y + h / 2.0);
+            taken.push((
+                at.x - w / 2.0,
+                at.y - h / 2.0,
+                at.x + w / 2.0,
+                at.y + h / 2.0,
+            ));
             at
         });
+        // The consumers: rows under everything else, each centred. The first row's lines rise
+        // straight to the lane under the cluster; a later row has a lane of its own above it
+        // that joins the first beyond the rows' end, so no line crosses a consumer. The "add"
+        // places come last; a row of nothing else is only as tall as they are.
+        let g = consumer_geo(compact);
+        let bus_y = y1 + 16.0;
+        let mut centres = Vec::new();
+        let mut lanes = Vec::new();
+        let total = slots.len() + adds;
+        if total > 0 {
+            let fit = (((x1 - x0) + 60.0) / g.slot).floor() as usize;
+            let per_row = fit.max(if compact { 3 } else { 4 });
+            let full_h = g.above + g.below + ROW_GAP;
+            let mut y = bus_y + 12.0 + g.above;
+            for k in 0..total {
+                let (r, i) = (k / per_row, k % per_row);
+                if i == 0 && r > 0 {
+                    let only_adds = k >= slots.len();
+                    y += if only_adds {
+                        g.below + ROW_GAP + g.h / 2.0
+                    } else {
+                        full_h
+                    };
+                }
+                let in_row = per_row.min(total - r * per_row);
+                let c = Pt {
+                    x: (i as f64 - (in_row as f64 - 1.0) / 2.0) * g.slot,
+                    y,
+                };
+                let bottom = if k < slots.len() {
+                    g.below
+                } else {
+                    g.h / 2.0 + g.state_dy + 6.0
+                };
+                x0 = x0.min(c.x - g.slot / 2.0);
+                x1 = x1.max(c.x + g.slot / 2.0);
+                y1 = y1.max(c.y + bottom);
+                centres.push(c);
+                lanes.push(if r == 0 {
+                    bus_y
+                } else {
+                    y - g.above - ROW_GAP / 2.0
+                });
+            }
+        }
+        let rows_x = (
+            centres
+                .iter()
+                .map(|c| c.x - g.slot / 2.0)
+                .fold(f64::INFINITY, f64::min),
+            centres
+                .iter()
+                .map(|c| c.x + g.slot / 2.0)
+                .fold(f64::NEG_INFINITY, f64::max),
+        );
+        if lanes.iter().any(|l| *l != bus_y) {
+            // The risers run just beyond the rows' ends.
+            x0 = x0.min(rows_x.0 - RISER_GAP - 4.0);
+            x1 = x1.max(rows_x.1 + RISER_GAP + 4.0);
+        }
+        let consumers = slots
+            .iter()
+            .zip(&centres)
+            .filter_map(|(i, c)| i.map(|i| (i, *c)))
+            .collect();
+        let mut layout = Layout {
+            nodes,
+            view_box: String::new(),
+            zk_w,
+            extra,
+            producer,
+            consumers_x: if centres.is_empty() {
+                0.0
+            } else {
+                centres.iter().map(|c| c.x).sum::<f64>() / centres.len() as f64
+            },
+            slots: centres,
+            lanes,
+            rows_x,
+            consumers,
+            bus_y,
+            obstacles: taken,
+            compact,
+        };
+        // A consumer's line may run outside the brokers (a gutter beyond the outermost one):
+        // the box holds the gutter of every broker, so the graph does not rescale when the
+        // coordinator moves.
+        if let Some(first) = layout.slots.first().copied() {
+            for id in ids {
+                if let Some(Path::Poly(points)) = layout.consumer_route(first, *id) {
+                    for p in points {
+                        x0 = x0.min(p.x - 4.0);
+                        x1 = x1.max(p.x + 4.0);
+                    }
+                }
+            }
+        }
         let pad = 6.0;
-        let view_box = format!(
+        layout.view_box = format!(
             "{:.0} {:.0} {:.0} {:.0}",
             x0 - pad,
             y0 - pad,
             x1 - x0 + 2.0 * pad,
             y1 - y0 + 2.0 * pad
         );
-        Layout {
-            nodes,
-            view_box,
-            zk_w,
-            extra,
-            producer,
+        layout
+    }
+
+    /// The way from the consumer centred at `c` to broker `b`: up to the lane under the
+    /// cluster, along it, up a gutter beside the broker that nothing stands in, and into
+    /// the broker's side. Of the two sides, the one with fewer collisions, then the one
+    /// nearer the consumers' middle.
+    fn consumer_route(&self, c: Pt, b: BrokerId) -> Option<Path> {
+        let bp = self.centre(Endpoint::Broker(b))?;
+        let g = consumer_geo(self.compact);
+        let start = Pt {
+            x: c.x,
+            y: c.y - g.h / 2.0,
+        };
+        let hits = |r: Rect| self.obstacles.iter().filter(|o| overlaps(**o, r)).count();
+        // A consumer of a later row has a lane of its own.
+        let lane = self
+            .slots
+            .iter()
+            .zip(&self.lanes)
+            .find(|(p, _)| dist(**p, c) < 0.5)
+            .map(|(_, l)| *l)
+            .filter(|l| (*l - self.bus_y).abs() > 0.5);
+        let mut best: Option<(usize, f64, Vec<Pt>)> = None;
+        for side in [-1.0, 1.0] {
+            let mut xg = bp.x + side * (LABEL_HALF_W + 14.0);
+            for _ in 0..16 {
+                let lane = (xg - 3.0, bp.y, xg + 3.0, self.bus_y);
+                let blocking = self
+                    .obstacles
+                    .iter()
+                    .filter(|o| overlaps(**o, lane))
+                    .map(|o| if side > 0.0 { o.2 } else { o.0 })
+                    .fold(None, |acc: Option<f64>, e| {
+                        Some(acc.map_or(e, |a| if side > 0.0 { a.max(e) } else { a.min(e) }))
+                    });
+                match blocking {
+                    Some(edge) => xg = edge + side * 14.0,
+                    None => break,
+                }
+            }
+            let end = Pt {
+                x: bp.x + side * (NODE_R + 2.0),
+                y: bp.y,
+            };
+            // The last stretch runs inside the broker's own box, beside its circle.
+            let own = |o: &&Rect| o.0 <= bp.x && bp.x <= o.2 && o.1 <= bp.y && bp.y <= o.3;
+            let last = (xg.min(end.x), bp.y - 3.0, xg.max(end.x), bp.y + 3.0);
+            let collisions = hits((xg - 3.0, bp.y, xg + 3.0, self.bus_y))
+                + self
+                    .obstacles
+                    .iter()
+                    .filter(|o| !own(o) && overlaps(**o, last))
+                    .count();
+            // Measured from the middle of the consumers, not from this one: every consumer of
+            // a broker takes the same gutter, so their lines merge into one.
+            let length = (start.y - self.bus_y).abs()
+                + (self.consumers_x - xg).abs()
+                + (self.bus_y - bp.y).abs()
+                + (xg - end.x).abs();
+            let mut points = vec![start];
+            match lane {
+                Some(y) => {
+                    // A later row: along its own lane to the rows' end nearer the gutter,
+                    // then up to the first lane.
+                    let riser = if xg >= self.consumers_x {
+                        self.rows_x.1 + RISER_GAP
+                    } else {
+                        self.rows_x.0 - RISER_GAP
+                    };
+                    points.push(Pt { x: c.x, y });
+                    points.push(Pt { x: riser, y });
+                    points.push(Pt {
+                        x: riser,
+                        y: self.bus_y,
+                    });
+                }
+                None => points.push(Pt {
+                    x: c.x,
+                    y: self.bus_y,
+                }),
+            }
+            points.extend([
+                Pt {
+                    x: xg,
+                    y: self.bus_y,
+                },
+                Pt { x: xg, y: bp.y },
+                end,
+            ]);
+            let better = best
+                .as_ref()
+                .is_none_or(|(h, l, _)| (collisions, length) < (*h, *l));
+            if better {
+                best = Some((collisions, length, points));
+            }
         }
+        best.map(|(_, _, points)| Path::Poly(points))
     }
 
     fn centre(&self, e: Endpoint) -> Option<Pt> {
@@ -238,8 +510,11 @@ impl Layout {
             Endpoint::Zk => Some(Pt { x: 0.0, y: 0.0 }),
             Endpoint::Broker(b) => self.nodes.iter().find(|(id, _)| *id == b).map(|(_, p)| *p),
             Endpoint::Client => self.producer,
-            // Consumers are not drawn yet: their messages are not animated.
-            Endpoint::Consumer(_) => None,
+            Endpoint::Consumer(i) => self
+                .consumers
+                .iter()
+                .find(|(n, _)| *n == i)
+                .map(|(_, p)| *p),
         }
     }
 
@@ -247,6 +522,10 @@ impl Layout {
     fn path(&self, from: Endpoint, to: Endpoint, compact: bool) -> Option<Path> {
         let (a, b) = (self.centre(from)?, self.centre(to)?);
         match (from, to) {
+            (Endpoint::Consumer(_), Endpoint::Broker(id)) => self.consumer_route(a, id),
+            (Endpoint::Broker(id), Endpoint::Consumer(_)) => {
+                self.consumer_route(b, id).map(Path::reversed)
+            }
             (Endpoint::Zk, Endpoint::Broker(_)) => Some(self.spoke(b)),
             (Endpoint::Broker(_), Endpoint::Zk) => match self.spoke(a) {
                 Path::Line(z, n) => Some(Path::Line(n, z)),
@@ -356,26 +635,91 @@ fn node_edge(centre: Pt, towards: Pt) -> Pt {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Path {
     Line(Pt, Pt),
     Quad(Pt, Pt, Pt),
+    /// Straight stretches through these points, drawn with rounded corners.
+    Poly(Vec<Pt>),
+}
+
+/// The radius of a polyline's rounded corners.
+const CORNER_R: f64 = 12.0;
+
+fn dist(a: Pt, b: Pt) -> f64 {
+    Pt {
+        x: b.x - a.x,
+        y: b.y - a.y,
+    }
+    .len()
 }
 
 impl Path {
     fn at(&self, t: f64) -> Pt {
-        match *self {
-            Path::Line(a, b) => a.lerp(b, t),
-            Path::Quad(a, c, b) => a.lerp(c, t).lerp(c.lerp(b, t), t),
+        match self {
+            Path::Line(a, b) => a.lerp(*b, t),
+            Path::Quad(a, c, b) => a.lerp(*c, t).lerp(c.lerp(*b, t), t),
+            Path::Poly(points) => {
+                let total: f64 = points.windows(2).map(|w| dist(w[0], w[1])).sum();
+                let mut left = t.clamp(0.0, 1.0) * total;
+                for w in points.windows(2) {
+                    let l = dist(w[0], w[1]);
+                    if left <= l && l > 0.0 {
+                        return w[0].lerp(w[1], left / l);
+                    }
+                    left -= l;
+                }
+                points.last().copied().unwrap_or(Pt { x: 0.0, y: 0.0 })
+            }
         }
     }
+
+    fn reversed(self) -> Path {
+        match self {
+            Path::Line(a, b) => Path::Line(b, a),
+            Path::Quad(a, c, b) => Path::Quad(b, c, a),
+            Path::Poly(mut points) => {
+                points.reverse();
+                Path::Poly(points)
+            }
+        }
+    }
+
     fn d(&self) -> String {
-        match *self {
+        match self {
             Path::Line(a, b) => format!("M{:.1},{:.1} L{:.1},{:.1}", a.x, a.y, b.x, b.y),
             Path::Quad(a, c, b) => format!(
                 "M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
                 a.x, a.y, c.x, c.y, b.x, b.y
             ),
+            Path::Poly(points) => {
+                let mut pts: Vec<Pt> = Vec::with_capacity(points.len());
+                for p in points {
+                    if pts.last().is_none_or(|q| dist(*q, *p) > 0.5) {
+                        pts.push(*p);
+                    }
+                }
+                let Some(first) = pts.first() else {
+                    return String::new();
+                };
+                let mut d = format!("M{:.1},{:.1}", first.x, first.y);
+                for i in 1..pts.len() {
+                    let p = pts[i];
+                    if i + 1 < pts.len() {
+                        let (a, b) = (pts[i - 1], pts[i + 1]);
+                        let r = CORNER_R.min(dist(a, p) / 2.0).min(dist(p, b) / 2.0);
+                        let before = p.lerp(a, r / dist(a, p).max(1e-9));
+                        let after = p.lerp(b, r / dist(p, b).max(1e-9));
+                        d.push_str(&format!(
+                            " L{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
+                            before.x, before.y, p.x, p.y, after.x, after.y
+                        ));
+                    } else {
+                        d.push_str(&format!(" L{:.1},{:.1}", p.x, p.y));
+                    }
+                }
+                d
+            }
         }
     }
 }
@@ -403,6 +747,10 @@ pub struct GraphView<'a> {
     pub partitions: &'a [PartitionRef],
     /// How many topics there are.
     pub topic_count: usize,
+    /// Every consumer, in the order the page saw them join.
+    pub consumers: Vec<ConsumerRef<'a>>,
+    /// The groups that can take another consumer (an "add" place is drawn for each).
+    pub add_to: Vec<String>,
 }
 
 /// How much a replica badge says: everything, no epoch, or a short name.
@@ -565,14 +913,18 @@ pub fn graph(
     v: &GraphView<'_>,
     on_command: &Callback<Command>,
     on_select: &Callback<Option<BrokerId>>,
+    on_add: &Callback<String>,
 ) -> Html {
     let ids: Vec<BrokerId> = v.state.brokers.keys().copied().collect();
     let (mut all_badges, rows) = all_badges(v);
+    let slots: Vec<Option<u32>> = v.consumers.iter().map(|c| c.index).collect();
     let layout = Layout::new(
         &ids,
         v.compact,
         badges_height(rows, v.compact),
         !v.partitions.is_empty(),
+        &slots,
+        v.add_to.len(),
     );
     let now = v.state.time_ms;
     let view = |id: BrokerId| v.state.brokers.get(&id);
@@ -619,6 +971,36 @@ pub fn graph(
             }
         }
     }
+
+    // Each live consumer's line to the broker it takes for its coordinator: solid once it is
+    // stable with the broker that holds its group, dashed while it (re)joins or talks to a
+    // broker that no longer coordinates.
+    for (c, at) in v.consumers.iter().zip(&layout.slots) {
+        let Some(b) = c.view.coordinator.filter(|_| c.alive()) else {
+            continue;
+        };
+        let Some(path) = layout.consumer_route(*at, b) else {
+            continue;
+        };
+        let current = c.group_view.coordinator == Some(b);
+        edges.push(html! {
+            <path class={classes!("group-link", format!("cs-{}", c.look()), (!current).then_some("stale"))}
+                  data-link-member={c.name.to_string()} data-link-broker={b.to_string()}
+                  d={path.d()} />
+        });
+    }
+    let consumer_nodes: Html = v
+        .consumers
+        .iter()
+        .zip(&layout.slots)
+        .map(|(c, at)| consumer_node(v, c, *at, on_command))
+        .chain(
+            v.add_to
+                .iter()
+                .zip(layout.slots.iter().skip(v.consumers.len()))
+                .map(|(g, at)| add_node(g, v.add_to.len() > 1, *at, v.compact, on_add)),
+        )
+        .collect();
 
     let nodes: Html = layout
         .nodes
@@ -681,17 +1063,26 @@ pub fn graph(
         .filter_map(|f| flight(&layout, f, v.anim_now, labelled.contains(&f.id), v.compact))
         .collect();
 
-    let aria = format!(
+    let mut aria = format!(
         "Cluster graph: ZooKeeper and {} broker{}",
         ids.len(),
         if ids.len() == 1 { "" } else { "s" }
     );
+    if !v.consumers.is_empty() {
+        aria.push_str(&format!(
+            ", {} consumer{}",
+            v.consumers.len(),
+            if v.consumers.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let with_consumers = !layout.slots.is_empty();
     html! {
-        <svg class={classes!("graph", v.compact.then_some("compact"))} viewBox={layout.view_box.clone()} role="group" aria-label={aria}
+        <svg class={classes!("graph", v.compact.then_some("compact"), with_consumers.then_some("with-consumers"))} viewBox={layout.view_box.clone()} role="group" aria-label={aria}
              preserveAspectRatio="xMidYMid meet">
             <g class="edges">{ for edges }</g>
             { zookeeper(v.state, layout.zk_w) }
             { producer.unwrap_or_default() }
+            <g class="consumers">{ consumer_nodes }</g>
             <g class="flights" aria-hidden="true">{ flights }</g>
             { nodes }
         </svg>
@@ -891,7 +1282,21 @@ fn broker_node(
                 (left as f64 / v.session_timeout_ms as f64).clamp(0.0, 1.0),
             )
         });
-    let label_lines = status_lines(b, now);
+    let mut label_lines = status_lines(b, now);
+    // The group coordinator it is (it leads the group's __consumer_offsets partition).
+    let coordinates: Vec<&str> = v
+        .state
+        .groups
+        .iter()
+        .filter(|(_, g)| g.coordinator == Some(id))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if !coordinates.is_empty() && label_lines.len() < 4 {
+        label_lines.push((
+            format!("coordinator of {}", coordinates.join(", ")),
+            "coord-note",
+        ));
+    }
     let label_top = NODE_R + 24.0 + layout.extra;
     // The node's box must stay centred on its circle (a click lands at the box's centre), so
     // an invisible mark above balances the badges below.
@@ -918,6 +1323,12 @@ fn broker_node(
             parts.push(format!("replicas {}", rest.join(", ")));
         }
         aria.push_str(&format!("; {}", parts.join("; ")));
+    }
+    if !coordinates.is_empty() {
+        aria.push_str(&format!(
+            "; group coordinator of {}",
+            coordinates.join(", ")
+        ));
     }
     let selected = v.selected == Some(id);
     let more_at = Pt {
@@ -1014,11 +1425,262 @@ fn flight(
         }
         html! { <text class="flight-label" x="9" y="-8">{ text }</text> }
     });
+    let consumer = matches!(f.from, Endpoint::Consumer(_)) || matches!(f.to, Endpoint::Consumer(_));
     Some(html! {
-        <g key={f.id.to_string()} class={classes!("flight", format!("msg-{}", f.class), f.dropped.then_some("dropped"))}
+        <g key={f.id.to_string()} class={classes!("flight", format!("msg-{}", f.class), f.dropped.then_some("dropped"), consumer.then_some("consumer-msg"))}
            transform={format!("translate({:.1},{:.1})", p.x, p.y)} opacity={format!("{opacity:.2}")}>
-            <circle r={match f.class { "fetch" => "3.5", "produce" => "5", _ => "6" }} />
+            <circle r={match (f.class, consumer) { ("fetch", _) | ("heartbeat", true) => "3.5", ("produce", _) => "5", _ => "6" }} />
             { label.unwrap_or_default() }
         </g>
     })
+}
+
+/// A consumer's partition chips, laid out in rows under its node: (text, x, row, width).
+/// The full names when they fit in [`CHIP_ROWS`] rows, else shorter ones, else as many as fit
+/// and a "+N".
+fn chips(names: &[String], g: &ConsumerGeo, single_topic: bool) -> Vec<(String, f64, usize, f64)> {
+    let row_w = g.slot - 10.0;
+    let layout = |texts: &[String]| -> (Vec<(String, f64, usize, f64)>, usize) {
+        let mut rows: Vec<Vec<(String, f64)>> = Vec::new();
+        let mut width = 0.0;
+        for t in texts {
+            let w = t.chars().count() as f64 * g.chip_cw + g.chip_pad;
+            match rows.last_mut() {
+                Some(row) if width + CHIP_GAP + w <= row_w => {
+                    row.push((t.clone(), w));
+                    width += CHIP_GAP + w;
+                }
+                _ => {
+                    rows.push(vec![(t.clone(), w)]);
+                    width = w;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            let total: f64 =
+                row.iter().map(|(_, w)| w).sum::<f64>() + CHIP_GAP * (row.len() as f64 - 1.0);
+            let mut x = -total / 2.0;
+            for (t, w) in row {
+                out.push((t.clone(), x + w / 2.0, r, *w));
+                x += w + CHIP_GAP;
+            }
+        }
+        (out, rows.len())
+    };
+    let (full, rows) = layout(names);
+    if rows <= CHIP_ROWS {
+        return full;
+    }
+    // "orders-3" becomes "P3" when there is one topic, else "o-3".
+    let short: Vec<String> = names
+        .iter()
+        .map(|n| match n.rsplit_once('-') {
+            Some((_, p)) if single_topic => format!("P{p}"),
+            Some((t, p)) => format!("{}-{p}", t.chars().next().unwrap_or('?')),
+            None => n.clone(),
+        })
+        .collect();
+    let (out, rows) = layout(&short);
+    if rows <= CHIP_ROWS {
+        return out;
+    }
+    // Still too many: keep what fits and say how many more.
+    let mut keep = short.len();
+    while keep > 0 {
+        keep -= 1;
+        let mut texts: Vec<String> = short[..keep].to_vec();
+        texts.push(format!("+{}", short.len() - keep));
+        let (out, rows) = layout(&texts);
+        if rows <= CHIP_ROWS {
+            return out;
+        }
+    }
+    Vec::new()
+}
+
+/// One consumer: its box, the leader's crown with the generation, its state and its
+/// partitions. A click crashes it (or starts it again once down); shift-click, LeaveGroup.
+fn consumer_node(
+    v: &GraphView<'_>,
+    c: &ConsumerRef<'_>,
+    at: Pt,
+    on_command: &Callback<Command>,
+) -> Html {
+    let g = consumer_geo(v.compact);
+    let name = c.name.to_string();
+    let alive = c.alive();
+    let leads = c.leads();
+    let primary = c.click();
+    let leave = c.leave();
+    let onclick = {
+        let on_command = on_command.clone();
+        let primary = primary.clone();
+        let leave = leave.clone();
+        Callback::from(move |e: MouseEvent| match (&leave, e.shift_key()) {
+            (Some(l), true) => on_command.emit(l.clone()),
+            _ => on_command.emit(primary.clone()),
+        })
+    };
+    let onkeydown = {
+        let on_command = on_command.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                match (&leave, e.shift_key()) {
+                    (Some(l), true) => on_command.emit(l.clone()),
+                    _ => on_command.emit(primary.clone()),
+                }
+            }
+        })
+    };
+    let generation = c.generation();
+    let assigned: Vec<String> = if alive {
+        c.view.assignment.clone()
+    } else {
+        Vec::new()
+    };
+    let single_topic = v.topic_count <= 1;
+    let chip_list = chips(&assigned, &g, single_topic);
+    // Short enough to stay within the node's slot.
+    let state_line = match c.view.state {
+        "stable" => format!("stable · gen {}", c.view.generation),
+        "finding_coordinator" => "FindCoordinator…".to_string(),
+        "joining" => "joining…".to_string(),
+        "syncing" => "syncing…".to_string(),
+        s => consumer_words(s).to_string(),
+    };
+    let mut aria = format!(
+        "Consumer {name} of group {}, {}",
+        c.group,
+        consumer_words(c.view.state)
+    );
+    if leads {
+        aria.push_str(&format!(", group leader (generation {generation})"));
+    }
+    if !assigned.is_empty() {
+        aria.push_str(&format!(", partitions {}", assigned.join(", ")));
+    }
+    aria.push_str(if alive {
+        "; press to crash it, shift+press to make it leave the group"
+    } else {
+        "; press to start it again: it rejoins the group"
+    });
+    let title = if alive {
+        format!("Crash consumer {name} (shift-click: it leaves the group)")
+    } else {
+        format!("Start consumer {name} again: it rejoins {}", c.group)
+    };
+    let member_id = if c.view.member_id.is_empty() {
+        String::new()
+    } else {
+        short_member_id(c.name, &c.view.member_id)
+    };
+    let icon = match c.view.state {
+        "crashed" => Some(("M-4.5,-4.5 L4.5,4.5 M4.5,-4.5 L-4.5,4.5", "crashed")),
+        "left" => Some(("M4,-4 L-4,4 M-4,4 L-4,-1 M-4,4 L1,4", "left")),
+        _ => None,
+    };
+    let pill = leads.then(|| {
+        let text = format!("leader · gen {generation}");
+        let w = text.chars().count() as f64 * if v.compact { 9.4 } else { 7.6 } + 34.0;
+        let y = -g.h / 2.0 - g.pill_h - 6.0;
+        html! {
+            <g class="leader-badge">
+                <rect x={format!("{:.1}", -w / 2.0)} y={format!("{y:.1}")} width={format!("{w:.1}")}
+                      height={format!("{:.1}", g.pill_h)} rx={format!("{:.1}", g.pill_h / 2.0)} />
+                <path class="crown" d="M-15,0 L-17,-17 L-8,-8 L0,-21 L8,-8 L17,-17 L15,0 Z"
+                      transform={format!("translate({:.1},{:.1}) scale(0.55)", -w / 2.0 + 16.0, y + g.pill_h / 2.0 + 5.5)} />
+                <text x="9" y={format!("{:.1}", y + g.pill_h / 2.0 + if v.compact { 6.0 } else { 4.5 })} text-anchor="middle">{ text }</text>
+            </g>
+        }
+    });
+    html! {
+        <g class={classes!("consumer", format!("cs-{}", c.look()), leads.then_some("is-leader"))}
+           transform={format!("translate({:.1},{:.1})", at.x, at.y)}>
+            <g class="cnode"
+               data-member={name.clone()}
+               data-group={c.group.to_string()}
+               data-state={c.view.state}
+               data-group-leader={leads.then_some("true")}
+               data-generation={generation.to_string()}
+               role="button" tabindex="0"
+               aria-label={aria}
+               {onclick} {onkeydown}>
+                <title>{ title }</title>
+                <rect class="focus-ring" x={format!("{:.1}", -g.w / 2.0 - 6.0)} y={format!("{:.1}", -g.h / 2.0 - 6.0)}
+                      width={format!("{:.1}", g.w + 12.0)} height={format!("{:.1}", g.h + 12.0)} rx="16" />
+                <rect class="body" x={format!("{:.1}", -g.w / 2.0)} y={format!("{:.1}", -g.h / 2.0)}
+                      width={format!("{:.1}", g.w)} height={format!("{:.1}", g.h)} rx="12" />
+                <text class="node-caption" y={if v.compact { "-9" } else { "-7" }} text-anchor="middle">{ "consumer" }</text>
+                <text class="consumer-name" y={if v.compact { "17" } else { "14" }} text-anchor="middle">{ name.clone() }</text>
+                if let Some((d, class)) = icon {
+                    <g class={classes!("status-badge", class)}
+                       transform={format!("translate({:.1},{:.1})", g.w / 2.0 - 4.0, -g.h / 2.0 + 4.0)}>
+                        <circle r="10" />
+                        <path d={d} />
+                    </g>
+                }
+                { pill.unwrap_or_default() }
+            </g>
+            <g class="consumer-label" aria-hidden="true">
+                <text class="cstate" y={format!("{:.1}", g.h / 2.0 + g.state_dy)} text-anchor="middle">{ state_line }</text>
+                if !member_id.is_empty() && chip_list.is_empty() && alive {
+                    <text class="cid" y={format!("{:.1}", g.chips_top + g.chip_h * 0.7)} text-anchor="middle">{ member_id }</text>
+                }
+                { for chip_list.iter().map(|(text, x, row, w)| {
+                    let y = g.chips_top + *row as f64 * (g.chip_h + CHIP_GAP);
+                    html! {
+                        <g class="chip-p" data-assigned={text.clone()} transform={format!("translate({x:.1},{y:.1})")}>
+                            <rect x={format!("{:.1}", -w / 2.0)} y="0" width={format!("{w:.1}")}
+                                  height={format!("{:.1}", g.chip_h)} rx={format!("{:.1}", g.chip_h / 2.0)} />
+                            <text y={format!("{:.1}", g.chip_h / 2.0 + if v.compact { 5.5 } else { 4.2 })} text-anchor="middle">{ text.clone() }</text>
+                        </g>
+                    }
+                }) }
+            </g>
+        </g>
+    }
+}
+
+/// The "add a consumer" place at the end of the row.
+fn add_node(
+    group: &str,
+    name_group: bool,
+    at: Pt,
+    compact: bool,
+    on_add: &Callback<String>,
+) -> Html {
+    let g = consumer_geo(compact);
+    let onclick = {
+        let on_add = on_add.clone();
+        let group = group.to_string();
+        Callback::from(move |_: MouseEvent| on_add.emit(group.clone()))
+    };
+    let onkeydown = {
+        let on_add = on_add.clone();
+        let group = group.to_string();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                on_add.emit(group.clone());
+            }
+        })
+    };
+    let label = format!("Add a consumer to group {group}");
+    html! {
+        <g class="add-consumer" transform={format!("translate({:.1},{:.1})", at.x, at.y)}
+           data-testid="graph-add-consumer" data-group={group.to_string()}
+           role="button" tabindex="0" aria-label={label.clone()} {onclick} {onkeydown}>
+            <title>{ label }</title>
+            <rect class="focus-ring" x={format!("{:.1}", -g.w / 2.0 - 6.0)} y={format!("{:.1}", -g.h / 2.0 - 6.0)}
+                  width={format!("{:.1}", g.w + 12.0)} height={format!("{:.1}", g.h + 12.0)} rx="16" />
+            <rect class="body" x={format!("{:.1}", -g.w / 2.0)} y={format!("{:.1}", -g.h / 2.0)}
+                  width={format!("{:.1}", g.w)} height={format!("{:.1}", g.h)} rx="12" />
+            <text class="add-text" y={if compact { "7" } else { "5" }} text-anchor="middle">{ "+ consumer" }</text>
+            if name_group {
+                <text class="add-group" y={format!("{:.1}", g.h / 2.0 + g.state_dy)} text-anchor="middle">{ group.to_string() }</text>
+            }
+        </g>
+    }
 }

@@ -3,7 +3,8 @@
 //!
 //! - [`model`]: the page state and its reducer (the world is kept in place, not cloned);
 //! - [`app`]: the page layout; [`graph`]: the SVG cluster graph; [`event_log`]: the log;
-//!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel;
+//!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel; [`groups`]: the
+//!   consumer groups;
 //!   [`partitions`]: the partition table with the producer's and the topics' controls;
 //! - [`flights`]: messages in flight, drawn over a fixed wall-clock time;
 //! - [`hooks`]: the animation-frame loop; [`format`]: shared wording.
@@ -14,6 +15,7 @@ pub mod event_log;
 pub mod flights;
 pub mod format;
 pub mod graph;
+pub mod groups;
 pub mod hooks;
 pub mod model;
 pub mod panel;

@@ -9,7 +9,9 @@ use super::flights::Flights;
 use super::stories;
 use crate::scenario::Runner;
 use crate::sim::assignment::{assign, Start};
+use crate::sim::assignors::Assignor;
 use crate::sim::rng::Rng;
+use crate::sim::world::GroupSpec;
 use crate::sim::{
     Acks, BrokerId, Command, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
@@ -53,6 +55,27 @@ pub const DEFAULT_SEND: &str = "100";
 /// The most records one "send" writes.
 pub const MAX_SEND: u64 = 100_000;
 
+/// The consumer group free play creates, subscribed to [`DEFAULT_TOPIC`].
+pub const DEFAULT_GROUP: &str = "my-group";
+
+/// The most consumers `consumers=N` starts with.
+pub const MAX_START_CONSUMERS: u32 = 6;
+
+/// The most consumers a group may have on the page.
+pub const MAX_CONSUMERS: usize = 9;
+
+/// Free play's first consumer joins at this virtual time (the brokers are up by then), the
+/// next ones [`JOIN_SPACING_MS`] apart.
+pub const FIRST_JOIN_MS: u64 = 2_000;
+
+/// Time between the joins of `consumers=N`.
+pub const JOIN_SPACING_MS: u64 = 500;
+
+/// The name the page gives its `n`-th consumer (from 1): `c1`, `c2`, …
+pub fn consumer_name(n: usize) -> String {
+    format!("c{n}")
+}
+
 /// A real frame longer than this (a background tab, a debugger stop) counts as this long.
 pub const MAX_FRAME_MS: f64 = 250.0;
 
@@ -83,19 +106,31 @@ pub struct Host {
     pub anim_now: f64,
     /// Whether the window is narrow (the graph then uses its portrait layout).
     pub compact: bool,
+    /// Free play's starting consumers (`consumers=N`): joins still to apply, at their times.
+    pending_joins: Vec<(u64, Command)>,
+    /// Every consumer as `(group, name)`, in the order it first joined: the world numbers
+    /// its consumers' endpoints ([`crate::sim::Endpoint::Consumer`]) the same way.
+    pub consumer_order: Vec<(String, String)>,
 }
 
 /// Free play's cluster: `brokers` brokers and the topic [`DEFAULT_TOPIC`] with `partitions`
 /// partitions of `rf` replicas each, placed by Kafka's own assignment (fixed start, so the
-/// first partition's preferred replica is broker 1). The error says why the topic is missing.
+/// first partition's preferred replica is broker 1), and the group [`DEFAULT_GROUP`]
+/// subscribed to it with `assignor`. `__consumer_offsets` keeps Kafka's 50 partitions; its
+/// replication factor is Kafka's 3, or the broker count when there are fewer brokers (Kafka
+/// would refuse to create it). The error says why the topic is missing.
 pub fn free_setup(
     seed: u64,
     profile: Profile,
-    brokers: u32,
-    partitions: u32,
-    rf: u32,
+    (brokers, partitions, rf): (u32, u32, u32),
+    assignor: Assignor,
 ) -> (Setup, Option<String>) {
-    let mut setup = Setup::with_brokers(seed, Settings::for_profile(profile), brokers);
+    let mut settings = Settings::for_profile(profile);
+    settings.offsets_topic_replication_factor = settings
+        .offsets_topic_replication_factor
+        .min(brokers)
+        .max(1);
+    let mut setup = Setup::with_brokers(seed, settings, brokers);
     let ids: Vec<BrokerId> = (1..=brokers).collect();
     match assign(&ids, partitions, rf, Start::Fixed(0), &mut Rng::new(seed)) {
         Ok(replicas) => {
@@ -103,6 +138,11 @@ pub fn free_setup(
                 name: DEFAULT_TOPIC.to_string(),
                 replicas,
                 config: TopicConfig::default(),
+            });
+            setup.groups.push(GroupSpec {
+                id: DEFAULT_GROUP.to_string(),
+                topics: vec![DEFAULT_TOPIC.to_string()],
+                assignor: assignor.name().to_string(),
             });
             (setup, None)
         }
@@ -116,19 +156,30 @@ pub fn free_setup(
 }
 
 impl Host {
-    fn new(
-        seed: u64,
-        profile: Profile,
-        brokers: u32,
-        partitions: u32,
-        rf: u32,
-        anim_now: f64,
-    ) -> (Host, Option<String>) {
-        let (setup, error) = free_setup(seed, profile, brokers, partitions, rf);
-        (
-            Host::with(Runner::free(World::new(&setup)), anim_now),
-            error,
-        )
+    fn new(m: &Model, anim_now: f64) -> (Host, Option<String>) {
+        let (setup, error) = free_setup(
+            m.seed,
+            m.profile,
+            (m.brokers, m.partitions, m.rf()),
+            m.assignor,
+        );
+        let mut host = Host::with(Runner::free(World::new(&setup)), anim_now);
+        if !setup.groups.is_empty() {
+            // The first join waits until the brokers are up (they start 100 ms apart).
+            let first = FIRST_JOIN_MS.max(setup.topics_created_ms() + 1_000);
+            host.pending_joins = (0..m.consumers_at_start as u64)
+                .map(|i| {
+                    (
+                        first + i * JOIN_SPACING_MS,
+                        Command::Join {
+                            group: DEFAULT_GROUP.to_string(),
+                            member: consumer_name(i as usize + 1),
+                        },
+                    )
+                })
+                .collect();
+        }
+        (host, error)
     }
 
     fn with(runner: Runner, anim_now: f64) -> Host {
@@ -139,7 +190,85 @@ impl Host {
             last_frame: None,
             anim_now,
             compact: narrow_window(),
+            pending_joins: Vec::new(),
+            consumer_order: Vec::new(),
         }
+    }
+
+    /// Applies a command now; a consumer joining for the first time takes the next number.
+    pub fn apply(&mut self, cmd: Command) -> Result<(), String> {
+        let join = match &cmd {
+            Command::Join { group, member } => Some((group.clone(), member.clone())),
+            _ => None,
+        };
+        self.runner.world.apply(cmd)?;
+        if let Some(key) = join {
+            self.note_consumer(key);
+        }
+        Ok(())
+    }
+
+    fn note_consumer(&mut self, key: (String, String)) {
+        if !self.consumer_order.contains(&key) {
+            self.consumer_order.push(key);
+        }
+    }
+
+    /// Moves the world to virtual time `t`: the story's steps due by then and free play's
+    /// starting consumers run at their times. Returns the story steps that had to be skipped.
+    fn advance_to(&mut self, t: u64) -> Vec<String> {
+        let mut skipped = Vec::new();
+        while let Some(at) = self
+            .pending_joins
+            .first()
+            .map(|(at, _)| *at)
+            .filter(|at| *at <= t)
+        {
+            skipped.extend(self.advance_story(at));
+            let (_, cmd) = self.pending_joins.remove(0);
+            if let Err(e) = self.apply(cmd) {
+                skipped.push(e);
+            }
+        }
+        skipped.extend(self.advance_story(t));
+        skipped
+    }
+
+    /// Runs the story to `t`, noting the consumers its steps start, in the steps' order.
+    fn advance_story(&mut self, t: u64) -> Vec<String> {
+        let joins: Vec<(String, String)> = self
+            .runner
+            .upcoming()
+            .iter()
+            .take_while(|(at, _)| *at <= t)
+            .filter_map(|(_, c)| match c {
+                Command::Join { group, member } => Some((group.clone(), member.clone())),
+                _ => None,
+            })
+            .filter(|k| !self.consumer_order.contains(k))
+            .collect();
+        let skipped = self.runner.advance_to_skipping(t);
+        if !joins.is_empty() {
+            let state = self.runner.world.state();
+            for (g, name) in joins {
+                let started = state
+                    .groups
+                    .get(&g)
+                    .is_some_and(|v| v.consumers.contains_key(&name));
+                if started {
+                    self.note_consumer((g, name));
+                }
+            }
+        }
+        skipped
+    }
+
+    /// The names free play's starting consumers will take that have not joined yet.
+    pub fn pending_members(&self) -> impl Iterator<Item = &str> {
+        self.pending_joins.iter().filter_map(|(_, c)| match c {
+            Command::Join { member, .. } => Some(member.as_str()),
+            _ => None,
+        })
     }
 }
 
@@ -184,22 +313,27 @@ pub struct Model {
     pub acks: Option<Acks>,
     /// How many records "send" writes, as typed.
     pub send_text: String,
+    /// How many consumers free play starts with (`consumers=N`).
+    pub consumers_at_start: u32,
+    /// The assignor of free play's group.
+    pub assignor: Assignor,
+    /// Whether the partition table lists every partition of `__consumer_offsets`.
+    pub show_internal: bool,
 }
 
 impl Default for Model {
     fn default() -> Self {
         let profile = Profile::default();
         let brokers = DEFAULT_BROKERS;
-        let (host, _) = Host::new(
-            DEFAULT_SEED,
-            profile,
-            brokers,
-            DEFAULT_PARTITIONS,
-            DEFAULT_RF.min(brokers),
-            0.0,
-        );
-        Model {
-            host: Rc::new(RefCell::new(host)),
+        let mut m = Model {
+            host: Rc::new(RefCell::new(Host::with(
+                Runner::free(World::new(&Setup::with_brokers(
+                    DEFAULT_SEED,
+                    Settings::for_profile(profile),
+                    0,
+                ))),
+                0.0,
+            ))),
             version: 0,
             generation: 0,
             playing: true,
@@ -218,7 +352,13 @@ impl Default for Model {
             rate_text: DEFAULT_RATE.into(),
             acks: None,
             send_text: DEFAULT_SEND.into(),
-        }
+            consumers_at_start: 0,
+            assignor: Assignor::Range,
+            show_internal: false,
+        };
+        let (host, _) = Host::new(&m, 0.0);
+        m.host = Rc::new(RefCell::new(host));
+        m
     }
 }
 
@@ -234,6 +374,7 @@ impl Model {
                 max_brokers: MAX_BROKERS,
                 default_brokers: DEFAULT_BROKERS,
                 max_partitions: MAX_PARTITIONS,
+                max_consumers: MAX_START_CONSUMERS,
             },
         );
         let mut m = Model::default();
@@ -255,6 +396,12 @@ impl Model {
         if let Some(s) = params.speed {
             m.speed = s;
         }
+        if let Some(n) = params.consumers {
+            m.consumers_at_start = n;
+        }
+        if let Some(a) = params.assignor {
+            m.assignor = a;
+        }
         m.playing = !params.paused;
         m.story = params.story;
         let mut all = errors;
@@ -263,10 +410,12 @@ impl Model {
                 || params.brokers.is_some()
                 || params.profile.is_some()
                 || params.partitions.is_some()
-                || params.rf.is_some())
+                || params.rf.is_some()
+                || params.consumers.is_some()
+                || params.assignor.is_some())
         {
             all.push(
-                "seed, brokers, partitions, rf and profile set up free play; a story brings its own, so they were not used"
+                "seed, brokers, partitions, rf, profile, consumers and assignor set up free play; a story brings its own, so they were not used"
                     .to_string(),
             );
         }
@@ -322,6 +471,12 @@ pub enum Action {
     SetAcks(Acks),
     /// The text of the send-count field changed.
     SetSendText(String),
+    /// A new consumer (the next free name, `cN`) joins this group.
+    AddConsumer(String),
+    /// A new world whose group uses this assignor (free play).
+    SetAssignor(Assignor),
+    /// List every partition of `__consumer_offsets` in the table, or only the coordinators'.
+    SetShowInternal(bool),
 }
 
 /// The longest pause the page offers, in seconds.
@@ -380,6 +535,34 @@ impl Model {
         self.acks.unwrap_or_else(|| self.profile.default_acks())
     }
 
+    /// The name the next consumer of `group` takes: the first `cN` no consumer of the group
+    /// has, nor one of free play's starting consumers still to come. `None` when the group
+    /// has [`MAX_CONSUMERS`].
+    pub fn next_consumer(&self, group: &str) -> Option<String> {
+        let host = self.host.borrow();
+        let mut taken: Vec<String> = host
+            .consumer_order
+            .iter()
+            .filter(|(g, _)| g == group)
+            .map(|(_, n)| n.clone())
+            .collect();
+        taken.extend(host.pending_members().map(str::to_string));
+        if taken.len() >= MAX_CONSUMERS {
+            return None;
+        }
+        (1..).map(consumer_name).find(|n| !taken.contains(n))
+    }
+
+    fn add_consumer(&self, group: &str) -> Result<(), String> {
+        let member = self.next_consumer(group).ok_or_else(|| {
+            format!("the page runs at most {MAX_CONSUMERS} consumers in a group: start a crashed or departed one again instead")
+        })?;
+        self.host.borrow_mut().apply(Command::Join {
+            group: group.to_string(),
+            member,
+        })
+    }
+
     fn next(&self) -> Model {
         let mut m = self.clone();
         m.version += 1;
@@ -400,14 +583,7 @@ impl Model {
             }
             Some((_, Err(e))) => {
                 self.story = None;
-                let (host, error) = Host::new(
-                    self.seed,
-                    self.profile,
-                    self.brokers,
-                    self.partitions,
-                    self.rf(),
-                    anim_now,
-                );
+                let (host, error) = Host::new(&self, anim_now);
                 self.error = Some(match error {
                     Some(more) => format!("{e}; {more}"),
                     None => e,
@@ -415,14 +591,7 @@ impl Model {
                 host
             }
             None => {
-                let (host, error) = Host::new(
-                    self.seed,
-                    self.profile,
-                    self.brokers,
-                    self.partitions,
-                    self.rf(),
-                    anim_now,
-                );
+                let (host, error) = Host::new(&self, anim_now);
                 self.error = error;
                 host
             }
@@ -467,7 +636,7 @@ impl Model {
             host.virt = host.virt.max(before as f64) + step * self.speed;
             let target = host.virt.floor() as u64;
             if target > before {
-                skipped = host.runner.advance_to_skipping(target);
+                skipped = host.advance_to(target);
             }
         }
         let after = host.runner.world.now();
@@ -499,7 +668,7 @@ impl Reducible for Model {
                 }
             },
             Action::Apply(cmd) => {
-                let result = self.host.borrow_mut().runner.world.apply(cmd);
+                let result = self.host.borrow_mut().apply(cmd);
                 let mut m = self.next();
                 m.error = result.err();
                 Rc::new(m)
@@ -545,6 +714,8 @@ impl Reducible for Model {
                     m.brokers = DEFAULT_BROKERS;
                     m.partitions = DEFAULT_PARTITIONS;
                     m.rf_wanted = None;
+                    m.consumers_at_start = 0;
+                    m.assignor = Assignor::Range;
                 }
                 Rc::new(m.reset())
             }
@@ -603,6 +774,23 @@ impl Reducible for Model {
             Action::SetSendText(s) => {
                 let mut m = self.next();
                 m.send_text = s;
+                Rc::new(m)
+            }
+            Action::AddConsumer(group) => {
+                let result = self.add_consumer(&group);
+                let mut m = self.next();
+                m.error = result.err();
+                Rc::new(m)
+            }
+            Action::SetAssignor(a) => {
+                let mut m = self.next();
+                m.story = None;
+                m.assignor = a;
+                Rc::new(m.reset())
+            }
+            Action::SetShowInternal(on) => {
+                let mut m = self.next();
+                m.show_internal = on;
                 Rc::new(m)
             }
         }

@@ -3,10 +3,15 @@
 //! replicas (preferred first), leader, leader epoch, ISR, high watermark, each replica's log
 //! end offset and lag, and the producer's record account (acknowledged, failed, lost).
 //!
+//! The internal topic `__consumer_offsets` shows only the partitions that hold a group (their
+//! leader is the group's coordinator), unless the reader asks for all of them.
+//!
 //! Everything shown is the world's [`PartitionView`]; every control sends a [`Command`] and
 //! shows the world's refusal, if any. Nothing here decides a Kafka rule.
 
-use super::format::{created, lag, partition_list, replica_words, PartitionRef};
+use super::format::{
+    coordinator_keys, created, is_internal, lag, partition_list, replica_words, PartitionRef,
+};
 use super::model::{Action, Model, MAX_BROKERS, MAX_PARTITIONS, MAX_SEND};
 use crate::sim::{Acks, ClusterState, Command, PartitionView, TopicSpec};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -133,7 +138,13 @@ fn leo_cell(p: &PartitionView) -> Html {
     }
 }
 
-fn row(r: &PartitionRef, p: Option<&PartitionView>, lost: u64, producing_to: bool) -> Html {
+fn row(
+    r: &PartitionRef,
+    p: Option<&PartitionView>,
+    lost: u64,
+    producing_to: bool,
+    groups_here: &[&str],
+) -> Html {
     let Some(p) = p.filter(|p| created(p)) else {
         return html! {
             <tr data-partition={r.key.clone()} class="pending">
@@ -162,6 +173,9 @@ fn row(r: &PartitionRef, p: Option<&PartitionView>, lost: u64, producing_to: boo
             <th scope="row">
                 <span class="pname">{ r.key.clone() }</span>
                 <span class="tags">
+                    { for groups_here.iter().map(|g| html! {
+                        <span class="tag group" title={format!("holds group {g}: its leader is the group's coordinator")}>{ format!("group {g}") }</span>
+                    }) }
                     { stream.unwrap_or_default() }
                     { for tags.iter().map(|(class, text, title)| html! {
                         <span class={classes!("tag", *class)} title={title.clone()}>{ text.clone() }</span>
@@ -259,6 +273,34 @@ fn topic_head(t: &TopicSpec, first: Option<&PartitionView>, dispatch: &Callback<
                     title="Move leadership back to each partition's preferred replica, where it is alive and in sync">
                 { "Preferred election" }
             </button>
+        </div>
+    }
+}
+
+/// The internal topic's head: what it is, and whether every partition is listed.
+fn internal_head(t: &TopicSpec, shown: usize, show_all: bool, dispatch: &Callback<Action>) -> Html {
+    let total = t.replicas.len();
+    let onchange = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                d.emit(Action::SetShowInternal(i.checked()));
+            }
+        })
+    };
+    html! {
+        <div class="topic-head internal" data-topic={t.name.clone()}>
+            <h3>{ "topic " }<code>{ t.name.clone() }</code>{ " " }<span class="internal-tag">{ "internal" }</span></h3>
+            <span class="topic-note">
+                { format!("{total} partitions; the consumer groups live here, each in one partition whose leader is its coordinator.") }
+                if !show_all {
+                    { format!(" Showing the {shown} that hold a group.") }
+                }
+            </span>
+            <label class="toggle">
+                <input type="checkbox" data-testid="show-internal" checked={show_all} {onchange} />
+                { format!("show all {total}") }
+            </label>
         </div>
     }
 }
@@ -489,16 +531,45 @@ pub fn partitions(
     if list.is_empty() {
         return html! {};
     }
+    // The producer writes to the user's topics only.
+    let user: Vec<PartitionRef> = list
+        .iter()
+        .filter(|r| !is_internal(&r.topic))
+        .cloned()
+        .collect();
     let target = m
         .produce_to
         .clone()
-        .or_else(|| list.first().map(|r| r.key.clone()));
+        .or_else(|| user.first().map(|r| r.key.clone()));
+    let holding = coordinator_keys(state);
+    let groups_in = |key: &str| -> Vec<&str> {
+        state
+            .groups
+            .iter()
+            .filter(|(_, g)| {
+                key.strip_prefix(crate::sim::coordinator::OFFSETS_TOPIC)
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .and_then(|p| p.parse::<u32>().ok())
+                    == Some(g.coordinator_partition)
+            })
+            .map(|(id, _)| id.as_str())
+            .collect()
+    };
     let tables = topics.iter().map(|t| {
-        let rows: Vec<&PartitionRef> = list.iter().filter(|r| r.topic == t.name).collect();
+        let internal = is_internal(&t.name);
+        let rows: Vec<&PartitionRef> = list
+            .iter()
+            .filter(|r| r.topic == t.name)
+            .filter(|r| !internal || m.show_internal || holding.contains(&r.key))
+            .collect();
         let first = rows.first().and_then(|r| state.partitions.get(&r.key));
         html! {
-            <div class="topic">
-                { topic_head(t, first, dispatch) }
+            <div class={classes!("topic", internal.then_some("internal"))}>
+                if internal {
+                    { internal_head(t, rows.len(), m.show_internal, dispatch) }
+                } else {
+                    { topic_head(t, first, dispatch) }
+                }
                 <div class="table-wrap">
                     <table class="ptable">
                         <caption class="sr-only">{ format!("Partitions of topic {}", t.name) }</caption>
@@ -519,7 +590,8 @@ pub fn partitions(
                         <tbody>
                             { for rows.iter().map(|r| {
                                 let lost = state.lost_records.get(&r.key).copied().unwrap_or(0);
-                                row(r, state.partitions.get(&r.key), lost, target.as_deref() == Some(r.key.as_str()))
+                                let here = if internal { groups_in(&r.key) } else { Vec::new() };
+                                row(r, state.partitions.get(&r.key), lost, target.as_deref() == Some(r.key.as_str()), &here)
                             }) }
                         </tbody>
                     </table>
@@ -540,7 +612,7 @@ pub fn partitions(
                 <code>{ "replica.lag.time.max.ms" }</code>
                 { "; the high watermark is the last offset all of them have. Crash a leader and watch the controller elect another from the ISR." }
             </p>
-            { produce_controls(m, state, &list, dispatch) }
+            { produce_controls(m, state, &user, dispatch) }
             { for tables }
         </section>
     }

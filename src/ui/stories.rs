@@ -1,8 +1,9 @@
 //! The stories: the committed scenario files of `www/scenarios`, replayable on the page, and
-//! the page's address parameters (`?story=…&speed=…`, `?partitions=…&rf=…`) that documentation
-//! pages link or embed.
+//! the page's address parameters (`?story=…&speed=…`, `?partitions=…&rf=…`,
+//! `?consumers=…&assignor=…`) that documentation pages link or embed.
 
 use crate::scenario::{self, Scenario};
+use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
 
 /// The story files, by name, in the order the page lists them.
@@ -141,6 +142,10 @@ pub struct Params {
     pub speed: Option<f64>,
     /// `paused=1`: start with the clock stopped.
     pub paused: bool,
+    /// `consumers=<0..6>`: free play's group starts with this many consumers.
+    pub consumers: Option<u32>,
+    /// `assignor=<range|roundrobin>`: free play's group's assignor.
+    pub assignor: Option<Assignor>,
 }
 
 /// What the page offers, for checking the parameters.
@@ -154,6 +159,8 @@ pub struct Limits<'a> {
     pub default_brokers: u32,
     /// The most partitions.
     pub max_partitions: u32,
+    /// The most consumers free play starts with.
+    pub max_consumers: u32,
 }
 
 /// Reads the parameters out of a query string (`?a=b&c=d`). A bad parameter is left out and
@@ -164,6 +171,7 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
         max_brokers,
         default_brokers,
         max_partitions,
+        max_consumers,
     } = *limits;
     let mut p = Params::default();
     let mut errors = Vec::new();
@@ -205,8 +213,20 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 )),
             },
             "paused" => p.paused = value != "0" && value != "false",
+            "consumers" => match value.parse::<u32>() {
+                Ok(n) if n <= max_consumers => p.consumers = Some(n),
+                _ => errors.push(format!(
+                    "consumers must be 0 to {max_consumers}, not \"{value}\""
+                )),
+            },
+            "assignor" => match Assignor::from_name(value) {
+                Some(a) => p.assignor = Some(a),
+                None => errors.push(format!(
+                    "assignor must be range or roundrobin, not \"{value}\""
+                )),
+            },
             other => errors.push(format!(
-                "unknown page parameter \"{other}\"; the parameters are story, seed, brokers, partitions, rf, profile, speed, paused"
+                "unknown page parameter \"{other}\"; the parameters are story, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor"
             )),
         }
     }

@@ -100,7 +100,8 @@ test('crashing the leader of a partition with a stream: a new leader from the IS
   const elected = logEntries(page, 'leader_elected', `${key}: leader ${successor}`);
   await expect(elected).toHaveCount(1);
   await expect(elected).toContainText('offline election');
-  await expect(logEntries(page, 'isr_shrunk', `[${old}] out`).first()).toBeVisible();
+  // (Those of __consumer_offsets partitions that hold no group are folded away in the log.)
+  await expect(logEntries(page, 'isr_shrunk', `[${old}] out`).filter({ hasText: 'orders-' }).first()).toBeVisible();
 
   // The producer found the new leader: records keep being acknowledged.
   const acked = Number(await field(page, key, 'acked').textContent());
@@ -146,7 +147,7 @@ test('a follower whose fetchers stall leaves the ISR after replica.lag.time.max.
 
 test('page parameters shape the topic; a bad one is named', async ({ page }) => {
   await page.goto('/?partitions=5&rf=2&paused=1');
-  await expect(page.locator('tr[data-partition]')).toHaveCount(5);
+  await expect(page.locator('tr[data-partition^="orders-"]')).toHaveCount(5);
   await expect(page.getByTestId('partition-count')).toHaveValue('5');
   await expect(page.getByTestId('replication-factor')).toHaveValue('2');
 
@@ -154,5 +155,5 @@ test('page parameters shape the topic; a bad one is named', async ({ page }) => 
   const alert = page.getByTestId('error');
   await expect(alert).toContainText('partitions must be 1 to 12');
   await expect(alert).toContainText('rf (the replication factor) must be 1 to 3');
-  await expect(page.locator('tr[data-partition]')).toHaveCount(3);
+  await expect(page.locator('tr[data-partition^="orders-"]')).toHaveCount(3);
 });
