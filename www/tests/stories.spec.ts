@@ -4,7 +4,8 @@ import { broker, controller, expect, logEntries, phrase, test } from './playgrou
 test('the paused-controller story: the zombie wakes, its epoch-1 requests are rejected, it follows epoch 2', async ({
   page,
 }) => {
-  await page.goto('/?story=paused-controller&speed=50&paused=1');
+  // 10x: the zombie window (session expiry at ~23 s to the wake-up at 35 s) lasts over a second of real time.
+  await page.goto('/?story=paused-controller&speed=10&paused=1');
   await expect(page.getByTestId('story')).toHaveValue('paused-controller');
   await expect(page.getByTestId('story-box')).toContainText('zombie');
   await expect(page.getByTestId('story-next')).toContainText(/pause broker 1 for 30\.000s at t = 5\.010s/);
