@@ -1018,30 +1018,38 @@ impl Broker {
                     out,
                 );
             }
-            Err(e) => {
-                let id = self.id;
-                if let Some(Role::Leader(ls)) = self
-                    .replicas
-                    .get_mut(&tp)
-                    .and_then(|r| r.state.as_mut())
-                    .map(|s| &mut s.role)
-                {
-                    ls.pending_isr = None;
-                    if ls.isr_error.replace(e.name().to_string()).as_deref() == Some(e.name()) {
-                        return;
-                    }
-                }
-                out.event(
-                    EventKind::IsrUpdateFailed {
-                        broker: id,
-                        partition: tp.to_string(),
-                        error: e.name().into(),
-                    },
-                    "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr",
-                );
-            }
+            Err(e) => self.isr_change_failed(
+                &tp,
+                e.name(),
+                "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr",
+                out,
+            ),
             _ => {}
         }
+    }
+
+    /// An ISR change did not go through: forget it, and say so once per error until a change
+    /// succeeds.
+    fn isr_change_failed(&mut self, tp: &TopicPartition, error: &str, cause: &str, out: &mut Out) {
+        if let Some(Role::Leader(ls)) = self
+            .replicas
+            .get_mut(tp)
+            .and_then(|r| r.state.as_mut())
+            .map(|s| &mut s.role)
+        {
+            ls.pending_isr = None;
+            if ls.isr_error.replace(error.to_string()).as_deref() == Some(error) {
+                return;
+            }
+        }
+        out.event(
+            EventKind::IsrUpdateFailed {
+                broker: self.id,
+                partition: tp.to_string(),
+                error: error.into(),
+            },
+            cause,
+        );
     }
 
     /// The controller's answer to AlterPartition (2.7+).
@@ -1053,7 +1061,6 @@ impl Broker {
         settings: &Settings,
         out: &mut Out,
     ) {
-        let id = self.id;
         let Some(st) = self.replicas.get_mut(&tp).and_then(|r| r.state.as_mut()) else {
             return;
         };
@@ -1074,20 +1081,12 @@ impl Broker {
                 out,
             ),
             Ok(_) => ls.pending_isr = None,
-            Err(e) => {
-                ls.pending_isr = None;
-                if ls.isr_error.replace(e.name().to_string()).as_deref() == Some(e.name()) {
-                    return;
-                }
-                out.event(
-                    EventKind::IsrUpdateFailed {
-                        broker: id,
-                        partition: tp.to_string(),
-                        error: e.name().into(),
-                    },
-                    "the controller refused the ISR change (AlterPartition, KIP-497)",
-                );
-            }
+            Err(e) => self.isr_change_failed(
+                &tp,
+                e.name(),
+                "the controller refused the ISR change (AlterPartition, KIP-497)",
+                out,
+            ),
         }
     }
 

@@ -1153,35 +1153,17 @@ impl World {
                                 return;
                             }
                             s if s.is_alive() => {
-                                let body = match body {
-                                    // The coordinator's UUID.randomUUID, from the world's RNG.
-                                    Body::JoinGroup {
-                                        group,
-                                        member_id,
-                                        client_id,
-                                        topics,
-                                        assignor,
-                                        session_timeout_ms,
-                                        rebalance_timeout_ms,
-                                        ..
-                                    } => {
-                                        let new_member_id = super::group_order::member_id(
-                                            &client_id,
-                                            &mut self.rng,
-                                        );
-                                        Body::JoinGroup {
-                                            group,
-                                            member_id,
-                                            client_id,
-                                            topics,
-                                            assignor,
-                                            session_timeout_ms,
-                                            rebalance_timeout_ms,
-                                            new_member_id,
-                                        }
-                                    }
-                                    other => other,
-                                };
+                                let mut body = body;
+                                // The coordinator's UUID.randomUUID, from the world's RNG.
+                                if let Body::JoinGroup {
+                                    client_id,
+                                    new_member_id,
+                                    ..
+                                } = &mut body
+                                {
+                                    *new_member_id =
+                                        super::group_order::member_id(client_id, &mut self.rng);
+                                }
                                 self.broker_mut(b)
                                     .handle(now, from, body, &settings, &mut out)
                             }
