@@ -26,6 +26,21 @@ fn measure<F: FnMut() -> u64>(name: &str, repeat: u32, mut f: F) -> Duration {
     best
 }
 
+/// From `start` to `until`: every 5 virtual minutes one broker crashes and is started again a
+/// minute later, the brokers taking turns.
+fn crash_in_turn(w: &mut World, start: u64, until: u64, brokers: u32) {
+    let mut t = start;
+    let mut victim = 1;
+    while t < until {
+        t += 300_000;
+        w.advance_to(t);
+        let _ = w.apply(Command::Crash(victim));
+        w.advance_to(t + 60_000);
+        let _ = w.apply(Command::Start(victim));
+        victim = victim % brokers + 1;
+    }
+}
+
 fn main() {
     let repeat: u32 = std::env::args()
         .skip(1)
@@ -41,16 +56,7 @@ fn main() {
                 Settings::for_profile(Profile::V3_9),
                 brokers,
             ));
-            let mut t = 0;
-            let mut victim = 1;
-            while t < virtual_ms {
-                t += 300_000;
-                w.advance_to(t);
-                let _ = w.apply(Command::Crash(victim));
-                w.advance_to(t + 60_000);
-                let _ = w.apply(Command::Start(victim));
-                victim = victim % brokers + 1;
-            }
+            crash_in_turn(&mut w, 0, virtual_ms, brokers);
             w.events().len() as u64
         });
         let per_second = virtual_ms as f64 / 1000.0 / best.as_secs_f64();
@@ -83,16 +89,7 @@ fn main() {
                     for_ms: None,
                 });
             }
-            let mut t = 2_000;
-            let mut victim = 1;
-            while t < virtual_ms {
-                t += 300_000;
-                w.advance_to(t);
-                let _ = w.apply(Command::Crash(victim));
-                w.advance_to(t + 60_000);
-                let _ = w.apply(Command::Start(victim));
-                victim = victim % brokers + 1;
-            }
+            crash_in_turn(&mut w, 2_000, virtual_ms, brokers);
             w.events().len() as u64
         });
         let per_second = virtual_ms as f64 / 1000.0 / best.as_secs_f64();
