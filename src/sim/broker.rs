@@ -121,6 +121,13 @@ pub enum Pending {
         isr: Vec<BrokerId>,
         leader_epoch: u64,
     },
+    /// After a BADVERSION on that compare-and-set: read the znode to see whether it already
+    /// holds the change (a retried request whose first reply was lost).
+    IsrUpdateCheck {
+        tp: TopicPartition,
+        isr: Vec<BrokerId>,
+        leader_epoch: u64,
+    },
     /// The leader's `/isr_change_notification` for the controller (before 2.7).
     IsrNotify,
 }
@@ -598,6 +605,11 @@ impl Broker {
                 isr,
                 leader_epoch,
             } => self.on_isr_update_result(now, (tp, isr, leader_epoch), result, settings, out),
+            Pending::IsrUpdateCheck {
+                tp,
+                isr,
+                leader_epoch,
+            } => self.on_isr_update_check(now, (tp, isr, leader_epoch), result, settings, out),
             Pending::IsrNotify => {}
             Pending::Ctrl { epoch, step } => {
                 self.on_ctrl_response(now, epoch, step, result, settings, out)
@@ -842,9 +854,11 @@ impl Broker {
                     )
                 }
             }
-            Body::AlterPartitionResponse { tp, result } => {
-                self.on_alter_partition_response(now, tp, result, settings, out)
-            }
+            Body::AlterPartitionResponse {
+                tp,
+                proposed,
+                result,
+            } => self.on_alter_partition_response(now, tp, proposed, result, settings, out),
             Body::Admin(request) => self.on_admin(now, request, settings, out),
             Body::FindCoordinator { group } => self.on_find_coordinator(from, group, settings, out),
             Body::JoinGroup {
@@ -1070,6 +1084,7 @@ impl Broker {
                 r.state.as_mut().map(|s| &mut s.role)
             {
                 ls.pending_isr = None;
+                ls.isr_blocked = false;
             }
         }
     }

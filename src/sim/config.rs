@@ -77,6 +77,34 @@ impl Profile {
         self >= Profile::V3_9
     }
 
+    /// Whether `min.insync.replicas` is capped at the replication factor (3.7,
+    /// `Partition.effectiveMinIsr`): a topic of RF 2 with `min.insync.replicas` 3 acts as 2.
+    pub fn caps_min_isr_at_replication_factor(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// Whether the leader drops a follower from the ISR only when it is behind the leader's log
+    /// end (2.1, KAFKA-7152, `Partition.isFollowerOutOfSync`). Before, the lag time alone decides
+    /// (`Partition.getOutOfSyncReplicas` in 0.10.2 and 2.0): a follower that stops fetching
+    /// leaves the ISR even when nothing is written.
+    pub fn shrinks_isr_only_when_behind(self) -> bool {
+        self >= Profile::V2_4
+    }
+
+    /// Whether a follower must also have reached the start offset of the leader's current
+    /// epoch to rejoin the ISR (2.0, `Partition.maybeExpandIsr` checks
+    /// `leaderEpochStartOffsetOpt`, KAFKA-7128). In 0.10 the high watermark alone decides.
+    pub fn expands_isr_from_epoch_start(self) -> bool {
+        self >= Profile::V2_0
+    }
+
+    /// Whether partition reassignment follows KIP-455 (2.4): the replica list during the move is
+    /// the target followed by the original replicas not in it. Before, the controller wrote
+    /// `(target ++ original).toSet.toSeq`, the iteration order of a Scala 2.11 immutable set.
+    pub fn lists_reassignment_target_first(self) -> bool {
+        self >= Profile::V2_4
+    }
+
     /// Whether controller failover moves replicas on dead brokers offline before electing
     /// (2.4, `ReplicaStateMachine.startup`).
     pub fn offlines_dead_replicas_on_failover(self) -> bool {

@@ -333,8 +333,9 @@ impl Broker {
         };
         let before = std::mem::replace(&mut role.live, now_live.clone());
         let me = self.id;
+        let bounces = settings.profile.has_broker_epochs();
         let mut dead = Vec::new();
-        let mut new = Vec::new();
+        let mut bounced = Vec::new();
         for (b, epoch) in &before {
             match now_live.get(b) {
                 None => {
@@ -349,8 +350,8 @@ impl Broker {
                         ),
                     );
                 }
-                Some(new_epoch) if new_epoch > epoch && settings.profile.has_broker_epochs() => {
-                    dead.push(*b);
+                Some(new_epoch) if new_epoch > epoch && bounces => {
+                    bounced.push(*b);
                     out.event(
                         EventKind::BrokerLost {
                             controller: me,
@@ -362,13 +363,13 @@ impl Broker {
                 _ => {}
             }
         }
+        let mut new = Vec::new();
         for (b, epoch) in &now_live {
-            let is_new = match before.get(b) {
-                None => true,
-                Some(old) => epoch > old && settings.profile.has_broker_epochs(),
-            };
+            let is_new = !before.contains_key(b) || bounced.contains(b);
             if is_new {
-                new.push(*b);
+                if !bounced.contains(b) {
+                    new.push(*b);
+                }
                 out.event(
                     EventKind::BrokerOnline {
                         controller: me,
@@ -379,8 +380,8 @@ impl Broker {
                 );
             }
         }
-        if !dead.is_empty() || !new.is_empty() {
-            self.on_brokers_changed(now, dead, new, settings, out);
+        if !dead.is_empty() || !new.is_empty() || !bounced.is_empty() {
+            self.on_brokers_changed(now, (new, bounced, dead), settings, out);
             self.next_task_pub(now, settings, out);
         }
     }

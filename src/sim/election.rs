@@ -105,6 +105,71 @@ pub fn reassignment(
     })
 }
 
+/// The replica list of a partition while it is reassigned from `original` to `target`.
+///
+/// From 2.4 (KIP-455, `ReplicaAssignment.reassignTo`, 3.9.0): the target replicas in their
+/// order, then the original replicas that are not in the target, so an election during the move
+/// walks the target first (`[1, 2, 3]` → `[2, 3, 4]` lists `[2, 3, 4, 1]`).
+///
+/// Before 2.4 (`KafkaController.onPartitionReassignment`, 2.0.1 and 0.10.2.2):
+/// `(newReplicas ++ originalReplicas).toSet.toSeq`, the iteration order of a Scala 2.11
+/// immutable set ([`scala_immutable_set_order`]): the same as above for up to four distinct
+/// brokers, a hash order beyond.
+pub fn reassignment_replicas(
+    original: &[BrokerId],
+    target: &[BrokerId],
+    target_first: bool,
+) -> Vec<BrokerId> {
+    let mut all: Vec<BrokerId> = target.to_vec();
+    for r in original {
+        if !all.contains(r) {
+            all.push(*r);
+        }
+    }
+    if target_first {
+        all
+    } else {
+        scala_immutable_set_order(&all)
+    }
+}
+
+/// The iteration order of a Scala 2.11/2.12 `immutable.Set[Int]` built by adding `distinct` in
+/// order (`Set.toSet`, `SetBuilder`): `Set1` to `Set4` keep the order of insertion; from the
+/// fifth element the set is a `HashSet`, a hash trie that iterates by the improved hash
+/// (`HashSet.improve`: `h + ~(h << 9)`, `h ^ (h >>> 14)`, `h + (h << 4)`, `h ^ (h >>> 10)`),
+/// five bits at a time from the lowest (`HashTrieSet`: index `(hash >>> level) & 0x1f`, children
+/// in index order). Sources: `scala/collection/immutable/Set.scala` and `HashSet.scala`,
+/// v2.11.12 (the same in v2.12.10). `improve` is a bijection on 32-bit ints, so two brokers never
+/// share a hash.
+pub fn scala_immutable_set_order(distinct: &[BrokerId]) -> Vec<BrokerId> {
+    if distinct.len() <= 4 {
+        return distinct.to_vec();
+    }
+    let mut keyed: Vec<(u64, BrokerId)> = distinct
+        .iter()
+        .map(|&b| (trie_order_key(scala_hash_set_improve(b as i32)), b))
+        .collect();
+    keyed.sort();
+    keyed.into_iter().map(|(_, b)| b).collect()
+}
+
+/// `scala.collection.immutable.HashSet.improve` (2.11/2.12), in wrapping `Int` arithmetic.
+pub fn scala_hash_set_improve(hcode: i32) -> i32 {
+    let mut h = hcode.wrapping_add(!(hcode.wrapping_shl(9)));
+    h ^= ((h as u32) >> 14) as i32;
+    h = h.wrapping_add(h.wrapping_shl(4));
+    h ^ ((h as u32) >> 10) as i32
+}
+
+/// The position of a hash in a hash trie's iteration: its 5-bit digits from the lowest up,
+/// read as one number with the lowest digit most significant.
+fn trie_order_key(hash: i32) -> u64 {
+    let h = hash as u32;
+    (0..7).fold(0u64, |key, level| {
+        (key << 5) | u64::from((h >> (5 * level)) & 0x1f)
+    })
+}
+
 /// One partition as the rebalance check sees it: its assignment and current leader (`None`
 /// while offline).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,6 +288,58 @@ mod tests {
         let e = reassignment(&[4, 5, 1], &[1, 4, 5], &set(&[1, 4, 5])).unwrap();
         assert_eq!((e.leader, e.isr), (4, vec![1, 4, 5]));
         assert_eq!(reassignment(&[4, 5], &[1], &set(&[1, 4, 5])), None);
+    }
+
+    #[test]
+    fn reassignment_lists_the_target_first() {
+        assert_eq!(
+            reassignment_replicas(&[1, 2, 3], &[2, 3, 4], true),
+            [2, 3, 4, 1]
+        );
+        assert_eq!(
+            reassignment_replicas(&[2, 3, 4], &[3, 5, 6], true),
+            [3, 5, 6, 2, 4]
+        );
+        assert_eq!(
+            reassignment_replicas(&[1, 2, 3], &[2, 1, 3], true),
+            [2, 1, 3]
+        );
+        // Before 2.4: a Scala set; up to four brokers it keeps the order they were added in.
+        assert_eq!(
+            reassignment_replicas(&[1, 2, 3], &[2, 3, 4], false),
+            [2, 3, 4, 1]
+        );
+    }
+
+    #[test]
+    fn scala_hash_set_improve_matches_hand_computed_values() {
+        // improve(0): 0 + ~0 = -1; -1 ^ (-1 >>> 14) = -1 ^ 0x3ffff = 0xfffc0000;
+        // 0xfffc0000 + 0xffc00000 = 0xfFBC0000 (mod 2^32); ^ (>>> 10 = 0x3FFEF0) = 0xFFBC_0000 ^
+        // 0x003F_EF00 = 0xFF83_EF00.
+        assert_eq!(scala_hash_set_improve(0) as u32, 0xFF83_EF00);
+        // improve(1): 1 + ~512 = 1 - 513 = -512 = 0xFFFF_FE00; ^ (>>> 14 = 0x3FFFF) = 0xFFFC_01FF;
+        // + (<< 4 = 0xFFC0_1FF0) = 0xFFBC_21EF; ^ (>>> 10 = 0x003F_EF08) = 0xFF83_CEE7.
+        assert_eq!(scala_hash_set_improve(1) as u32, 0xFF83_CEE7);
+    }
+
+    #[test]
+    fn five_or_more_brokers_follow_the_hash_trie() {
+        // The improved hashes of 2..=6 are 0xff83acce, 0xff838ad4, 0xff83689d, 0xff834681 and
+        // 0xff8324a8, whose lowest five bits are 14, 20, 29, 1 and 8: the trie yields 5 (1),
+        // 6 (8), 2 (14), 3 (20), 4 (29), whatever the order they were added in.
+        assert_eq!(scala_hash_set_improve(5) as u32, 0xff83_4681);
+        assert_eq!(scala_immutable_set_order(&[2, 3, 4, 5, 6]), [5, 6, 2, 3, 4]);
+        assert_eq!(scala_immutable_set_order(&[3, 5, 6, 2, 4]), [5, 6, 2, 3, 4]);
+        // With broker 1 (0xff83cee7, low bits 7) it comes second.
+        assert_eq!(
+            scala_immutable_set_order(&[1, 2, 3, 4, 5, 6]),
+            [5, 1, 6, 2, 3, 4]
+        );
+        // [2, 3, 4] → [3, 5, 6] before 2.4: five brokers, so the hash order.
+        assert_eq!(
+            reassignment_replicas(&[2, 3, 4], &[3, 5, 6], false),
+            [5, 6, 2, 3, 4]
+        );
     }
 
     #[test]

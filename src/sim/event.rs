@@ -120,6 +120,17 @@ pub enum EventKind {
         controller: BrokerId,
         controller_epoch: u64,
     },
+    /// The controller wrote a new leader epoch without choosing a new leader, so that every
+    /// replica hears a changed replica list (a reassignment's start and end).
+    LeaderEpochBumped {
+        partition: String,
+        leader: i64,
+        leader_epoch: u64,
+        isr: Vec<BrokerId>,
+        replicas: Vec<BrokerId>,
+        controller: BrokerId,
+        controller_epoch: u64,
+    },
     /// No replica could lead: the partition stays offline.
     LeaderElectionFailed {
         partition: String,
@@ -316,6 +327,7 @@ impl EventKind {
             EventKind::StaleRequestRejected { .. } => "stale_request_rejected",
             EventKind::TopicCreated { .. } => "topic_created",
             EventKind::LeaderElected { .. } => "leader_elected",
+            EventKind::LeaderEpochBumped { .. } => "leader_epoch_bumped",
             EventKind::LeaderElectionFailed { .. } => "leader_election_failed",
             EventKind::PartitionOffline { .. } => "partition_offline",
             EventKind::IsrShrunk { .. } => "isr_shrunk",
@@ -394,6 +406,7 @@ impl EventKind {
             | ReassignmentStarted { controller, .. }
             | ReassignmentCompleted { controller, .. } => Some(*controller),
             LeaderElected { leader, .. } => BrokerId::try_from(*leader).ok(),
+            LeaderEpochBumped { controller, .. } => Some(*controller),
             IsrShrunk { by, .. } | IsrExpanded { by, .. } => Some(*by),
             LinkCut { .. }
             | LinkHealed { .. }
@@ -546,6 +559,18 @@ impl fmt::Display for EventKind {
             } => write!(
                 f,
                 "{partition}: leader {leader}, leader epoch {leader_epoch}, ISR {isr:?} ({reason} election by controller {controller}, epoch {controller_epoch})"
+            ),
+            LeaderEpochBumped {
+                partition,
+                leader,
+                leader_epoch,
+                isr,
+                replicas,
+                controller,
+                controller_epoch,
+            } => write!(
+                f,
+                "{partition}: leader epoch {leader_epoch} (leader {leader} stays, ISR {isr:?}, replicas {replicas:?}; by controller {controller}, epoch {controller_epoch})"
             ),
             LeaderElectionFailed { partition, isr } => write!(
                 f,

@@ -32,6 +32,13 @@ pub const LEADER_IN_ISR: &str = "the leader is in the ISR";
 /// high watermark (what is committed is on every in-sync replica).
 pub const HW_WITHIN_ISR: &str = "the high watermark never exceeds an ISR member's log end";
 
+/// "The ISR holds only assigned replicas": every member of a partition's ISR in ZooKeeper is
+/// one of the partition's replicas in its assignment znode. A leader never adds a broker that
+/// its latest LeaderAndIsr did not list (`Partition.maybeExpandIsr` checks the assigned
+/// replicas), and a reassignment takes each removed replica out of the ISR before the
+/// assignment drops it (`KafkaController.onPartitionReassignment`, B4 before B6).
+pub const ISR_WITHIN_ASSIGNMENT: &str = "the ISR holds only replicas of the assignment";
+
 /// "One group leader per generation" (`GroupMetadata`): a generation has one leader, the
 /// member that computes the assignment.
 pub const ONE_GROUP_LEADER: &str = "one group leader per generation";

@@ -432,9 +432,11 @@ pub enum Body {
         isr: Vec<BrokerId>,
         zk_version: i32,
     },
-    /// Controller to leader: the partition's state after the change, or why not.
+    /// Controller to leader: the partition's state after the change, or why not; `proposed` is
+    /// the ISR the request asked for (the leader matches the answer to its pending change).
     AlterPartitionResponse {
         tp: TopicPartition,
+        proposed: Vec<BrokerId>,
         result: Result<PartitionInfo, KafkaError>,
     },
     /// ZooKeeper to the controller: an admin tool wrote a znode the controller watches.

@@ -43,11 +43,36 @@ pub enum Reason {
     },
     /// A broker's controlled shutdown moves its leadership away.
     ControlledShutdown(BrokerId),
-    /// A reassignment moves the leader into the target replicas.
-    Reassignment(Vec<BrokerId>),
-    /// A reassignment begins: same leader and ISR, a new leader epoch, so that every replica
-    /// (old and new) hears the enlarged replica set.
-    ReassignmentStart,
+}
+
+/// A partition reassignment in progress (`ReplicaAssignment` with its adding and removing
+/// replicas, KIP-455).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reassignment {
+    /// The replicas before the move (ORS).
+    pub original: Vec<BrokerId>,
+    /// The replicas after it (TRS).
+    pub target: Vec<BrokerId>,
+}
+
+impl Reassignment {
+    /// The replicas being removed (ORS − TRS), in original order.
+    pub fn removing(&self) -> Vec<BrokerId> {
+        self.original
+            .iter()
+            .copied()
+            .filter(|r| !self.target.contains(r))
+            .collect()
+    }
+
+    /// The replicas being added (TRS − ORS), in target order.
+    pub fn adding(&self) -> Vec<BrokerId> {
+        self.target
+            .iter()
+            .copied()
+            .filter(|r| !self.original.contains(r))
+            .collect()
+    }
 }
 
 /// One event the controller handles, in order.
@@ -108,6 +133,20 @@ pub enum Task {
     },
     /// `onBrokerStartup`: the new broker hears its partitions' state.
     BrokerStartup(BrokerId),
+    /// `onBrokerStartup` for these brokers: [`Task::BrokerStartup`] for each, then elections and
+    /// resumed reassignments.
+    BrokersStarted(Vec<BrokerId>),
+    /// `onBrokerFailure` for these brokers: elections, then OfflineReplica.
+    BrokerFailure(Vec<BrokerId>),
+    /// While a broker change is handled, these brokers count as live (`Some(true)`), as dead
+    /// (`Some(false)`) or as ZooKeeper says (`None`): the steps of `processBrokerChange` update
+    /// the controller's live brokers in between.
+    LiveOverride {
+        /// The brokers.
+        brokers: Vec<BrokerId>,
+        /// How they count.
+        live: Option<bool>,
+    },
     /// The automatic preferred-leader rebalance check.
     RebalanceCheck,
     /// Start a reassignment.
@@ -117,8 +156,18 @@ pub enum Task {
         /// The target replicas.
         target: Vec<BrokerId>,
     },
-    /// Finish a reassignment once every target replica is in the ISR.
-    ReassignFinish {
+    /// `onPartitionReassignment` on a reassignment in progress: complete it if every target
+    /// replica is in the ISR; else, with `resume`, bump the leader epoch so that every replica
+    /// hears the replica list again (a restarted target broker).
+    ReassignStep {
+        /// The partition.
+        tp: TopicPartition,
+        /// Whether an unfinished reassignment is sent out again.
+        resume: bool,
+    },
+    /// The end of a completed reassignment: the removed replicas are deleted and the
+    /// assignment znode names only the target.
+    ReassignDone {
         /// The partition.
         tp: TopicPartition,
     },
@@ -202,8 +251,11 @@ pub struct PartitionContext {
     pub states: BTreeMap<TopicPartition, Known>,
     /// Brokers in controlled shutdown.
     pub shutting_down: BTreeSet<BrokerId>,
-    /// Reassignments in progress: partition -> target replicas.
-    pub reassigning: BTreeMap<TopicPartition, Vec<BrokerId>>,
+    /// Brokers that count as live (true) or dead (false) whatever `/brokers/ids` says, while a
+    /// broker change is handled (see [`Task::LiveOverride`]).
+    pub live_override: BTreeMap<BrokerId, bool>,
+    /// Reassignments in progress.
+    pub reassigning: BTreeMap<TopicPartition, Reassignment>,
     /// Events waiting.
     pub tasks: VecDeque<Task>,
     /// The event being handled.
@@ -253,10 +305,18 @@ impl Broker {
     }
 
     fn live_set(&self) -> BTreeSet<BrokerId> {
-        self.controller
-            .as_ref()
-            .map(|c| c.live.keys().copied().collect())
-            .unwrap_or_default()
+        let Some(c) = self.controller.as_ref() else {
+            return BTreeSet::new();
+        };
+        let mut live: BTreeSet<BrokerId> = c.live.keys().copied().collect();
+        for (b, counts) in &c.partitions.live_override {
+            if *counts {
+                live.insert(*b);
+            } else {
+                live.remove(b);
+            }
+        }
+        live
     }
 
     /// Queues a task and starts it if the controller is idle.
@@ -441,6 +501,25 @@ impl Broker {
                 );
             }
             Task::RebalanceCheck => self.rebalance_check(now, settings, out),
+            Task::BrokersStarted(new) => {
+                let new = new.clone();
+                self.brokers_started(&new);
+            }
+            Task::BrokerFailure(dead) => {
+                let dead = dead.clone();
+                self.broker_failure(&dead);
+            }
+            Task::LiveOverride { brokers, live } => {
+                let (brokers, live) = (brokers.clone(), *live);
+                if let Some(ctx) = self.ctx() {
+                    for b in brokers {
+                        match live {
+                            Some(l) => ctx.live_override.insert(b, l),
+                            None => ctx.live_override.remove(&b),
+                        };
+                    }
+                }
+            }
             Task::BrokerStartup(b) => {
                 let b = *b;
                 let theirs: Vec<TopicPartition> = ctx
@@ -463,9 +542,15 @@ impl Broker {
                 let (tp, target) = (tp.clone(), target.clone());
                 self.begin_reassignment(now, tp, target, out);
             }
-            Task::ReassignFinish { tp } => {
-                let tps = vec![tp.clone()];
-                self.read_states(now, task, tps, 0, out);
+            Task::ReassignStep { tp, .. } => {
+                if ctx.reassigning.contains_key(tp) {
+                    let tps = vec![tp.clone()];
+                    self.read_states(now, task, tps, 0, out);
+                }
+            }
+            Task::ReassignDone { tp } => {
+                let tp = tp.clone();
+                self.finish_reassignment(now, tp, settings, out);
             }
         }
     }
@@ -697,10 +782,13 @@ impl Broker {
         if task == Task::IsrNotification {
             // processIsrChangeNotification: the leaders changed these ISRs; tell every broker.
             for tp in &tps {
-                self.maybe_finish_reassignment(tp);
+                self.maybe_queue_reassignment_step(tp);
             }
             self.broadcast_metadata(now, settings, out);
             return;
+        }
+        if let Task::ReassignStep { tp, .. } = &task {
+            self.maybe_complete_reassignment(tp, read.get(tp));
         }
         let changes = self.compute(now, &task, &tps, &read, settings, out);
         if changes.is_empty() {
@@ -862,23 +950,6 @@ impl Broker {
                                 None => continue,
                             }
                         }
-                        Reason::ReassignmentStart => (
-                            election::Elected {
-                                leader: leader.unwrap_or_default(),
-                                isr: s.isr.clone(),
-                                unclean: false,
-                            },
-                            format!("reassignment begins: the replicas become {assignment:?} (original + target); the leader and ISR stay, the leader epoch is bumped so every replica hears the new replica set"),
-                        ),
-                        Reason::Reassignment(target) => {
-                            if leader.is_some_and(|l| target.contains(&l) && live.contains(&l)) {
-                                continue;
-                            }
-                            match election::reassignment(target, &s.isr, &live) {
-                                Some(e) => (e, format!("reassignment: the leader must be one of the target replicas {target:?}; the first live, in-sync one leads")),
-                                None => continue,
-                            }
-                        }
                     };
                     let reason_name = match reason {
                         _ if elected.unclean => "unclean",
@@ -886,7 +957,6 @@ impl Broker {
                         Reason::Offline | Reason::UncleanEnabled => "offline",
                         Reason::Preferred { .. } => "preferred",
                         Reason::ControlledShutdown(_) => "controlled_shutdown",
-                        Reason::Reassignment(_) | Reason::ReassignmentStart => "reassignment",
                     };
                     let new = bump(elected.leader as i64, elected.isr.clone());
                     changes.push(Change {
@@ -960,17 +1030,31 @@ impl Broker {
                     zk_version,
                     ..
                 } => {
-                    let error = if role.live.get(from).is_some_and(|e| *e > *broker_epoch)
-                        && settings.profile.has_broker_epochs()
-                    {
+                    // KafkaController.tryProcessAlterPartition (3.9.0), in its order: a stale
+                    // broker epoch; a leader ahead of this controller (NOT_CONTROLLER); a stale
+                    // leader epoch; a partition already in the asked state (answered as it is, so
+                    // a repeated request is harmless); a stale partition epoch; and KIP-841's
+                    // check that every member of the new ISR is live and not shutting down.
+                    let error = if role.live.get(from) != Some(broker_epoch) {
                         Some(KafkaError::StaleBrokerEpoch)
-                    } else if s.leader != *from as i64 || s.leader_epoch != *leader_epoch {
+                    } else if *zk_version > k.version || *leader_epoch > s.leader_epoch {
+                        Some(KafkaError::NotController)
+                    } else if *leader_epoch < s.leader_epoch || s.leader != *from as i64 {
                         Some(KafkaError::FencedLeaderEpoch)
-                    } else if k.version != *zk_version {
+                    } else if *isr == s.isr {
+                        answer = ctx.info(tp).map(|i| {
+                            let mut i = i;
+                            i.isr = s.isr.clone();
+                            i.zk_version = k.version;
+                            (*from, Ok(i))
+                        });
+                        continue;
+                    } else if *zk_version < k.version {
                         Some(KafkaError::InvalidUpdateVersion)
-                    } else if isr.iter().any(|r| {
-                        !s.isr.contains(r) && (!live.contains(r) || ctx.shutting_down.contains(r))
-                    }) {
+                    } else if isr
+                        .iter()
+                        .any(|r| !live.contains(r) || ctx.shutting_down.contains(r))
+                    {
                         Some(KafkaError::IneligibleReplica)
                     } else {
                         None
@@ -999,42 +1083,69 @@ impl Broker {
                         }
                     }
                 }
-                Task::ReassignFinish { tp: rtp } => {
-                    let Some(target) = ctx.reassigning.get(rtp) else {
+                Task::ReassignStep { resume, .. } => {
+                    let Some(re) = ctx.reassigning.get(tp) else {
                         continue;
                     };
-                    let isr: Vec<BrokerId> = s
-                        .isr
-                        .iter()
-                        .copied()
-                        .filter(|r| target.contains(r))
-                        .collect();
-                    let leader_ok =
-                        leader.is_some_and(|l| target.contains(&l) && live.contains(&l));
-                    let (new_leader, why) = if leader_ok {
-                        (
-                            s.leader,
-                            "reassignment done: every target replica is in sync; the replicas outside the target, if any, leave the ISR",
-                        )
-                    } else {
-                        match election::reassignment(target, &s.isr, &live) {
-                            Some(e) => (e.leader as i64, "reassignment: the first live, in-sync target replica leads; the replicas outside the target leave the ISR"),
-                            None => continue,
-                        }
-                    };
-                    let new = bump(new_leader, isr.clone());
-                    changes.push(Change {
+                    let target = &re.target;
+                    let in_sync = target.iter().all(|r| s.isr.contains(r));
+                    let bumped = |why: String| Change {
                         tp: tp.clone(),
-                        event: EventKind::LeaderElected {
+                        new: bump(s.leader, s.isr.clone()),
+                        version: Some(k.version),
+                        event: EventKind::LeaderEpochBumped {
                             partition: tp.to_string(),
-                            leader: new_leader,
-                            leader_epoch: new.leader_epoch,
-                            isr,
-                            reason: "reassignment".into(),
+                            leader: s.leader,
+                            leader_epoch: s.leader_epoch + 1,
+                            isr: s.isr.clone(),
+                            replicas: assignment.clone(),
                             controller: me,
                             controller_epoch: epoch,
                         },
                         cause: format!("{why}; leader epoch +1"),
+                    };
+                    if !in_sync {
+                        // A1: every replica of the enlarged list hears it; the new ones start
+                        // following (`updateLeaderEpochAndSendRequest`, then NewReplica).
+                        if *resume {
+                            changes.push(bumped(format!(
+                                "reassignment of {tp} to {target:?}: the replica list is {assignment:?}, target and original together, until every target replica is in the ISR; the controller bumps the leader epoch without changing leader or ISR so that every replica, old and new, hears that list (KafkaController.onPartitionReassignment)"
+                            )));
+                        }
+                        continue;
+                    }
+                    // B3 (`moveReassignedPartitionLeaderIfRequired`): the replica list is now the
+                    // target; a leader outside it, or a dead one, gives way to the first live
+                    // in-sync target replica; otherwise the epoch is bumped so the leader learns
+                    // that the list shrank. The ISR is left as it is: the replicas being removed
+                    // leave it one write at a time next (OfflineReplica).
+                    let leader_stays =
+                        leader.is_some_and(|l| target.contains(&l) && live.contains(&l));
+                    if leader_stays {
+                        changes.push(bumped(format!(
+                            "every target replica of {tp} is in the ISR: the replica list becomes the target {target:?} and the leader, already in it, stays; the leader epoch is bumped so the leader stops counting the replicas being removed (KafkaController.moveReassignedPartitionLeaderIfRequired)"
+                        )));
+                        continue;
+                    }
+                    let Some(e) = election::reassignment(target, &s.isr, &live) else {
+                        failed.push((tp.clone(), s.isr.clone()));
+                        continue;
+                    };
+                    let new = bump(e.leader as i64, e.isr.clone());
+                    changes.push(Change {
+                        tp: tp.clone(),
+                        event: EventKind::LeaderElected {
+                            partition: tp.to_string(),
+                            leader: e.leader as i64,
+                            leader_epoch: new.leader_epoch,
+                            isr: e.isr,
+                            reason: "reassignment".into(),
+                            controller: me,
+                            controller_epoch: epoch,
+                        },
+                        cause: format!(
+                            "every target replica of {tp} is in the ISR, but the leader is not one of the target {target:?} (or is dead): the first live, in-sync target replica leads (ReassignPartitionLeaderElectionStrategy); the ISR is unchanged until the removed replicas leave it; leader epoch +1"
+                        ),
                         new,
                         version: Some(k.version),
                     });
@@ -1055,11 +1166,16 @@ impl Broker {
             );
         }
         if let Some((to, result)) = answer {
+            let proposed = match task {
+                Task::AlterPartition { isr, .. } => isr.clone(),
+                _ => Vec::new(),
+            };
             out.send(
                 self.me(),
                 Endpoint::Broker(to),
                 Body::AlterPartitionResponse {
                     tp: tps[0].clone(),
+                    proposed,
                     result,
                 },
             );
@@ -1115,7 +1231,7 @@ impl Broker {
                     },
                 );
             }
-            if let Task::AlterPartition { from, .. } = &task {
+            if let Task::AlterPartition { from, isr, .. } = &task {
                 let info = self.ctx().and_then(|ctx| ctx.info(&c.tp));
                 if let Some(info) = info {
                     out.send(
@@ -1123,6 +1239,7 @@ impl Broker {
                         Endpoint::Broker(*from),
                         Body::AlterPartitionResponse {
                             tp: c.tp.clone(),
+                            proposed: isr.clone(),
                             result: Ok(info),
                         },
                     );
@@ -1144,21 +1261,19 @@ impl Broker {
             self.read_states(now, task.clone(), retry, retries + 1, out);
             return;
         }
-        if let Task::AlterPartition { from, tp, .. } = &task {
+        if let Task::AlterPartition { from, tp, isr, .. } = &task {
             if !retry.is_empty() {
                 out.send(
                     Endpoint::Broker(me),
                     Endpoint::Broker(*from),
                     Body::AlterPartitionResponse {
                         tp: tp.clone(),
+                        proposed: isr.clone(),
                         result: Err(KafkaError::InvalidUpdateVersion),
                     },
                 );
             }
-            self.maybe_finish_reassignment(tp);
-        }
-        if let Task::ReassignFinish { tp } = &task {
-            self.complete_reassignment(now, tp.clone(), settings, out);
+            self.maybe_queue_reassignment_step(tp);
         }
     }
 
@@ -1342,78 +1457,115 @@ impl Broker {
 
     // ----- broker changes -----
 
-    /// `onBrokerFailure` and `onBrokerStartup`, after the diff of `/brokers/ids`.
+    /// `processBrokerChange`, after the diff of `/brokers/ids`, in Kafka's order (3.9.0 and
+    /// 2.4.1): `onBrokerStartup` for the new brokers; for the bounced ones (re-registered with a
+    /// newer broker epoch before the controller saw them go, KIP-380) `onBrokerFailure` while
+    /// they count as dead, then `onBrokerStartup`; last `onBrokerFailure` for the dead ones, which
+    /// still count as live until then. Before 2.2 (2.0.1, 0.10.2.2) there are no bounces and the
+    /// dead brokers leave the live set before the new ones start up.
     pub(crate) fn on_brokers_changed(
         &mut self,
         now: u64,
-        dead: Vec<BrokerId>,
-        new: Vec<BrokerId>,
+        (new, bounced, dead): (Vec<BrokerId>, Vec<BrokerId>, Vec<BrokerId>),
         settings: &Settings,
         out: &mut Out,
     ) {
         let Some(ctx) = self.ctx() else { return };
-        for b in dead.iter().chain(new.iter()) {
+        for b in new.iter().chain(&bounced).chain(&dead) {
             ctx.channels.remove(b);
-        }
-        for b in dead.iter().chain(new.iter()) {
             ctx.shutting_down.remove(b);
         }
         let loaded = ctx.loaded;
+        let dead_live_at_startup = settings.profile.has_broker_epochs();
+        if dead_live_at_startup && !dead.is_empty() && loaded {
+            ctx.live_override.extend(dead.iter().map(|b| (*b, true)));
+        }
         self.broadcast_metadata(now, settings, out);
         if !loaded {
             return;
         }
         let mut tasks = Vec::new();
-        // onReplicasBecomeOffline: first elect every partition whose leader died, then move
-        // each dead broker's replicas to OfflineReplica (one write per broker still in an ISR).
+        if !new.is_empty() {
+            tasks.push(Task::BrokersStarted(new));
+        }
+        if !bounced.is_empty() {
+            tasks.push(Task::LiveOverride {
+                brokers: bounced.clone(),
+                live: Some(false),
+            });
+            tasks.push(Task::BrokerFailure(bounced.clone()));
+            tasks.push(Task::LiveOverride {
+                brokers: bounced.clone(),
+                live: None,
+            });
+            tasks.push(Task::BrokersStarted(bounced));
+        }
         if !dead.is_empty() {
-            let Some(ctx) = self.ctx() else { return };
-            let led: Vec<TopicPartition> = ctx
-                .states
-                .iter()
-                .filter(|(_, k)| k.state.leader_id().is_some_and(|l| dead.contains(&l)))
-                .map(|(tp, _)| tp.clone())
-                .collect();
-            if !led.is_empty() {
-                tasks.push(Task::Elect {
-                    reason: Reason::Offline,
-                    partitions: Some(led),
+            if dead_live_at_startup {
+                tasks.push(Task::LiveOverride {
+                    brokers: dead.clone(),
+                    live: None,
                 });
             }
+            tasks.push(Task::BrokerFailure(dead));
         }
-        for &b in &dead {
+        // A new event: after the ones already queued.
+        if let Some(ctx) = self.ctx() {
+            ctx.tasks.extend(tasks);
+        }
+    }
+
+    /// `onBrokerFailure` → `onReplicasBecomeOffline`: first elect every partition whose leader
+    /// died, then move each dead broker's replicas to OfflineReplica (one write per broker
+    /// still in an ISR).
+    fn broker_failure(&mut self, dead: &[BrokerId]) {
+        let Some(ctx) = self.ctx() else { return };
+        let mut tasks = Vec::new();
+        let led: Vec<TopicPartition> = ctx
+            .states
+            .iter()
+            .filter(|(_, k)| k.state.leader_id().is_some_and(|l| dead.contains(&l)))
+            .map(|(tp, _)| tp.clone())
+            .collect();
+        if !led.is_empty() {
+            tasks.push(Task::Elect {
+                reason: Reason::Offline,
+                partitions: Some(led),
+            });
+        }
+        for &b in dead {
             tasks.push(Task::OfflineReplica {
                 broker: b,
                 why: "broker failure: its replicas go to OfflineReplica",
                 partitions: None,
             });
         }
-        if !new.is_empty() {
-            // onBrokerStartup: the new brokers hear their partitions' state, then offline and
-            // new partitions are elected.
-            for b in &new {
-                tasks.push(Task::BrokerStartup(*b));
-            }
-            tasks.push(Task::Elect {
-                reason: Reason::NewPartition,
-                partitions: None,
-            });
-            tasks.push(Task::Elect {
-                reason: Reason::Offline,
-                partitions: None,
-            });
-            let reassigning: Vec<TopicPartition> = self
-                .ctx()
-                .map(|c| c.reassigning.keys().cloned().collect())
-                .unwrap_or_default();
-            for tp in reassigning {
-                tasks.push(Task::ReassignFinish { tp });
+        self.push_front(tasks);
+    }
+
+    /// `onBrokerStartup`: the new brokers hear their partitions' state, then offline and new
+    /// partitions are elected, and a reassignment with a target replica on a new broker is sent
+    /// out again (`maybeResumeReassignments`, 3.9.0; `partitionsWithReplicasOnNewBrokers`, 2.0.1).
+    fn brokers_started(&mut self, new: &[BrokerId]) {
+        let Some(ctx) = self.ctx() else { return };
+        let mut tasks: Vec<Task> = new.iter().map(|b| Task::BrokerStartup(*b)).collect();
+        tasks.push(Task::Elect {
+            reason: Reason::NewPartition,
+            partitions: None,
+        });
+        tasks.push(Task::Elect {
+            reason: Reason::Offline,
+            partitions: None,
+        });
+        for (tp, re) in &ctx.reassigning {
+            if re.target.iter().any(|r| new.contains(r)) {
+                tasks.push(Task::ReassignStep {
+                    tp: tp.clone(),
+                    resume: true,
+                });
             }
         }
-        // A new event: after the ones already queued.
-        if let Some(ctx) = self.ctx() {
-            ctx.tasks.extend(tasks);
-        }
+        self.push_front(tasks);
     }
 
     // ----- controlled shutdown -----
@@ -1548,6 +1700,7 @@ impl Broker {
                 Endpoint::Broker(from),
                 Body::AlterPartitionResponse {
                     tp,
+                    proposed: isr,
                     result: Err(KafkaError::NotController),
                 },
             );
@@ -1740,8 +1893,10 @@ impl Broker {
         self.push_task(now, task, settings, out);
     }
 
-    /// `onPartitionReassignment`, first phase: the assignment becomes original + target, the
-    /// new replicas start following; the rest waits until all of the target is in the ISR.
+    /// `onPartitionReassignment` begins (`updateCurrentReassignment`, U1 and U2; 3.9.0 and
+    /// 2.4.1; steps 1 to 3 of 2.0.1 and 0.10.2.2): the assignment znode lists the target followed
+    /// by the original replicas not in it (see [`election::reassignment_replicas`]), with the
+    /// adding and removing replicas from 2.4. What follows is a [`Task::ReassignStep`].
     fn begin_reassignment(
         &mut self,
         now: u64,
@@ -1749,45 +1904,42 @@ impl Broker {
         target: Vec<BrokerId>,
         out: &mut Out,
     ) {
-        let Some(ctx) = self.ctx() else { return };
+        let Some(role) = self.controller.as_ref() else {
+            return;
+        };
+        let target_first = role.profile.lists_reassignment_target_first();
+        let ctx = &role.partitions;
         let Some(original) = ctx.assignment(&tp).cloned() else {
             return;
         };
-        let mut union = original.clone();
-        for r in &target {
-            if !union.contains(r) {
-                union.push(*r);
-            }
-        }
-        ctx.reassigning.insert(tp.clone(), target.clone());
-        let Some(parts) = ctx.topics.get(&tp.topic).cloned() else {
+        let Some(mut parts) = ctx.topics.get(&tp.topic).cloned() else {
             return;
         };
-        let mut parts = parts;
-        parts[tp.partition as usize] = union;
+        let re = Reassignment {
+            original: original.clone(),
+            target: target.clone(),
+        };
+        parts[tp.partition as usize] =
+            election::reassignment_replicas(&original, &target, target_first);
         let mut a = TopicAssignment::new(&parts);
-        let adding: Vec<BrokerId> = target
-            .iter()
-            .copied()
-            .filter(|r| !original.contains(r))
-            .collect();
-        let removing: Vec<BrokerId> = original
-            .iter()
-            .copied()
-            .filter(|r| !target.contains(r))
-            .collect();
-        if !adding.is_empty() {
-            a.adding_replicas.insert(tp.partition.to_string(), adding);
-        }
-        if !removing.is_empty() {
-            a.removing_replicas
-                .insert(tp.partition.to_string(), removing);
+        if target_first {
+            let (adding, removing) = (re.adding(), re.removing());
+            if !adding.is_empty() {
+                a.adding_replicas.insert(tp.partition.to_string(), adding);
+            }
+            if !removing.is_empty() {
+                a.removing_replicas
+                    .insert(tp.partition.to_string(), removing);
+            }
         }
         let op = self.fenced_write(ZkOp::SetData {
             path: topic_path(&tp.topic),
             data: serde_json::to_string(&a).expect("an assignment serializes"),
             version: None,
         });
+        if let Some(ctx) = self.ctx() {
+            ctx.reassigning.insert(tp.clone(), re);
+        }
         self.zk_step(
             now,
             Task::Reassign { tp, target },
@@ -1824,60 +1976,103 @@ impl Broker {
         if !matches!(results.first(), Some(Ok(_))) {
             return;
         }
-        let (tp, target) = match &task {
-            Task::Reassign { tp, target } => (tp.clone(), target.clone()),
-            Task::ReassignFinish { tp } => (tp.clone(), Vec::new()),
-            _ => return,
-        };
         let me = self.id;
-        if let Some(ctx) = self.ctx() {
-            ctx.topics.insert(
-                tp.topic.clone(),
-                assignment.by_partition().into_values().collect(),
-            );
-        }
-        if let Task::Reassign { .. } = task {
-            out.event(
-                EventKind::ReassignmentStarted {
-                    partition: tp.to_string(),
-                    controller: me,
-                    target: target.clone(),
-                },
-                "partition reassignment (KIP-455): the replicas become original + target; the new ones catch up before the old ones go",
-            );
-            let offline = self
-                .ctx()
-                .and_then(|c| c.states.get(&tp))
-                .is_none_or(|k| k.state.leader < 0);
-            if offline {
-                self.send_leader_and_isr(now, std::slice::from_ref(&tp), None, settings, out);
-            } else {
-                self.push_front(vec![Task::Elect {
-                    reason: Reason::ReassignmentStart,
-                    partitions: Some(vec![tp.clone()]),
-                }]);
+        match task {
+            Task::Reassign { tp, target } => {
+                if let Some(ctx) = self.ctx() {
+                    ctx.topics.insert(
+                        tp.topic.clone(),
+                        assignment.by_partition().into_values().collect(),
+                    );
+                }
+                out.event(
+                    EventKind::ReassignmentStarted {
+                        partition: tp.to_string(),
+                        controller: me,
+                        target,
+                    },
+                    "partition reassignment: the replica list becomes the target followed by the replicas being removed; the new replicas catch up before the old ones go",
+                );
+                self.push_front(vec![Task::ReassignStep { tp, resume: true }]);
+                self.broadcast_metadata(now, settings, out);
             }
-            self.broadcast_metadata(now, settings, out);
-            self.maybe_finish_reassignment(&tp);
+            Task::ReassignDone { tp } => {
+                let Some(re) = self.ctx().and_then(|c| c.reassigning.remove(&tp)) else {
+                    return;
+                };
+                let removed = re.removing();
+                out.event(
+                    EventKind::ReassignmentCompleted {
+                        partition: tp.to_string(),
+                        controller: me,
+                        replicas: re.target,
+                    },
+                    if removed.is_empty() {
+                        "the assignment znode names only the target replicas: the reassignment is done".to_string()
+                    } else {
+                        format!("the replicas {removed:?} left the ISR and were deleted (StopReplica); the assignment znode names only the target replicas: the reassignment is done")
+                    },
+                );
+                self.broadcast_metadata(now, settings, out);
+            }
+            _ => {}
         }
     }
 
-    /// Queues the reassignment's last phase once every target replica is in the ISR.
-    fn maybe_finish_reassignment(&mut self, tp: &TopicPartition) {
+    /// B2 of `onPartitionReassignment`, once every target replica is in the ISR (`read` is the
+    /// state just read from ZooKeeper, as `isReassignmentComplete` reads it): the replica list
+    /// becomes the target in memory, and after this step's leader change come one
+    /// OfflineReplica per replica being removed (B4: each leaves the ISR with its own write and
+    /// leader-epoch bump) and the final [`Task::ReassignDone`].
+    fn maybe_complete_reassignment(&mut self, tp: &TopicPartition, read: Option<&Known>) {
         let Some(ctx) = self.ctx() else { return };
-        let Some(target) = ctx.reassigning.get(tp) else {
+        let Some(re) = ctx.reassigning.get(tp).cloned() else {
+            return;
+        };
+        let in_sync = read.is_some_and(|k| re.target.iter().all(|r| k.state.isr.contains(r)));
+        if !in_sync || ctx.tasks.contains(&Task::ReassignDone { tp: tp.clone() }) {
+            return;
+        }
+        if let Some(parts) = ctx.topics.get_mut(&tp.topic) {
+            parts[tp.partition as usize] = re.target.clone();
+        }
+        let mut tasks: Vec<Task> = re
+            .removing()
+            .into_iter()
+            .map(|r| Task::OfflineReplica {
+                broker: r,
+                why: "reassignment: a replica being removed goes to OfflineReplica and leaves the ISR",
+                partitions: Some(vec![tp.clone()]),
+            })
+            .collect();
+        tasks.push(Task::ReassignDone { tp: tp.clone() });
+        self.push_front(tasks);
+    }
+
+    /// Queues a [`Task::ReassignStep`] once the ISR the controller knows holds every target
+    /// replica (after a leader's ISR change: `processPartitionReassignmentIsrChange` /
+    /// `maybeCompleteReassignment`).
+    fn maybe_queue_reassignment_step(&mut self, tp: &TopicPartition) {
+        let Some(ctx) = self.ctx() else { return };
+        let Some(re) = ctx.reassigning.get(tp) else {
             return;
         };
         let in_sync = ctx
             .states
             .get(tp)
-            .is_some_and(|k| target.iter().all(|r| k.state.isr.contains(r)));
-        if in_sync && !ctx.tasks.contains(&Task::ReassignFinish { tp: tp.clone() }) {
-            ctx.tasks.push_back(Task::ReassignFinish { tp: tp.clone() });
+            .is_some_and(|k| re.target.iter().all(|r| k.state.isr.contains(r)));
+        let step = Task::ReassignStep {
+            tp: tp.clone(),
+            resume: false,
+        };
+        if in_sync && !ctx.tasks.contains(&step) {
+            ctx.tasks.push_back(step);
         }
     }
 
-    fn complete_reassignment(
+    /// B5 and B6: the removed replicas are deleted (StopReplica with delete) and the assignment
+    /// znode gets the target alone.
+    fn finish_reassignment(
         &mut self,
         now: u64,
         tp: TopicPartition,
@@ -1885,59 +2080,34 @@ impl Broker {
         out: &mut Out,
     ) {
         let Some(ctx) = self.ctx() else { return };
-        let Some(target) = ctx.reassigning.get(&tp).cloned() else {
+        let Some(re) = ctx.reassigning.get(&tp).cloned() else {
             return;
         };
-        // Only once the leader and ISR are inside the target.
-        let inside = ctx.states.get(&tp).is_some_and(|k| {
-            k.state.isr.iter().all(|r| target.contains(r))
-                && k.state.leader_id().is_some_and(|l| target.contains(&l))
-        });
-        if !inside {
-            return;
-        }
         let Some(mut parts) = ctx.topics.get(&tp.topic).cloned() else {
             return;
         };
-        let removed: Vec<BrokerId> = parts[tp.partition as usize]
-            .iter()
-            .copied()
-            .filter(|r| !target.contains(r))
-            .collect();
-        parts[tp.partition as usize] = target.clone();
-        ctx.reassigning.remove(&tp);
-        let me = self.id;
+        parts[tp.partition as usize] = re.target.clone();
+        let live = self.live_set();
+        for r in re.removing() {
+            if live.contains(&r) {
+                self.enqueue(
+                    now,
+                    r,
+                    Req::StopReplica(vec![tp.clone()], true),
+                    settings,
+                    out,
+                );
+            }
+        }
         let a = TopicAssignment::new(&parts);
         let op = self.fenced_write(ZkOp::SetData {
             path: topic_path(&tp.topic),
             data: serde_json::to_string(&a).expect("an assignment serializes"),
             version: None,
         });
-        let removed_any = !removed.is_empty();
-        for r in removed {
-            self.enqueue(
-                now,
-                r,
-                Req::StopReplica(vec![tp.clone()], true),
-                settings,
-                out,
-            );
-        }
-        out.event(
-            EventKind::ReassignmentCompleted {
-                partition: tp.to_string(),
-                controller: me,
-                replicas: target,
-            },
-            if removed_any {
-                "every target replica is in sync: the assignment becomes the target and the replicas outside it are deleted (StopReplica)"
-            } else {
-                "every target replica is in sync: the assignment becomes the target"
-            },
-        );
         self.zk_step(
             now,
-            Task::ReassignFinish { tp },
+            Task::ReassignDone { tp },
             Phase::WriteAssignment(a),
             0,
             op,

@@ -88,6 +88,10 @@ pub struct LeaderState {
     pub epoch_start_offset: u64,
     /// An ISR change sent and not yet confirmed.
     pub pending_isr: Option<Vec<BrokerId>>,
+    /// The pending change was refused because this leader's partition state is out of date
+    /// (FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION): no ISR change until the controller's next
+    /// LeaderAndIsr brings the current state (`Partition.handleAlterPartitionError`, 3.9).
+    pub isr_blocked: bool,
     /// The last error an ISR change met (reported once until a change succeeds).
     pub isr_error: Option<String>,
 }
@@ -130,9 +134,64 @@ impl Stall {
     }
 }
 
+/// The leader's view of its followers after a LeaderAndIsr that makes or keeps it leader
+/// (`Partition.makeLeader` and `Replica.resetReplicaState`, 3.9.0; `Partition.makeLeader` with
+/// `resetLastCaughtUpTime`, 2.0.1 and 0.10.2.2).
+///
+/// The followers are the request's replicas: one removed by the controller (a reassignment) is
+/// forgotten, so it can never rejoin the ISR; one added starts unknown. A broker that *newly*
+/// becomes leader knows nothing of its followers' logs. A leader that stays leader through a
+/// leader-epoch bump keeps each follower's log end offset. Either way a follower in the ISR
+/// counts as caught up now, one outside it as never.
+fn leader_followers(
+    me: BrokerId,
+    info: &PartitionInfo,
+    kept: Option<BTreeMap<BrokerId, Progress>>,
+    leader_leo: u64,
+    now: u64,
+) -> BTreeMap<BrokerId, Progress> {
+    info.replicas
+        .iter()
+        .filter(|r| **r != me)
+        .map(|r| {
+            let in_sync = info.isr.contains(r);
+            let caught_up = if in_sync { now } else { 0 };
+            let progress = match kept.as_ref().and_then(|k| k.get(r)) {
+                Some(old) => Progress {
+                    leo: old.leo,
+                    last_caught_up_ms: caught_up,
+                    last_fetch_ms: caught_up,
+                    last_fetch_leader_leo: leader_leo,
+                },
+                None => Progress {
+                    leo: 0,
+                    last_caught_up_ms: caught_up,
+                    last_fetch_ms: 0,
+                    last_fetch_leader_leo: 0,
+                },
+            };
+            (*r, progress)
+        })
+        .collect()
+}
+
 impl Broker {
+    /// The `min.insync.replicas` the leader of `tp` enforces: the topic's setting, capped at the
+    /// partition's replica count from 3.7 (`Partition.effectiveMinIsr`, 3.7.0 and 3.9.0: "the
+    /// effective min ISR of min(replication factor, min ISR)"); before 3.7 the setting as it is,
+    /// so a topic of RF 2 with `min.insync.replicas` 3 refuses every acks=all write
+    /// (`Partition.appendRecordsToLeader`, 2.4.1).
     fn min_insync(&self, settings: &Settings, tp: &TopicPartition) -> usize {
-        settings.topic_min_insync(&tp.topic) as usize
+        let configured = settings.topic_min_insync(&tp.topic) as usize;
+        let replicas = self
+            .replicas
+            .get(tp)
+            .and_then(|r| r.state.as_ref())
+            .map(|s| s.replicas.len());
+        match replicas {
+            Some(n) if settings.profile.caps_min_isr_at_replication_factor() => configured.min(n),
+            _ => configured,
+        }
     }
 
     /// Whether the fetchers of this broker skip `tp` (a stall action).
@@ -191,29 +250,15 @@ impl Broker {
                 Some(Role::Leader(_))
             );
             let role = if leader == Some(self.id) {
-                // makeLeader: every follower starts with an unknown end offset; those in the
-                // ISR count as caught up now.
-                let leo = replica.log.leo;
-                let followers = info
-                    .replicas
-                    .iter()
-                    .filter(|r| **r != self.id)
-                    .map(|r| {
-                        (
-                            *r,
-                            Progress {
-                                leo: 0,
-                                last_caught_up_ms: if info.isr.contains(r) { now } else { 0 },
-                                last_fetch_ms: 0,
-                                last_fetch_leader_leo: 0,
-                            },
-                        )
-                    })
-                    .collect();
+                let kept = match replica.state.take().map(|s| s.role) {
+                    Some(Role::Leader(ls)) => Some(ls.followers),
+                    _ => None,
+                };
                 Role::Leader(LeaderState {
-                    followers,
-                    epoch_start_offset: leo,
+                    followers: leader_followers(self.id, &info, kept, replica.log.leo, now),
+                    epoch_start_offset: replica.log.leo,
                     pending_isr: None,
+                    isr_blocked: false,
                     isr_error: None,
                 })
             } else {
@@ -434,16 +479,18 @@ impl Broker {
         }
         let isr_len = st.isr.len();
         // The "maximal ISR": a follower whose addition is still on its way to ZooKeeper already
-        // holds the high watermark back (KIP-497), so it never joins below it.
+        // holds the high watermark back (KIP-497), so it never joins below it. Only assigned
+        // replicas count (`remoteReplicasMap`, 3.9.0; `assignedReplicas`, 2.0.1): a replica a
+        // reassignment removed may linger in the ISR until the controller takes it out.
         let hw = st
             .isr
             .iter()
             .chain(ls.pending_isr.iter().flatten())
-            .map(|r| {
+            .filter_map(|r| {
                 if *r == id {
-                    replica.log.leo
+                    Some(replica.log.leo)
                 } else {
-                    ls.followers.get(r).map_or(0, |p| p.leo)
+                    ls.followers.get(r).map(|p| p.leo)
                 }
             })
             .min()
@@ -852,11 +899,12 @@ impl Broker {
         prog.last_fetch_leader_leo = leo;
         prog.last_fetch_ms = now;
         prog.leo = o;
-        // maybeExpandIsr: back in once it reaches the high watermark (and this epoch's start).
-        let expand = !st.isr.contains(&follower)
-            && ls.pending_isr.is_none()
-            && o >= hw
-            && o >= ls.epoch_start_offset;
+        // maybeExpandIsr: back in once it reaches the high watermark; from 2.0 also the start
+        // offset of this leader epoch (`Partition.maybeExpandIsr`, 2.0.1 and 3.9.0; 0.10.2.2
+        // checks the high watermark only).
+        let epoch_ok =
+            !settings.profile.expands_isr_from_epoch_start() || o >= ls.epoch_start_offset;
+        let expand = !st.isr.contains(&follower) && ls.pending_isr.is_none() && o >= hw && epoch_ok;
         if expand {
             let mut isr = st.isr.clone();
             isr.push(follower);
@@ -886,19 +934,29 @@ impl Broker {
                 continue;
             };
             if let Some(pending) = &ls.pending_isr {
-                resend.push((tp.clone(), pending.clone()));
+                if !ls.isr_blocked {
+                    resend.push((tp.clone(), pending.clone()));
+                }
                 continue;
             }
+            // A follower is out of sync when it has not caught up for longer than the lag time;
+            // from 2.1 only if it is also behind the leader's log end, so an idle partition
+            // keeps a stalled follower (`Partition.isFollowerOutOfSync`, 2.4.1 and 3.9.0;
+            // `Partition.getOutOfSyncReplicas`, 2.0.1 and 0.10.2.2). An ISR member that is not
+            // an assigned replica any more is out of sync (3.9.0: `getReplica(..).fold(true)`).
+            let behind_matters = settings.profile.shrinks_isr_only_when_behind();
             let out_of_sync: Vec<BrokerId> = st
                 .isr
                 .iter()
                 .copied()
                 .filter(|f| *f != id)
-                .filter(|f| {
-                    let p = ls.followers.get(f).copied().unwrap_or_default();
-                    p.leo != r.log.leo
-                        && now.saturating_sub(p.last_caught_up_ms)
-                            > settings.replica_lag_time_max_ms
+                .filter(|f| match ls.followers.get(f) {
+                    None => true,
+                    Some(p) => {
+                        (!behind_matters || p.leo != r.log.leo)
+                            && now.saturating_sub(p.last_caught_up_ms)
+                                > settings.replica_lag_time_max_ms
+                    }
                 })
                 .collect();
             if !out_of_sync.is_empty() {
@@ -940,6 +998,7 @@ impl Broker {
             return;
         };
         ls.pending_isr = Some(isr.clone());
+        ls.isr_blocked = false;
         if settings.profile.uses_alter_partition() {
             self.send_alter_partition(tp, isr, out);
         } else {
@@ -990,6 +1049,9 @@ impl Broker {
     }
 
     /// The answer to the leader's compare-and-set of the partition state (before 2.7).
+    /// `Partition.updateIsr` → `ReplicationUtils.updateLeaderAndIsr`, a conditional update whose
+    /// BADVERSION is checked by `checkLeaderAndIsrZkData` (2.0.1, 2.4.1; `ZkUtils` in 0.10.2.2):
+    /// if the znode already holds exactly the state it meant to write, the update succeeded.
     pub(crate) fn on_isr_update_result(
         &mut self,
         now: u64,
@@ -1000,44 +1062,118 @@ impl Broker {
     ) {
         match result {
             Ok(OpResult::Set(stat)) => {
-                self.isr_changed(now, &tp, leader_epoch, isr, stat.version, settings, out);
-                // Tell the controller: a sequential znode under /isr_change_notification.
-                self.isr_notifications += 1;
-                let name = format!(
-                    "/isr_change_notification/isr_change_{}_{:04}",
-                    self.id, self.isr_notifications
-                );
-                self.zk_request(
-                    now,
-                    ZkOp::Create {
-                        path: name,
-                        data: format!("{{\"version\":1,\"partitions\":[\"{tp}\"]}}"),
-                        ephemeral: false,
-                    },
-                    Pending::IsrNotify,
-                    out,
-                );
+                self.isr_update_written(now, (tp, isr, leader_epoch), stat.version, settings, out)
             }
-            Err(e) => self.isr_change_failed(
-                &tp,
-                e.name(),
-                "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr",
+            Err(ZkError::BadVersion) => self.zk_request(
+                now,
+                ZkOp::Exists {
+                    path: partition_state_path(&tp.topic, tp.partition),
+                    watch: false,
+                },
+                Pending::IsrUpdateCheck {
+                    tp,
+                    isr,
+                    leader_epoch,
+                },
                 out,
             ),
+            Err(e) => self.isr_update_refused(&tp, e.name(), out),
             _ => {}
         }
     }
 
-    /// An ISR change did not go through: forget it, and say so once per error until a change
-    /// succeeds.
-    fn isr_change_failed(&mut self, tp: &TopicPartition, error: &str, cause: &str, out: &mut Out) {
+    /// The znode read after a BADVERSION: the change is there already, or it failed.
+    pub(crate) fn on_isr_update_check(
+        &mut self,
+        now: u64,
+        (tp, isr, leader_epoch): (TopicPartition, Vec<BrokerId>, u64),
+        result: Result<OpResult, ZkError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        let controller_epoch = self
+            .replicas
+            .get(&tp)
+            .and_then(|r| r.state.as_ref())
+            .map(|s| s.controller_epoch);
+        let written = match &result {
+            Ok(OpResult::Node(Some(n))) => PartitionState::from_json(&n.data)
+                .filter(|st| {
+                    st.leader == self.id as i64
+                        && st.leader_epoch == leader_epoch
+                        && st.isr == isr
+                        && Some(st.controller_epoch) == controller_epoch
+                })
+                .map(|_| n.stat.version),
+            _ => None,
+        };
+        match written {
+            Some(version) => {
+                self.isr_update_written(now, (tp, isr, leader_epoch), version, settings, out)
+            }
+            None => self.isr_update_refused(&tp, ZkError::BadVersion.name(), out),
+        }
+    }
+
+    fn isr_update_written(
+        &mut self,
+        now: u64,
+        (tp, isr, leader_epoch): (TopicPartition, Vec<BrokerId>, u64),
+        version: i32,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        self.isr_changed(now, &tp, leader_epoch, isr, version, settings, out);
+        // Tell the controller: a sequential znode under /isr_change_notification.
+        self.isr_notifications += 1;
+        let name = format!(
+            "/isr_change_notification/isr_change_{}_{:04}",
+            self.id, self.isr_notifications
+        );
+        self.zk_request(
+            now,
+            ZkOp::Create {
+                path: name,
+                data: format!("{{\"version\":1,\"partitions\":[\"{tp}\"]}}"),
+                ephemeral: false,
+            },
+            Pending::IsrNotify,
+            out,
+        );
+    }
+
+    fn isr_update_refused(&mut self, tp: &TopicPartition, error: &str, out: &mut Out) {
+        self.isr_change_failed(
+            tp,
+            error,
+            false,
+            "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr",
+            out,
+        );
+    }
+
+    /// An ISR change did not go through: with `blocked`, the leader keeps it pending and makes
+    /// no other change until a LeaderAndIsr brings the current partition state; otherwise it
+    /// forgets it and may try again. It says so once per error until a change succeeds.
+    fn isr_change_failed(
+        &mut self,
+        tp: &TopicPartition,
+        error: &str,
+        blocked: bool,
+        cause: &str,
+        out: &mut Out,
+    ) {
         if let Some(Role::Leader(ls)) = self
             .replicas
             .get_mut(tp)
             .and_then(|r| r.state.as_mut())
             .map(|s| &mut s.role)
         {
-            ls.pending_isr = None;
+            if blocked {
+                ls.isr_blocked = true;
+            } else {
+                ls.pending_isr = None;
+            }
             if ls.isr_error.replace(error.to_string()).as_deref() == Some(error) {
                 return;
             }
@@ -1052,11 +1188,17 @@ impl Broker {
         );
     }
 
-    /// The controller's answer to AlterPartition (2.7+).
+    /// The controller's answer to AlterPartition (2.7+), as `Partition.handleAlterPartitionUpdate`
+    /// and `handleAlterPartitionError` take it (3.9.0). An answer to another proposal than the
+    /// pending one is stale and ignored. INELIGIBLE_REPLICA resets the leader to its last
+    /// committed ISR (it may propose again); FENCED_LEADER_EPOCH and INVALID_UPDATE_VERSION mean
+    /// its partition state is out of date, so it waits for the controller's LeaderAndIsr;
+    /// NOT_CONTROLLER and STALE_BROKER_EPOCH are retried (`AlterPartitionManager`).
     pub(crate) fn on_alter_partition_response(
         &mut self,
         now: u64,
         tp: TopicPartition,
+        proposed: Vec<BrokerId>,
         result: Result<PartitionInfo, KafkaError>,
         settings: &Settings,
         out: &mut Out,
@@ -1067,24 +1209,37 @@ impl Broker {
         let Role::Leader(ls) = &mut st.role else {
             return;
         };
-        if ls.pending_isr.is_none() {
+        if ls.pending_isr.as_ref() != Some(&proposed) || ls.isr_blocked {
             return;
         }
         match result {
-            Ok(info) if info.leader_epoch == st.leader_epoch => self.isr_changed(
-                now,
+            Ok(info) if info.leader_epoch == st.leader_epoch && info.zk_version >= st.zk_version => {
+                self.isr_changed(
+                    now,
+                    &tp,
+                    info.leader_epoch,
+                    info.isr,
+                    info.zk_version,
+                    settings,
+                    out,
+                )
+            }
+            // An answer from another leader epoch: wait for the LeaderAndIsr of that epoch.
+            Ok(_) => ls.isr_blocked = true,
+            // Retried on the next ISR-expiration round.
+            Err(KafkaError::NotController | KafkaError::StaleBrokerEpoch) => {}
+            Err(e @ KafkaError::IneligibleReplica) => self.isr_change_failed(
                 &tp,
-                info.leader_epoch,
-                info.isr,
-                info.zk_version,
-                settings,
+                e.name(),
+                false,
+                "the controller refused the ISR change: it names a replica that is not live or is shutting down (INELIGIBLE_REPLICA, KIP-841); the leader goes back to its last committed ISR",
                 out,
             ),
-            Ok(_) => ls.pending_isr = None,
             Err(e) => self.isr_change_failed(
                 &tp,
                 e.name(),
-                "the controller refused the ISR change (AlterPartition, KIP-497)",
+                true,
+                "the controller refused the ISR change: it was built on an older partition state (AlterPartition, KIP-497); the leader makes no ISR change until the controller's next LeaderAndIsr",
                 out,
             ),
         }
@@ -1112,6 +1267,7 @@ impl Broker {
             return;
         };
         ls.pending_isr = None;
+        ls.isr_blocked = false;
         ls.isr_error = None;
         let before = std::mem::replace(&mut st.isr, isr.clone());
         st.zk_version = zk_version;

@@ -316,6 +316,8 @@ pub struct World {
     state_paths: Vec<String>,
     /// The zxid `zk_states` was refreshed at.
     zk_states_zxid: i64,
+    /// Each topic's assignment znode, parsed, with the mzxid it was parsed at.
+    zk_assignments: BTreeMap<String, (i64, BTreeMap<u32, Vec<BrokerId>>)>,
     /// The acting leaders at the last loss check.
     last_leaders: BTreeMap<TopicPartition, (BrokerId, u64)>,
     /// ZooKeeper's zxid and the replication digest at the last partition check.
@@ -356,6 +358,7 @@ impl World {
             zk_states: BTreeMap::new(),
             state_paths: Vec::new(),
             zk_states_zxid: -1,
+            zk_assignments: BTreeMap::new(),
             last_leaders: BTreeMap::new(),
             last_digest: (-1, 0),
         };
@@ -963,7 +966,7 @@ impl World {
                 partition,
                 replicas,
             } => {
-                let t = self.check_partition(topic, *partition)?;
+                self.check_partition(topic, *partition)?;
                 if replicas.is_empty() {
                     return Err("a reassignment needs at least one replica".into());
                 }
@@ -974,13 +977,22 @@ impl World {
                         return Err(format!("broker {r} is listed twice"));
                     }
                 }
-                if t.replicas[*partition as usize] == *replicas {
-                    return Err(format!(
-                        "{topic}-{partition} already has the replicas {replicas:?}"
-                    ));
+                let tp = TopicPartition::new(topic, *partition);
+                if self.assignment(&tp) == *replicas {
+                    return Err(format!("{tp} already has the replicas {replicas:?}"));
                 }
-                if self.zk.controller().is_none() {
+                let Some(controller) = self.zk.controller() else {
                     return Err("there is no controller right now to run the reassignment".into());
+                };
+                let in_progress = self
+                    .brokers
+                    .get(&controller)
+                    .and_then(|b| b.controller.as_ref())
+                    .is_some_and(|c| c.partitions.reassigning.contains_key(&tp));
+                if in_progress {
+                    return Err(format!(
+                        "a reassignment of {tp} is already in progress; wait until it completes"
+                    ));
                 }
             }
             Command::Join { group, member } => {
@@ -1372,12 +1384,23 @@ impl World {
         }
     }
 
-    /// Re-parses the partition states that changed since the last step.
+    /// Re-parses the partition states and topic assignments that changed since the last step.
     fn refresh_zk_states(&mut self) {
         if self.zk.zxid() == self.zk_states_zxid {
             return;
         }
         self.zk_states_zxid = self.zk.zxid();
+        for t in &self.topics {
+            let Some(node) = self.zk.node(&topic_path(&t.name)) else {
+                continue;
+            };
+            if self.zk_assignments.get(&t.name).map(|(m, _)| *m) != Some(node.stat.mzxid) {
+                if let Ok(a) = serde_json::from_str::<TopicAssignment>(&node.data) {
+                    self.zk_assignments
+                        .insert(t.name.clone(), (node.stat.mzxid, a.by_partition()));
+                }
+            }
+        }
         for (tp, path) in self.partitions.iter().zip(&self.state_paths) {
             let Some(node) = self.zk.node(path) else {
                 continue;
@@ -1517,6 +1540,27 @@ impl World {
                         st.leader_epoch
                     ),
                 ));
+            }
+            if let Some(replicas) = self
+                .zk_assignments
+                .get(&tp.topic)
+                .and_then(|(_, a)| a.get(&tp.partition))
+            {
+                let strangers: Vec<BrokerId> = st
+                    .isr
+                    .iter()
+                    .copied()
+                    .filter(|r| !replicas.contains(r))
+                    .collect();
+                if !strangers.is_empty() {
+                    found.push((
+                        super::invariants::ISR_WITHIN_ASSIGNMENT.to_string(),
+                        format!(
+                            "{tp}: the ISR {:?} holds {strangers:?}, which the assignment {replicas:?} does not list",
+                            st.isr
+                        ),
+                    ));
+                }
             }
             if let Some(l) = st.leader_id() {
                 if !st.isr.contains(&l) {

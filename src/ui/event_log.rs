@@ -30,7 +30,7 @@ const HIGHLIGHTED: [&str; 8] = [
 /// The family an event belongs to, for its look.
 fn family(kind: &str) -> Option<&'static str> {
     Some(match kind {
-        "leader_elected" => "ev-election",
+        "leader_elected" | "leader_epoch_bumped" => "ev-election",
         "partition_offline" | "leader_election_failed" => "ev-offline",
         "isr_shrunk" => "ev-isr-shrunk",
         "isr_expanded" => "ev-isr-expanded",
