@@ -99,6 +99,16 @@ fn zombie_controller_2_0() {
 }
 
 #[test]
+fn reassignment() {
+    golden("reassignment");
+}
+
+#[test]
+fn idle_follower_2_0() {
+    golden("idle-follower-2.0");
+}
+
+#[test]
 fn group_leader_leaves() {
     golden("group-leader-leaves");
 }

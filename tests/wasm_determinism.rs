@@ -55,6 +55,14 @@ fn partition_stories_match_the_native_golden_traces() {
         trace(include_str!("../www/scenarios/zombie-controller-2.0.json")),
         include_str!("golden/zombie-controller-2.0.txt")
     );
+    assert_eq!(
+        trace(include_str!("../www/scenarios/reassignment.json")),
+        include_str!("golden/reassignment.txt")
+    );
+    assert_eq!(
+        trace(include_str!("../www/scenarios/idle-follower-2.0.json")),
+        include_str!("golden/idle-follower-2.0.txt")
+    );
 }
 
 #[wasm_bindgen_test]

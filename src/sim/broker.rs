@@ -111,8 +111,6 @@ pub enum Pending {
     ControllerChange,
     /// Controller failover: read the live brokers and their epochs.
     LoadBrokers { epoch: u64 },
-    /// `/brokers/ids` changed: re-read it.
-    BrokerChange { epoch: u64 },
     /// A step of the controller's current task (see [`super::partitions`]).
     Ctrl { epoch: u64, step: u64 },
     /// The leader's compare-and-set of a partition's ISR (before 2.7).

@@ -170,11 +170,6 @@ impl Broker {
                 }
                 self.push_task(now, Task::LoadTopics, settings, out);
             }
-            (Pending::BrokerChange { epoch }, Ok(OpResult::Children(children)))
-                if self.acts_in_epoch(epoch) =>
-            {
-                self.on_broker_change(now, parse_brokers(&children), settings, out);
-            }
             _ => {}
         }
     }
@@ -287,26 +282,19 @@ impl Broker {
                     out,
                 );
             }
-            ("/brokers/ids", WatchChange::ChildrenChanged) => {
-                if let Some(epoch) = self.controller.as_ref().map(|c| c.epoch) {
-                    out.event(
-                        EventKind::WatchFired {
-                            broker: self.id,
-                            path: path.into(),
-                            change: change.words().into(),
-                        },
-                        "the controller watches /brokers/ids to learn of brokers joining and leaving",
-                    );
-                    self.zk_request(
-                        now,
-                        ZkOp::GetChildren {
-                            path: "/brokers/ids".into(),
-                            watch: true,
-                        },
-                        Pending::BrokerChange { epoch },
-                        out,
-                    );
-                }
+            ("/brokers/ids", WatchChange::ChildrenChanged) if self.controller.is_some() => {
+                out.event(
+                    EventKind::WatchFired {
+                        broker: self.id,
+                        path: path.into(),
+                        change: change.words().into(),
+                    },
+                    "the controller watches /brokers/ids to learn of brokers joining and leaving",
+                );
+                // BrokerChange is an event of the controller's queue (ControllerEventManager): it
+                // runs, reading /brokers/ids, after the events queued before it and before the
+                // ones queued after.
+                self.push_task(now, Task::BrokerChange, settings, out);
             }
             ("/brokers/topics", WatchChange::ChildrenChanged) if self.controller.is_some() => {
                 self.push_task(now, Task::TopicsChanged, settings, out)
@@ -321,7 +309,7 @@ impl Broker {
     }
 
     /// `processBrokerChange`: compare the registered brokers with the ones the controller knew.
-    fn on_broker_change(
+    pub(crate) fn on_broker_change(
         &mut self,
         now: u64,
         now_live: BTreeMap<BrokerId, i64>,
@@ -382,12 +370,11 @@ impl Broker {
         }
         if !dead.is_empty() || !new.is_empty() || !bounced.is_empty() {
             self.on_brokers_changed(now, (new, bounced, dead), settings, out);
-            self.next_task_pub(now, settings, out);
         }
     }
 }
 
-fn parse_brokers(children: &[(String, i64)]) -> BTreeMap<BrokerId, i64> {
+pub(crate) fn parse_brokers(children: &[(String, i64)]) -> BTreeMap<BrokerId, i64> {
     children
         .iter()
         .filter_map(|(name, czxid)| name.parse().ok().map(|b| (b, *czxid)))

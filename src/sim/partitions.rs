@@ -24,7 +24,10 @@ use super::message::{
 };
 use super::net::{BrokerId, Endpoint};
 use super::topic::TopicPartition;
-use super::znodes::{fenced, partition_state_path, topic_path, PartitionState, TopicAssignment};
+use super::znodes::{
+    fenced, partition_state_path, topic_path, PartitionState, ReassignPartitions, TopicAssignment,
+    REASSIGN_PARTITIONS_PATH,
+};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Why the controller elects a leader (the `reason` of `leader_elected`).
@@ -98,6 +101,8 @@ pub enum Task {
         /// Only these partitions (all of the broker's when `None`).
         partitions: Option<Vec<TopicPartition>>,
     },
+    /// `/brokers/ids` changed: read it and handle the brokers that came, went or bounced.
+    BrokerChange,
     /// `/isr_change_notification` changed (leaders' ISR changes before 2.7).
     IsrNotification,
     /// A leader's AlterPartition (2.7+).
@@ -214,6 +219,8 @@ enum Phase {
     ReadStates(Vec<TopicPartition>),
     /// Writes of these partitions' new states.
     Write(Vec<Change>),
+    /// The children of `/brokers/ids` with their broker epochs.
+    ReadBrokers,
     /// The notifications under `/isr_change_notification`.
     ListNotifications,
     /// Their data.
@@ -256,6 +263,9 @@ pub struct PartitionContext {
     pub live_override: BTreeMap<BrokerId, bool>,
     /// Reassignments in progress.
     pub reassigning: BTreeMap<TopicPartition, Reassignment>,
+    /// Reassignments found in ZooKeeper on failover, resumed once the topics are loaded: the
+    /// original replicas where ZooKeeper keeps them (2.4+), and the target.
+    pub recovered: BTreeMap<TopicPartition, (Option<Vec<BrokerId>>, Vec<BrokerId>)>,
     /// Events waiting.
     pub tasks: VecDeque<Task>,
     /// The event being handled.
@@ -333,11 +343,6 @@ impl Broker {
                 ctx.tasks.push_front(t);
             }
         }
-    }
-
-    /// Starts the next task if none is running (for the controller's other handlers).
-    pub(crate) fn next_task_pub(&mut self, now: u64, settings: &Settings, out: &mut Out) {
-        self.next_task(now, settings, out);
     }
 
     /// Starts the next task if none is running.
@@ -419,6 +424,10 @@ impl Broker {
                         path: "/isr_change_notification".into(),
                         watch: true,
                     },
+                    ZkOp::Exists {
+                        path: REASSIGN_PARTITIONS_PATH.into(),
+                        watch: false,
+                    },
                 ]);
                 self.zk_step(now, task, Phase::ListTopics, 0, op, out);
             }
@@ -428,6 +437,13 @@ impl Broker {
                     watch: true,
                 }]);
                 self.zk_step(now, task, Phase::ListTopics, 0, op, out);
+            }
+            Task::BrokerChange => {
+                let op = ZkOp::GetChildren {
+                    path: "/brokers/ids".into(),
+                    watch: true,
+                };
+                self.zk_step(now, task, Phase::ReadBrokers, 0, op, out);
             }
             Task::IsrNotification => {
                 let op = ZkOp::GetChildren {
@@ -600,6 +616,12 @@ impl Broker {
             Phase::Write(changes) => {
                 self.on_written(now, task, changes, results, retries, settings, out)
             }
+            Phase::ReadBrokers => {
+                if let Some(Ok(OpResult::Children(children))) = results.into_iter().next() {
+                    let live = super::controller::parse_brokers(&children);
+                    self.on_broker_change(now, live, settings, out);
+                }
+            }
             Phase::ListNotifications => self.on_list_notifications(now, task, results, out),
             Phase::ReadNotifications(names) => {
                 self.on_read_notifications(now, task, names, results, out)
@@ -628,6 +650,18 @@ impl Broker {
         let notifications = matches!(it.next(), Some(Ok(OpResult::Children(c))) if !c.is_empty());
         if notifications {
             self.push_front(vec![Task::IsrNotification]);
+        }
+        // Before 2.4 the reassignments in progress are in /admin/reassign_partitions
+        // (`initializePartitionReassignment`, 2.0.1).
+        if let Some(Ok(OpResult::Node(Some(n)))) = it.next() {
+            if let (Some(list), Some(ctx)) = (ReassignPartitions::from_json(&n.data), self.ctx()) {
+                for p in list.partitions {
+                    ctx.recovered.insert(
+                        TopicPartition::new(&p.topic, p.partition),
+                        (None, p.replicas),
+                    );
+                }
+            }
         }
         let known: BTreeSet<String> = self
             .controller
@@ -669,6 +703,37 @@ impl Broker {
             let parts: Vec<Vec<BrokerId>> = a.by_partition().into_values().collect();
             for p in 0..parts.len() as u32 {
                 new_tps.push(TopicPartition::new(t, p));
+            }
+            // From 2.4 a reassignment in progress is in the assignment znode itself: the
+            // replicas being added and removed (`initializePartitionReassignments`, 3.9.0).
+            if task == Task::LoadTopics {
+                let key_of = |m: &BTreeMap<String, Vec<BrokerId>>| -> Vec<(u32, Vec<BrokerId>)> {
+                    m.iter()
+                        .filter_map(|(p, r)| p.parse().ok().map(|p| (p, r.clone())))
+                        .collect()
+                };
+                let adding: BTreeMap<u32, Vec<BrokerId>> =
+                    key_of(&a.adding_replicas).into_iter().collect();
+                let removing: BTreeMap<u32, Vec<BrokerId>> =
+                    key_of(&a.removing_replicas).into_iter().collect();
+                let moving: BTreeSet<u32> = adding.keys().chain(removing.keys()).copied().collect();
+                if let Some(ctx) = self.ctx() {
+                    for p in moving {
+                        let Some(rs) = parts.get(p as usize) else {
+                            continue;
+                        };
+                        let (add, rem) = (
+                            adding.get(&p).cloned().unwrap_or_default(),
+                            removing.get(&p).cloned().unwrap_or_default(),
+                        );
+                        let original: Vec<BrokerId> =
+                            rs.iter().copied().filter(|r| !add.contains(r)).collect();
+                        let target: Vec<BrokerId> =
+                            rs.iter().copied().filter(|r| !rem.contains(r)).collect();
+                        ctx.recovered
+                            .insert(TopicPartition::new(t, p), (Some(original), target));
+                    }
+                }
             }
             if task == Task::TopicsChanged {
                 out.event(
@@ -731,6 +796,25 @@ impl Broker {
             reason: Reason::Offline,
             partitions: None,
         });
+        // The reassignments in progress carry on under this controller.
+        let recovered = self
+            .ctx()
+            .map(|c| std::mem::take(&mut c.recovered))
+            .unwrap_or_default();
+        for (tp, (original, target)) in recovered {
+            let Some(ctx) = self.ctx() else { break };
+            let Some(current) = ctx.assignment(&tp).cloned() else {
+                continue;
+            };
+            if target.iter().all(|r| current.contains(r)) {
+                let original = original.unwrap_or(current);
+                ctx.reassigning
+                    .insert(tp.clone(), Reassignment { original, target });
+                tasks.push(Task::ReassignStep { tp, resume: true });
+            } else {
+                tasks.push(Task::Reassign { tp, target });
+            }
+        }
         self.push_front(tasks);
         self.broadcast_metadata(now, settings, out);
         // ReplicaStateMachine.startup: every live replica hears its partition's state.
@@ -1509,10 +1593,8 @@ impl Broker {
             }
             tasks.push(Task::BrokerFailure(dead));
         }
-        // A new event: after the ones already queued.
-        if let Some(ctx) = self.ctx() {
-            ctx.tasks.extend(tasks);
-        }
+        // Part of this BrokerChange event: before the events queued after it.
+        self.push_front(tasks);
     }
 
     /// `onBrokerFailure` → `onReplicasBecomeOffline`: first elect every partition whose leader
@@ -2100,11 +2182,42 @@ impl Broker {
             }
         }
         let a = TopicAssignment::new(&parts);
-        let op = self.fenced_write(ZkOp::SetData {
+        let mut ops = vec![self.fenced_write(ZkOp::SetData {
             path: topic_path(&tp.topic),
             data: serde_json::to_string(&a).expect("an assignment serializes"),
             version: None,
-        });
+        })];
+        if settings.profile.lists_reassignment_target_first() {
+            // From 2.4 the assignment znode was the only record of the move.
+        } else if let Some(ctx) = self.ctx() {
+            // Before 2.4: `removePartitionsFromReassignedPartitions` writes the ones left, or
+            // deletes /admin/reassign_partitions when none is (2.0.1).
+            let mut left = ReassignPartitions {
+                version: 1,
+                partitions: Vec::new(),
+            };
+            for (other, re) in &ctx.reassigning {
+                if *other != tp {
+                    left.put(&other.topic, other.partition, re.target.clone());
+                }
+            }
+            ops.push(if left.partitions.is_empty() {
+                ZkOp::Delete {
+                    path: REASSIGN_PARTITIONS_PATH.into(),
+                }
+            } else {
+                ZkOp::SetData {
+                    path: REASSIGN_PARTITIONS_PATH.into(),
+                    data: left.to_json(),
+                    version: None,
+                }
+            });
+        }
+        let op = if ops.len() == 1 {
+            ops.remove(0)
+        } else {
+            ZkOp::Batch(ops)
+        };
         self.zk_step(
             now,
             Task::ReassignDone { tp },

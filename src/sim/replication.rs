@@ -1295,10 +1295,17 @@ impl Broker {
                     isr: isr.clone(),
                     leader_epoch,
                 },
-                format!(
-                    "the follower was behind the leader's log end for longer than replica.lag.time.max.ms ({} ms); {how}",
-                    settings.replica_lag_time_max_ms
-                ),
+                if settings.profile.shrinks_isr_only_when_behind() {
+                    format!(
+                        "the follower was behind the leader's log end for longer than replica.lag.time.max.ms ({} ms); {how}",
+                        settings.replica_lag_time_max_ms
+                    )
+                } else {
+                    format!(
+                        "the follower had not caught up with the leader's log end for longer than replica.lag.time.max.ms ({} ms): before 2.1 the lag time alone decides, so a follower that stops fetching leaves the ISR even when nothing is written (KAFKA-7152); {how}",
+                        settings.replica_lag_time_max_ms
+                    )
+                },
             );
         }
         if !added.is_empty() {

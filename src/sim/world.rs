@@ -16,7 +16,10 @@ use super::replication::{Role, Stall};
 use super::rng::Rng;
 use super::state::{BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, StreamView};
 use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
-use super::znodes::{partition_state_path, topic_path, PartitionState, TopicAssignment};
+use super::znodes::{
+    partition_state_path, topic_path, PartitionState, ReassignPartitions, TopicAssignment,
+    REASSIGN_PARTITIONS_PATH,
+};
 use super::zookeeper::ZooKeeper;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -689,6 +692,22 @@ impl World {
                 partition,
                 replicas,
             } => {
+                if !self.settings.profile.lists_reassignment_target_first() {
+                    // kafka-reassign-partitions before 2.4 writes /admin/reassign_partitions,
+                    // which the controller watches and reads again after a failover.
+                    let mut list = self
+                        .zk
+                        .node(REASSIGN_PARTITIONS_PATH)
+                        .and_then(|n| ReassignPartitions::from_json(&n.data))
+                        .unwrap_or(ReassignPartitions {
+                            version: 1,
+                            partitions: Vec::new(),
+                        });
+                    list.put(&topic, partition, replicas.clone());
+                    self.zk
+                        .admin_put(REASSIGN_PARTITIONS_PATH, &list.to_json(), &mut out);
+                    self.finish(std::mem::take(&mut out));
+                }
                 self.admin(AdminRequest::Reassign {
                     tp: TopicPartition::new(&topic, partition),
                     replicas,

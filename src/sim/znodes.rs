@@ -13,6 +13,54 @@ pub fn topic_path(topic: &str) -> String {
     format!("/brokers/topics/{topic}")
 }
 
+/// Where an operator asked for reassignments before 2.4 (`ReassignPartitionsZNode`): the
+/// controller watches it, reads it again on failover, and removes each partition from it once
+/// its reassignment completed.
+pub const REASSIGN_PARTITIONS_PATH: &str = "/admin/reassign_partitions";
+
+/// One partition of `/admin/reassign_partitions`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionReassignment {
+    /// The topic.
+    pub topic: String,
+    /// The partition.
+    pub partition: u32,
+    /// The target replicas.
+    pub replicas: Vec<BrokerId>,
+}
+
+/// The data of `/admin/reassign_partitions` (version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReassignPartitions {
+    /// Format version (1).
+    pub version: u32,
+    /// The partitions being reassigned.
+    pub partitions: Vec<PartitionReassignment>,
+}
+
+impl ReassignPartitions {
+    /// Parses the znode's data; `None` if it is not this format.
+    pub fn from_json(data: &str) -> Option<Self> {
+        serde_json::from_str(data).ok()
+    }
+
+    /// The data as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a reassignment list serializes")
+    }
+
+    /// Adds or replaces one partition's target.
+    pub fn put(&mut self, topic: &str, partition: u32, replicas: Vec<BrokerId>) {
+        self.partitions
+            .retain(|p| !(p.topic == topic && p.partition == partition));
+        self.partitions.push(PartitionReassignment {
+            topic: topic.to_string(),
+            partition,
+            replicas,
+        });
+    }
+}
+
 /// `/brokers/topics/<topic>/partitions/<p>/state`.
 pub fn partition_state_path(topic: &str, partition: u32) -> String {
     format!("/brokers/topics/{topic}/partitions/{partition}/state")

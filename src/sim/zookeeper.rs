@@ -150,6 +150,27 @@ impl ZooKeeper {
         self.create_persistent(path, data, out);
     }
 
+    /// An admin tool's write of a znode's data (creating it and any missing parents first),
+    /// firing watches: `kafka-reassign-partitions` writing `/admin/reassign_partitions`.
+    pub fn admin_put(&mut self, path: &str, data: &str, out: &mut Out) {
+        if !self.nodes.contains_key(path) {
+            self.admin_create(path, data, out);
+            return;
+        }
+        self.zxid += 1;
+        let zxid = self.zxid;
+        self.apply_write(
+            0,
+            ZkOp::SetData {
+                path: path.into(),
+                data: data.into(),
+                version: None,
+            },
+            zxid,
+            out,
+        );
+    }
+
     fn create_persistent(&mut self, path: &str, data: &str, out: &mut Out) {
         if self.nodes.contains_key(path) {
             return;

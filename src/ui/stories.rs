@@ -7,7 +7,7 @@ use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
 
 /// The story files, by name, in the order the page lists them.
-pub const STORIES: [(&str, &str); 23] = [
+pub const STORIES: [(&str, &str); 25] = [
     (
         "cold-start",
         include_str!("../../www/scenarios/cold-start.json"),
@@ -45,6 +45,10 @@ pub const STORIES: [(&str, &str); 23] = [
         include_str!("../../www/scenarios/lagging-follower.json"),
     ),
     (
+        "idle-follower-2.0",
+        include_str!("../../www/scenarios/idle-follower-2.0.json"),
+    ),
+    (
         "controlled-shutdown",
         include_str!("../../www/scenarios/controlled-shutdown.json"),
     ),
@@ -63,6 +67,10 @@ pub const STORIES: [(&str, &str); 23] = [
     (
         "auto-rebalance",
         include_str!("../../www/scenarios/auto-rebalance.json"),
+    ),
+    (
+        "reassignment",
+        include_str!("../../www/scenarios/reassignment.json"),
     ),
     (
         "truncation-0.10",
