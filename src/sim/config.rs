@@ -1,7 +1,7 @@
 //! Version profiles and settings.
 //!
-//! A profile is the Kafka release whose rules and defaults apply (KAFKA-RULES.md, "Defaults
-//! table"). Scenario `config` overrides a profile's defaults using Kafka's own setting names;
+//! A profile is the Kafka release whose rules and defaults apply. Scenario `config` overrides
+//! a profile's defaults using Kafka's own setting names;
 //! the simulator's own knobs (network latency) live under the `sim.` prefix.
 
 use std::collections::BTreeMap;
@@ -81,6 +81,20 @@ impl Profile {
     /// (2.4, `ReplicaStateMachine.startup`).
     pub fn offlines_dead_replicas_on_failover(self) -> bool {
         self >= Profile::V2_4
+    }
+
+    /// The Scala library of the profile's recommended Kafka download, whose
+    /// `mutable.HashMap` orders a group's members (and so picks the next group leader):
+    /// 2.11 for 0.10.2 and 2.0 (`gradle.properties` `scalaVersion=2.11.12` at 2.0.1), 2.12
+    /// for 2.4 (`2.12.10` at 2.4.1), 2.13 from 2.6 (KAFKA-9907 made 2.13 the default build;
+    /// `2.13.14` at 3.9). 2.11 and 2.12 share the `HashTable` order, 2.13 has its own.
+    pub fn scala_version(self) -> super::group_order::ScalaVersion {
+        use super::group_order::ScalaVersion;
+        match self {
+            Profile::V0_10 | Profile::V2_0 => ScalaVersion::V2_11,
+            Profile::V2_4 => ScalaVersion::V2_12,
+            Profile::V3_9 => ScalaVersion::V2_13,
+        }
     }
 
     /// The producer's default `acks`: 1 until 2.8, all from 3.0 (KIP-679).
@@ -434,6 +448,14 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("between"), "{e}");
         assert_eq!(s.zookeeper_session_timeout_ms, 6000);
+    }
+
+    #[test]
+    fn scala_versions_follow_the_recommended_builds() {
+        use crate::sim::group_order::ScalaVersion;
+        let names: Vec<&str> = Profile::ALL.map(|p| p.scala_version().name()).to_vec();
+        assert_eq!(names, ["2.11", "2.11", "2.12", "2.13"]);
+        assert_eq!(Profile::V3_9.scala_version(), ScalaVersion::V2_13);
     }
 
     #[test]
