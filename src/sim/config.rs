@@ -83,6 +83,14 @@ impl Profile {
         self >= Profile::V2_4
     }
 
+    /// Whether an empty group waits `group.initial.rebalance.delay.ms` before it completes its
+    /// join (Kafka 0.11, KIP-134: `GroupCoordinator.prepareRebalance` makes an
+    /// `InitialDelayedJoin` for an Empty group). Kafka 0.10.2.2's `prepareRebalance` makes a
+    /// plain `DelayedJoin`, which completes as soon as every member has joined.
+    pub fn has_initial_rebalance_delay(self) -> bool {
+        self >= Profile::V2_0
+    }
+
     /// The Scala library of the profile's recommended Kafka download, whose
     /// `mutable.HashMap` orders a group's members (and so picks the next group leader):
     /// 2.11 for 0.10.2 and 2.0 (`gradle.properties` `scalaVersion=2.11.12` at 2.0.1), 2.12
@@ -337,6 +345,12 @@ impl Settings {
                 self.offsets_topic_replication_factor = as_u64(1, 64)? as u32
             }
             "group.initial.rebalance.delay.ms" => {
+                if !self.profile.has_initial_rebalance_delay() {
+                    return Err(format!(
+                        "\"{key}\" came with Kafka 0.11 (KIP-134): the {} profile has no initial rebalance delay",
+                        self.profile.name()
+                    ));
+                }
                 self.group_initial_rebalance_delay_ms = as_u64(0, 600_000)?
             }
             "session.timeout.ms" => self.consumer_session_timeout_ms = as_u64(1, 3_600_000)?,
@@ -448,6 +462,26 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("between"), "{e}");
         assert_eq!(s.zookeeper_session_timeout_ms, 6000);
+    }
+
+    #[test]
+    fn the_initial_rebalance_delay_arrives_with_0_11() {
+        assert!(!Profile::V0_10.has_initial_rebalance_delay());
+        assert!(Profile::V2_0.has_initial_rebalance_delay());
+        assert!(Profile::V3_9.has_initial_rebalance_delay());
+        let mut s = Settings::for_profile(Profile::V0_10);
+        let e = s
+            .set("group.initial.rebalance.delay.ms", &serde_json::json!(3000))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "\"group.initial.rebalance.delay.ms\" came with Kafka 0.11 (KIP-134): the 0.10 profile has no initial rebalance delay"
+        );
+        assert_eq!(s.group_initial_rebalance_delay_ms, 0);
+        let mut s = Settings::for_profile(Profile::V2_4);
+        s.set("group.initial.rebalance.delay.ms", &serde_json::json!(100))
+            .unwrap();
+        assert_eq!(s.group_initial_rebalance_delay_ms, 100);
     }
 
     #[test]
