@@ -1,7 +1,7 @@
 //! Version profiles and settings.
 //!
-//! A profile is the Kafka release whose rules and defaults apply (KAFKA-RULES.md, "Defaults
-//! table"). Scenario `config` overrides a profile's defaults using Kafka's own setting names;
+//! A profile is the Kafka release whose rules and defaults apply. Scenario `config` overrides
+//! a profile's defaults using Kafka's own setting names;
 //! the simulator's own knobs (network latency) live under the `sim.` prefix.
 
 use std::collections::BTreeMap;
@@ -109,6 +109,28 @@ impl Profile {
     /// (2.4, `ReplicaStateMachine.startup`).
     pub fn offlines_dead_replicas_on_failover(self) -> bool {
         self >= Profile::V2_4
+    }
+
+    /// Whether an empty group waits `group.initial.rebalance.delay.ms` before it completes its
+    /// join (Kafka 0.11, KIP-134: `GroupCoordinator.prepareRebalance` makes an
+    /// `InitialDelayedJoin` for an Empty group). Kafka 0.10.2.2's `prepareRebalance` makes a
+    /// plain `DelayedJoin`, which completes as soon as every member has joined.
+    pub fn has_initial_rebalance_delay(self) -> bool {
+        self >= Profile::V2_0
+    }
+
+    /// The Scala library of the profile's recommended Kafka download, whose
+    /// `mutable.HashMap` orders a group's members (and so picks the next group leader):
+    /// 2.11 for 0.10.2 and 2.0 (`gradle.properties` `scalaVersion=2.11.12` at 2.0.1), 2.12
+    /// for 2.4 (`2.12.10` at 2.4.1), 2.13 from 2.6 (KAFKA-9907 made 2.13 the default build;
+    /// `2.13.14` at 3.9). 2.11 and 2.12 share the `HashTable` order, 2.13 has its own.
+    pub fn scala_version(self) -> super::group_order::ScalaVersion {
+        use super::group_order::ScalaVersion;
+        match self {
+            Profile::V0_10 | Profile::V2_0 => ScalaVersion::V2_11,
+            Profile::V2_4 => ScalaVersion::V2_12,
+            Profile::V3_9 => ScalaVersion::V2_13,
+        }
     }
 
     /// The producer's default `acks`: 1 until 2.8, all from 3.0 (KIP-679).
@@ -351,6 +373,12 @@ impl Settings {
                 self.offsets_topic_replication_factor = as_u64(1, 64)? as u32
             }
             "group.initial.rebalance.delay.ms" => {
+                if !self.profile.has_initial_rebalance_delay() {
+                    return Err(format!(
+                        "\"{key}\" came with Kafka 0.11 (KIP-134): the {} profile has no initial rebalance delay",
+                        self.profile.name()
+                    ));
+                }
                 self.group_initial_rebalance_delay_ms = as_u64(0, 600_000)?
             }
             "session.timeout.ms" => self.consumer_session_timeout_ms = as_u64(1, 3_600_000)?,
@@ -462,6 +490,34 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("between"), "{e}");
         assert_eq!(s.zookeeper_session_timeout_ms, 6000);
+    }
+
+    #[test]
+    fn the_initial_rebalance_delay_arrives_with_0_11() {
+        assert!(!Profile::V0_10.has_initial_rebalance_delay());
+        assert!(Profile::V2_0.has_initial_rebalance_delay());
+        assert!(Profile::V3_9.has_initial_rebalance_delay());
+        let mut s = Settings::for_profile(Profile::V0_10);
+        let e = s
+            .set("group.initial.rebalance.delay.ms", &serde_json::json!(3000))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "\"group.initial.rebalance.delay.ms\" came with Kafka 0.11 (KIP-134): the 0.10 profile has no initial rebalance delay"
+        );
+        assert_eq!(s.group_initial_rebalance_delay_ms, 0);
+        let mut s = Settings::for_profile(Profile::V2_4);
+        s.set("group.initial.rebalance.delay.ms", &serde_json::json!(100))
+            .unwrap();
+        assert_eq!(s.group_initial_rebalance_delay_ms, 100);
+    }
+
+    #[test]
+    fn scala_versions_follow_the_recommended_builds() {
+        use crate::sim::group_order::ScalaVersion;
+        let names: Vec<&str> = Profile::ALL.map(|p| p.scala_version().name()).to_vec();
+        assert_eq!(names, ["2.11", "2.11", "2.12", "2.13"]);
+        assert_eq!(Profile::V3_9.scala_version(), ScalaVersion::V2_13);
     }
 
     #[test]

@@ -289,7 +289,7 @@ impl Broker {
             } else {
                 self.maybe_advance_hw(now, &info.tp, settings, out);
                 if !was_leader && info.tp.topic == super::coordinator::OFFSETS_TOPIC {
-                    self.load_groups(now, &info.tp, out);
+                    self.load_groups(now, &info.tp, settings, out);
                 }
             }
         }
