@@ -824,7 +824,15 @@ impl Broker {
                 tp,
                 records,
                 acks,
-            } => self.on_produce(now, from, (request, tp, records, acks), settings, out),
+                batch,
+                ..
+            } => self.on_produce(
+                now,
+                from,
+                (request, tp, records, acks, batch),
+                settings,
+                out,
+            ),
             Body::AlterPartition {
                 broker_epoch,
                 tp,
@@ -966,6 +974,7 @@ impl Broker {
             Timer::Resume
             | Timer::SessionDeadline(_)
             | Timer::ProduceTick { .. }
+            | Timer::ProducerWake { .. }
             | Timer::ConsumerTick { .. }
             | Timer::ConsumerTimeout { .. } => {}
         }
