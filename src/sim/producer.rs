@@ -266,7 +266,8 @@ fn exponential(initial: u64, max: u64, attempts: u32, rng: &mut Rng) -> u64 {
     jittered.min(max)
 }
 
-/// Whether Kafka retries the error (`RetriableException`).
+/// Whether Kafka retries the error: its exception is a `RetriableException`
+/// (`org.apache.kafka.common.errors`, the same in 0.10.2.2, 2.0.1, 2.4.1 and 3.9.0).
 fn retriable(error: &str) -> bool {
     matches!(
         error,
@@ -279,8 +280,9 @@ fn retriable(error: &str) -> bool {
     )
 }
 
-/// Whether the error says the metadata may be stale (`InvalidMetadataException`, which
-/// `NetworkException` extends): the client asks for a refresh.
+/// Whether the error says the metadata may be stale: its exception is an
+/// `InvalidMetadataException` (`NetworkException` extends it), after which
+/// `Sender.completeBatch` asks for a metadata update (0.10.2.2 to 3.9.0).
 fn stale_metadata(error: &str) -> bool {
     matches!(
         error,
@@ -469,9 +471,9 @@ impl Producer {
         self.poll(now, brokers, settings, rng, out);
     }
 
-    /// `request.timeout.ms` passed since `request` was sent (`NetworkClient.handleTimedOutRequests`):
-    /// if it is still unanswered the client closes the connection, which fails every request
-    /// on it.
+    /// `request.timeout.ms` passed since `request` was sent: if it is still unanswered the
+    /// client closes the connection, which fails every request on it
+    /// (`NetworkClient.handleTimedOutRequests`, 0.10.2.2 to 3.9.0).
     pub fn on_request_timeout(
         &mut self,
         now: u64,
@@ -569,7 +571,9 @@ impl Producer {
         self.metadata.update_requested = true;
     }
 
-    /// `Sender.completeBatch` with an error: retry (`canRetry`) or fail (`failBatch`).
+    /// `Sender.completeBatch` with an error: retry or fail. `canRetry` is
+    /// `attempts < retries` and a retriable error in 0.10.2.2 and 2.0.1; from 2.1 (2.4.1,
+    /// 3.9.0) also not `hasReachedDeliveryTimeout`.
     #[allow(clippy::too_many_arguments)]
     fn complete_error(
         &mut self,
@@ -595,7 +599,10 @@ impl Producer {
             }
         }
         if retriable(error) && batch.retries < cfg.retries && !timed_out {
-            // `RecordAccumulator.reenqueue`: back to the front of the queue, in sequence order.
+            // `RecordAccumulator.reenqueue`: back to the front of the queue (`addFirst`; in
+            // sequence order for an idempotent producer, `insertInSequenceOrder`), with
+            // `lastAttemptMs = now`; the backoff is `retry.backoff.ms`, from 3.7
+            // `retryBackoff.backoff(attempts - 1)` (KIP-580).
             batch.retries += 1;
             batch.last_attempt_ms = now;
             batch.backoff_until_ms = now
@@ -732,7 +739,9 @@ impl Producer {
         self.schedule(now, settings, out);
     }
 
-    /// When a batch waiting in the accumulator expires.
+    /// When a batch waiting in the accumulator expires: 2.1+ `hasReachedDeliveryTimeout`
+    /// (`ProducerBatch`, 2.4.1, 3.9.0); before, `maybeExpire` (`RecordBatch` in 0.10.2.2,
+    /// `ProducerBatch` in 2.0.1, with `linger.ms` 0).
     fn expiry(batch: &Batch, cfg: &ProducerClient, settings: &Settings) -> u64 {
         match cfg.delivery_timeout_ms {
             Some(d) => batch.created_ms + d,
@@ -833,7 +842,9 @@ impl Producer {
     }
 
     /// `Metadata.timeToNextUpdate`: refreshes when a leader is missing, when asked for (no
-    /// sooner than the refresh backoff) and every `metadata.max.age.ms`.
+    /// sooner than the refresh backoff: `retry.backoff.ms` in 0.10.2.2 to 2.4.1;
+    /// `timeToAllowUpdate` with `equivalentResponseCount` from 3.7, 3.9.0) and every
+    /// `metadata.max.age.ms`.
     fn maybe_refresh(&mut self, now: u64, brokers: &Brokers, settings: &Settings, rng: &mut Rng) {
         let missing = self
             .queues
@@ -888,9 +899,12 @@ impl Producer {
         m.next_allowed_ms = now + backoff;
     }
 
-    /// Opens a connection to `broker` for client `acks`: a process that listens accepts it
-    /// (a frozen one too: its kernel does); a broker whose process is gone refuses it, and
-    /// the client waits `reconnect.backoff.ms` before it tries that broker again.
+    /// Opens a connection to `broker` for client `acks` (`NetworkClient.ready` /
+    /// `initiateConnect`): a process that listens accepts it (a frozen one too: its kernel
+    /// does); a broker whose process is gone refuses it, which `NetworkClient` handles as a
+    /// disconnect (a metadata update), and the client waits `reconnect.backoff.ms` before it
+    /// tries that broker again (`ClusterConnectionStates`: flat in 0.10.2.2, exponential from
+    /// 0.11, KIP-144). The batch stays in the accumulator: it was never sent.
     fn connect(
         &mut self,
         now: u64,
@@ -932,7 +946,11 @@ impl Producer {
         }
     }
 
-    /// `RecordAccumulator.drain` and `Sender.sendProduceRequests`.
+    /// `RecordAccumulator.drain` and `Sender.sendProduceRequests` (0.10.2.2 to 3.9.0): a
+    /// partition whose first batch backs off sends nothing (`first.attempts > 0 &&
+    /// waitedTimeMs < retryBackoffMs`; 3.7+ `shouldBackoff`, skipped once the leader changed);
+    /// a connection takes at most `max.in.flight.requests.per.connection` requests
+    /// (`InFlightRequests.canSendMore`); one request carries one batch of a partition.
     fn drain(
         &mut self,
         now: u64,
