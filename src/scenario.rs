@@ -1469,6 +1469,41 @@ mod tests {
     }
 
     #[test]
+    fn producer_settings_are_checked_as_kafka_producer_does() {
+        let produce = |config: &str, acks: &str| {
+            with_topic(&format!(
+                r#", "config": {{{config}}}, "actions": [{{"at_ms": 1, "do": "produce", "topic": "T", "partition": 0, "records": 1{acks}}}]"#
+            ))
+        };
+        let e = err(&produce(
+            r#""enable.idempotence": true"#,
+            r#", "acks": "1""#,
+        ));
+        assert!(
+            e.starts_with("actions[0]: KafkaProducer refuses its settings: Must set acks to all"),
+            "{e}"
+        );
+        // Without acks, enable.idempotence=true makes it all (2.0.1 configureAcks).
+        let s = parse(
+            &produce(r#""enable.idempotence": true"#, "")
+                .replace(r#""version": 1,"#, r#""version": 1, "profile": "2.0","#),
+        )
+        .unwrap();
+        assert!(matches!(
+            &s.actions[0].1,
+            Command::Produce {
+                acks: Acks::All,
+                ..
+            }
+        ));
+        let e = err(&produce(r#""delivery.timeout.ms": 1000"#, ""));
+        assert!(e.contains("should be equal to or larger than"), "{e}");
+        let e = err(&produce(r#""delivery.timeout.ms": 200000"#, "")
+            .replace(r#""version": 1,"#, r#""version": 1, "profile": "2.0","#));
+        assert!(e.contains("came with Kafka 2.1"), "{e}");
+    }
+
+    #[test]
     fn bad_partition_actions_are_named() {
         let bad = |action: &str| err(&with_topic(&format!(r#", "actions": [{action}]"#)));
         assert!(bad(

@@ -1707,6 +1707,47 @@ mod tests {
         assert_eq!(s.delivery_timeout(), 200_000);
     }
 
+    #[test]
+    fn producer_settings_that_kafka_refuses_change_nothing() {
+        let mut w = replicated_world(Profile::V3_9);
+        w.advance_to(2_000);
+        let stream = |acks| Command::Produce {
+            topic: "T".into(),
+            partition: 0,
+            records: None,
+            acks,
+            rate_per_s: Some(10),
+            for_ms: None,
+        };
+        w.apply(stream(Acks::One)).unwrap();
+        let before = w.settings().clone();
+        let set = |key: &str, value: serde_json::Value| Command::SetConfig {
+            key: key.into(),
+            value,
+            topic: None,
+        };
+        let e = w
+            .apply(set("enable.idempotence", serde_json::json!(true)))
+            .unwrap_err();
+        assert!(
+            e.starts_with("the producer with acks=1 would refuse it: Must set acks to all"),
+            "{e}"
+        );
+        let e = w
+            .apply(set("delivery.timeout.ms", serde_json::json!(1_000)))
+            .unwrap_err();
+        assert!(e.contains("request.timeout.ms (30000)"), "{e}");
+        assert_eq!(w.settings(), &before);
+        // Set while nothing conflicts, it holds; then an acks=1 produce is refused.
+        let mut w = replicated_world(Profile::V3_9);
+        w.advance_to(2_000);
+        w.apply(set("enable.idempotence", serde_json::json!(true)))
+            .unwrap();
+        let e = w.apply(stream(Acks::One)).unwrap_err();
+        assert!(e.contains("KafkaProducer refuses its settings"), "{e}");
+        assert!(w.state().producer.clients.is_empty());
+    }
+
     /// Brokers 1, 2, 3 with partition T-0 on [2, 3, 1], 20 ms latency and no jitter: a
     /// record batch produced at 2 s reaches the followers at 2.04 s and its acknowledgement
     /// would leave the leader at 2.06 s.
