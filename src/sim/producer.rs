@@ -709,16 +709,23 @@ impl Producer {
             }),
         }
         self.new_acks = true;
-        if let Some(o) = self.outages.remove(&(batch.tp.clone(), batch.acks)) {
+        self.recovered(
+            (batch.tp, batch.acks),
+            format!("the leader acknowledged a batch again (offset {base}, leader epoch {epoch})"),
+            out,
+        );
+    }
+
+    /// The end of a queue's outage, if it had one.
+    fn recovered(&mut self, key: (TopicPartition, Acks), cause: String, out: &mut ProducerOut) {
+        if let Some(o) = self.outages.remove(&key) {
             out.events.push((
                 EventKind::ProduceRecovered {
-                    partition: batch.tp.to_string(),
+                    partition: key.0.to_string(),
                     retried: o.retried,
                     failed: o.failed,
                 },
-                format!(
-                    "the leader acknowledged a batch again (offset {base}, leader epoch {epoch})"
-                ),
+                cause,
             ));
         }
     }
@@ -1038,7 +1045,13 @@ impl Producer {
                     },
                 ));
                 // acks=0: done once sent (`handleProduceResponse`, "the acks = 0 case").
-                if acks != Acks::Zero {
+                if acks == Acks::Zero {
+                    self.recovered(
+                        key.clone(),
+                        format!("acks=0: a batch went out to leader {leader} again, which is all the producer learns"),
+                        out,
+                    );
+                } else {
                     let timeout_ms = now + cfg.request_timeout_ms;
                     out.timeouts.push((timeout_ms, request));
                     self.in_flight.insert(
@@ -1501,6 +1514,44 @@ mod tests {
             assert_eq!(ev.len(), 1);
             assert!(ev[0].1.contains(error), "{profile:?}: {ev:?}");
         }
+    }
+
+    #[test]
+    fn acks_0_batches_wait_expire_and_are_done_once_sent() {
+        let settings = Settings::for_profile(Profile::V3_9);
+        let mut rng = Rng::new(1);
+        let mut p = Producer::default();
+        let b = brokers(2, 0, &[2], &[]);
+        let mut out = ProducerOut::default();
+        p.send(
+            1_000,
+            &tp(),
+            3,
+            Acks::Zero,
+            &b,
+            &settings,
+            &mut rng,
+            &mut out,
+        );
+        p.poll(121_000, &b, &settings, &mut rng, &mut out);
+        assert_eq!(p.ledgers[&tp()].failed_records, 3);
+        // Broker 3 leads now; the producer learns it when broker 2 refuses the connection.
+        let b = brokers(3, 1, &[2], &[]);
+        let mut out = ProducerOut::default();
+        let now = 200_000;
+        p.send(now, &tp(), 4, Acks::Zero, &b, &settings, &mut rng, &mut out);
+        assert!(out.sends.is_empty());
+        let wake = out.wake.expect("a wake-up");
+        assert!(wake <= 200_120, "{wake}");
+        let mut out = ProducerOut::default();
+        p.on_wake(wake, wake, &b, &settings, &mut rng, &mut out);
+        assert_eq!(sent(&out), vec![(3, 3, 4)]);
+        assert!(out.timeouts.is_empty());
+        assert!(p.view(&settings).batches.is_empty());
+        let ev = events(&out);
+        assert_eq!(ev.len(), 1);
+        assert_eq!(ev[0].0, "produce_recovered");
+        assert_eq!(p.ledgers[&tp()].acked_records, 0);
     }
 
     #[test]
