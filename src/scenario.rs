@@ -258,7 +258,7 @@ impl ActionSpec {
     }
 
     /// The command this action stands for.
-    pub fn to_command(&self, profile: Profile) -> Result<Command, String> {
+    pub fn to_command(&self, settings: &Settings) -> Result<Command, String> {
         let known = ACTIONS.iter().find(|(n, _)| *n == self.action);
         let fields = match known {
             None => {
@@ -341,7 +341,7 @@ impl ActionSpec {
                 let partition = self.partition.ok_or("\"produce\" needs \"partition\"")?;
                 let acks = match &self.acks {
                     Some(a) => Acks::parse(a)?,
-                    None => profile.default_acks(),
+                    None => settings.default_acks(),
                 };
                 if self.records.is_none() && self.rate_per_s.is_none() {
                     return Err(
@@ -612,7 +612,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         last = a.at_ms;
         check_time("at_ms", a.at_ms).map_err(|e| ScenarioError::at(&place, e))?;
         let cmd = a
-            .to_command(profile)
+            .to_command(&settings)
             .map_err(|e| ScenarioError::at(&place, e))?;
         for b in command_brokers(&cmd) {
             if !ids.contains(&b) {
@@ -859,7 +859,7 @@ const GROUP_FIELDS: [&str; 9] = [
 ];
 
 /// The fields of a partition in the state.
-const PARTITION_FIELDS: [&str; 14] = [
+const PARTITION_FIELDS: [&str; 16] = [
     "replicas",
     "leader",
     "leader_epoch",
@@ -873,6 +873,8 @@ const PARTITION_FIELDS: [&str; 14] = [
     "min_insync_replicas",
     "acked_records",
     "failed_records",
+    "retried_records",
+    "duplicate_records",
     "stream",
 ];
 
@@ -989,9 +991,13 @@ fn check_command_topics(
             partition,
             records,
             rate_per_s,
+            acks,
             ..
         } => {
             part(topic, *partition)?;
+            settings
+                .producer_client(*acks)
+                .map_err(|e| format!("KafkaProducer refuses its settings: {e}"))?;
             if *records == Some(0) || *rate_per_s == Some(0) {
                 return Err("\"records\" and \"rate_per_s\" must be at least 1".into());
             }
@@ -1460,6 +1466,41 @@ mod tests {
         assert!(
             matches!(&s.actions[6].1, Command::Reassign { replicas, .. } if replicas == &vec![3, 1])
         );
+    }
+
+    #[test]
+    fn producer_settings_are_checked_as_kafka_producer_does() {
+        let produce = |config: &str, acks: &str| {
+            with_topic(&format!(
+                r#", "config": {{{config}}}, "actions": [{{"at_ms": 1, "do": "produce", "topic": "T", "partition": 0, "records": 1{acks}}}]"#
+            ))
+        };
+        let e = err(&produce(
+            r#""enable.idempotence": true"#,
+            r#", "acks": "1""#,
+        ));
+        assert!(
+            e.starts_with("actions[0]: KafkaProducer refuses its settings: Must set acks to all"),
+            "{e}"
+        );
+        // Without acks, enable.idempotence=true makes it all (2.0.1 configureAcks).
+        let s = parse(
+            &produce(r#""enable.idempotence": true"#, "")
+                .replace(r#""version": 1,"#, r#""version": 1, "profile": "2.0","#),
+        )
+        .unwrap();
+        assert!(matches!(
+            &s.actions[0].1,
+            Command::Produce {
+                acks: Acks::All,
+                ..
+            }
+        ));
+        let e = err(&produce(r#""delivery.timeout.ms": 1000"#, ""));
+        assert!(e.contains("should be equal to or larger than"), "{e}");
+        let e = err(&produce(r#""delivery.timeout.ms": 200000"#, "")
+            .replace(r#""version": 1,"#, r#""version": 1, "profile": "2.0","#));
+        assert!(e.contains("came with Kafka 2.1"), "{e}");
     }
 
     #[test]

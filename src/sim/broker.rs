@@ -834,7 +834,15 @@ impl Broker {
                 tp,
                 records,
                 acks,
-            } => self.on_produce(now, from, (request, tp, records, acks), settings, out),
+                batch,
+                ..
+            } => self.on_produce(
+                now,
+                from,
+                (request, tp, records, acks, batch),
+                settings,
+                out,
+            ),
             Body::AlterPartition {
                 broker_epoch,
                 tp,
@@ -978,6 +986,7 @@ impl Broker {
             Timer::Resume
             | Timer::SessionDeadline(_)
             | Timer::ProduceTick { .. }
+            | Timer::ProducerWake { .. }
             | Timer::ConsumerTick { .. }
             | Timer::ConsumerTimeout { .. } => {}
         }

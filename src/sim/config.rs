@@ -1,8 +1,8 @@
 //! Version profiles and settings.
 //!
-//! A profile is the Kafka release whose rules and defaults apply. Scenario `config` overrides
-//! a profile's defaults using Kafka's own setting names;
-//! the simulator's own knobs (network latency) live under the `sim.` prefix.
+//! A profile is the Kafka release whose rules and defaults apply. Scenario `config` overrides a
+//! profile's defaults using Kafka's own setting names; the simulator's own knobs (network
+//! latency) live under the `sim.` prefix.
 
 use std::collections::BTreeMap;
 
@@ -142,6 +142,67 @@ impl Profile {
         }
     }
 
+    /// The producer's default `retries`: 0 until 2.0 (`ProducerConfig`, 0.10.2.2 and 2.0.1);
+    /// `Integer.MAX_VALUE` from 2.1 (KIP-91), where `delivery.timeout.ms` bounds the retrying.
+    pub fn default_retries(self) -> u32 {
+        if self >= Profile::V2_4 {
+            i32::MAX as u32
+        } else {
+            0
+        }
+    }
+
+    /// Whether the producer has `delivery.timeout.ms` (2.1, KIP-91): a batch fails once that
+    /// long has passed since it was created, wherever it is (`ProducerBatch.hasReachedDeliveryTimeout`,
+    /// `RecordAccumulator.expiredBatches`, `Sender.getExpiredInflightBatches`). Before, a batch
+    /// still in the accumulator expired after `request.timeout.ms` (`RecordBatch.maybeExpire`
+    /// in 0.10.2.2, `ProducerBatch.maybeExpire` in 2.0.1) and one in flight failed only with its
+    /// request.
+    pub fn has_delivery_timeout(self) -> bool {
+        self >= Profile::V2_4
+    }
+
+    /// Whether the producer has `enable.idempotence` (0.11, KIP-98).
+    pub fn has_idempotent_producer(self) -> bool {
+        self >= Profile::V2_0
+    }
+
+    /// Whether `enable.idempotence` is on by default (3.0, KIP-679); a producer that did not
+    /// set it turns it off when `acks` is not `all` or `retries` is 0
+    /// (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
+    pub fn idempotence_by_default(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// Whether a produce request that reached `request.timeout.ms` fails with REQUEST_TIMED_OUT
+    /// (3.5, KAFKA-14317: `Sender.handleProduceResponse` checks `wasTimedOut`); before, the
+    /// disconnect the timeout causes made it NETWORK_EXCEPTION.
+    pub fn reports_client_timeouts(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// Whether the producer's retry and metadata-refresh backoffs grow exponentially from
+    /// `retry.backoff.ms` to `retry.backoff.max.ms` (1000) with 20 % jitter (3.7, KIP-580:
+    /// `ExponentialBackoff` in `RecordAccumulator` and `Metadata`); before, a flat
+    /// `retry.backoff.ms`.
+    pub fn exponential_retry_backoff(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// Whether a retried batch skips its backoff once the partition's leader changed (3.7,
+    /// KIP-951: `ProducerBatch.hasLeaderChangedForTheOngoingRetry`), and the producer takes the
+    /// new leader from a NOT_LEADER_OR_FOLLOWER answer without waiting for a metadata refresh.
+    pub fn skips_backoff_on_new_leader(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// Whether the reconnect backoff grows exponentially from `reconnect.backoff.ms` (50) to
+    /// `reconnect.backoff.max.ms` (1000) with 20 % jitter (0.11, KIP-144:
+    /// `ClusterConnectionStates.updateReconnectBackoff`); before, a flat 50 ms.
+    pub fn exponential_reconnect_backoff(self) -> bool {
+        self >= Profile::V2_0
+    }
+
     fn default_session_timeout_ms(self) -> u64 {
         if self >= Profile::V3_9 {
             18_000
@@ -183,8 +244,19 @@ pub struct Settings {
     pub replica_fetch_wait_max_ms: u64,
     /// `replica.fetch.backoff.ms` (1000): a follower's pause after a fetch error.
     pub replica_fetch_backoff_ms: u64,
-    /// `request.timeout.ms` of the producer (30000).
+    /// `request.timeout.ms` of the producer (30000): how long it waits for an answer before it
+    /// closes the connection.
     pub request_timeout_ms: u64,
+    /// The producer's `retries`, when set (the default is [`Profile::default_retries`]).
+    pub retries: Option<u32>,
+    /// The producer's `retry.backoff.ms` (100).
+    pub retry_backoff_ms: u64,
+    /// The producer's `delivery.timeout.ms`, when set (2.1+; the default is 120000, raised to
+    /// `request.timeout.ms` if that is larger, as `KafkaProducer.configureDeliveryTimeout` does).
+    pub delivery_timeout_ms: Option<u64>,
+    /// The producer's `enable.idempotence`, when set (0.11+; the default is
+    /// [`Profile::idempotence_by_default`]).
+    pub enable_idempotence: Option<bool>,
     /// `offsets.topic.num.partitions` (50).
     pub offsets_topic_num_partitions: u32,
     /// `offsets.topic.replication.factor` (3).
@@ -206,7 +278,7 @@ pub struct Settings {
 }
 
 /// The setting names a scenario's `config` accepts, with what each means.
-pub const SETTING_NAMES: [(&str, &str); 21] = [
+pub const SETTING_NAMES: [(&str, &str); 25] = [
     (
         "offsets.topic.num.partitions",
         "partitions of __consumer_offsets",
@@ -261,6 +333,16 @@ pub const SETTING_NAMES: [(&str, &str); 21] = [
         "request.timeout.ms",
         "how long the producer waits for an answer",
     ),
+    ("retries", "how often the producer resends a failed batch"),
+    ("retry.backoff.ms", "the producer's pause before a retry"),
+    (
+        "delivery.timeout.ms",
+        "how long a batch may take in all, retries included (2.1+)",
+    ),
+    (
+        "enable.idempotence",
+        "whether the leader drops batches it already has (0.11+)",
+    ),
     ("zookeeper.session.timeout.ms", "ZooKeeper session timeout"),
     (
         "controlled.shutdown.max.retries",
@@ -306,6 +388,10 @@ impl Settings {
             replica_fetch_wait_max_ms: 500,
             replica_fetch_backoff_ms: 1_000,
             request_timeout_ms: 30_000,
+            retries: None,
+            retry_backoff_ms: 100,
+            delivery_timeout_ms: None,
+            enable_idempotence: None,
             offsets_topic_num_partitions: 50,
             offsets_topic_replication_factor: 3,
             // KIP-134 (0.11) added the initial rebalance delay.
@@ -366,6 +452,26 @@ impl Settings {
             "replica.fetch.wait.max.ms" => self.replica_fetch_wait_max_ms = as_u64(1, 60_000)?,
             "replica.fetch.backoff.ms" => self.replica_fetch_backoff_ms = as_u64(1, 60_000)?,
             "request.timeout.ms" => self.request_timeout_ms = as_u64(1, 600_000)?,
+            "retries" => self.retries = Some(as_u64(0, i32::MAX as u64)? as u32),
+            "retry.backoff.ms" => self.retry_backoff_ms = as_u64(0, 600_000)?,
+            "delivery.timeout.ms" => {
+                if !self.profile.has_delivery_timeout() {
+                    return Err(format!(
+                        "\"delivery.timeout.ms\" came with Kafka 2.1 (KIP-91); the {} profile's producer does not have it (a waiting batch expires after request.timeout.ms)",
+                        self.profile.name()
+                    ));
+                }
+                self.delivery_timeout_ms = Some(as_u64(1, 86_400_000)?)
+            }
+            "enable.idempotence" => {
+                if !self.profile.has_idempotent_producer() {
+                    return Err(format!(
+                        "\"enable.idempotence\" came with Kafka 0.11 (KIP-98); the {} profile's producer does not have it",
+                        self.profile.name()
+                    ));
+                }
+                self.enable_idempotence = Some(super::topic::as_bool(key, value)?)
+            }
             "offsets.topic.num.partitions" => {
                 self.offsets_topic_num_partitions = as_u64(1, 200)? as u32
             }
@@ -405,7 +511,80 @@ impl Settings {
         for (k, v) in overrides {
             s.set(k, v)?;
         }
+        s.check_producer()?;
         Ok(s)
+    }
+
+    /// The checks across producer settings that `KafkaProducer` makes when it is built
+    /// (`configureDeliveryTimeout`): a `delivery.timeout.ms` set below `linger.ms` (0) +
+    /// `request.timeout.ms` is refused.
+    pub fn check_producer(&self) -> Result<(), String> {
+        if let Some(d) = self.delivery_timeout_ms {
+            if d < self.request_timeout_ms {
+                return Err(format!(
+                    "delivery.timeout.ms ({d}) should be equal to or larger than linger.ms (0) + request.timeout.ms ({})",
+                    self.request_timeout_ms
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `delivery.timeout.ms` in force (2.1+): as set, else 120000, or `request.timeout.ms` if
+    /// that is larger (`KafkaProducer.configureDeliveryTimeout`).
+    pub fn delivery_timeout(&self) -> u64 {
+        self.delivery_timeout_ms
+            .unwrap_or_else(|| 120_000.max(self.request_timeout_ms))
+    }
+
+    /// The `acks` of a produce that does not name one: the profile's default, or `all` when
+    /// `enable.idempotence` is set to true (2.0.1 `KafkaProducer.configureAcks`: "Overriding
+    /// the default acks to all since idempotence is enabled").
+    pub fn default_acks(&self) -> super::topic::Acks {
+        if self.enable_idempotence == Some(true) {
+            super::topic::Acks::All
+        } else {
+            self.profile.default_acks()
+        }
+    }
+
+    /// The configuration of the producer client that sends with `acks`: Kafka's defaults and
+    /// checks for `retries` and `enable.idempotence` (`KafkaProducer.configureRetries` and
+    /// `configureAcks` in 2.0.1, `ProducerConfig.postProcessAndValidateIdempotenceConfigs` in
+    /// 3.9.0). The error is Kafka's `ConfigException` message.
+    pub fn producer_client(&self, acks: super::topic::Acks) -> Result<ProducerClient, String> {
+        let p = self.profile;
+        let user_idempotence = self.enable_idempotence;
+        let mut idempotent = p.has_idempotent_producer()
+            && user_idempotence.unwrap_or_else(|| p.idempotence_by_default());
+        let mut retries = self.retries.unwrap_or_else(|| p.default_retries());
+        if idempotent {
+            if self.retries == Some(0) {
+                if user_idempotence.is_some() {
+                    return Err(
+                        "Must set retries to non-zero when using the idempotent producer.".into(),
+                    );
+                }
+                idempotent = false;
+            } else if acks != super::topic::Acks::All {
+                if user_idempotence.is_some() {
+                    return Err("Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.".into());
+                }
+                idempotent = false;
+            } else if self.retries.is_none() {
+                // 2.0: "Overriding the default retries config to the recommended value of
+                // 2147483647 since the idempotent producer is enabled."
+                retries = i32::MAX as u32;
+            }
+        }
+        Ok(ProducerClient {
+            acks,
+            retries,
+            idempotent,
+            request_timeout_ms: self.request_timeout_ms,
+            retry_backoff_ms: self.retry_backoff_ms,
+            delivery_timeout_ms: p.has_delivery_timeout().then(|| self.delivery_timeout()),
+        })
     }
 
     /// `min.insync.replicas` of a topic (its override, else the broker default).
@@ -435,6 +614,37 @@ impl Settings {
         (self.zookeeper_session_timeout_ms / 3).max(1)
     }
 }
+
+/// One producer client's configuration, as `KafkaProducer` settles it. `acks` is a producer
+/// setting, so each `acks` a scenario uses is its own client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProducerClient {
+    /// `acks`.
+    pub acks: super::topic::Acks,
+    /// `retries`: how many times a failed batch is sent again.
+    pub retries: u32,
+    /// `enable.idempotence` in force.
+    pub idempotent: bool,
+    /// `request.timeout.ms`.
+    pub request_timeout_ms: u64,
+    /// `retry.backoff.ms`.
+    pub retry_backoff_ms: u64,
+    /// `delivery.timeout.ms` (none before 2.1).
+    pub delivery_timeout_ms: Option<u64>,
+}
+
+/// `max.in.flight.requests.per.connection` (5, every release): requests a producer sends on
+/// one connection before it waits for answers.
+pub const MAX_IN_FLIGHT_PER_CONNECTION: usize = 5;
+
+/// `retry.backoff.max.ms` (1000, 3.7+, KIP-580).
+pub const RETRY_BACKOFF_MAX_MS: u64 = 1_000;
+
+/// `reconnect.backoff.ms` (50) and `reconnect.backoff.max.ms` (1000, 0.11+, KIP-144).
+pub const RECONNECT_BACKOFF_MS: (u64, u64) = (50, 1_000);
+
+/// `metadata.max.age.ms` (300000): the producer refreshes its metadata at least this often.
+pub const METADATA_MAX_AGE_MS: u64 = 300_000;
 
 impl Default for Settings {
     fn default() -> Self {

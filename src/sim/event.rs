@@ -213,14 +213,42 @@ pub enum EventKind {
     },
     /// The producer stopped a stream.
     ProducerStopped { partition: String },
-    /// Produce requests began failing with an error.
+    /// The producer began giving batches up (an error it does not retry, or a timeout).
     ProduceFailed {
         partition: String,
         error: String,
         records: u64,
     },
-    /// Produce requests succeed again.
-    ProduceRecovered { partition: String, failed: u64 },
+    /// The producer began sending batches again after an error.
+    ProduceRetrying {
+        partition: String,
+        error: String,
+        records: u64,
+    },
+    /// Produce requests are acknowledged again after retries or failures.
+    ProduceRecovered {
+        partition: String,
+        retried: u64,
+        failed: u64,
+    },
+    /// A leader wrote a batch its log already held (a retry of a producer without
+    /// idempotence): offsets `from_offset..to_offset`, first copy at `first_offset`.
+    DuplicateWritten {
+        broker: BrokerId,
+        partition: String,
+        from_offset: u64,
+        to_offset: u64,
+        records: u64,
+        first_offset: u64,
+    },
+    /// A leader recognised a retried batch of an idempotent producer and answered with the
+    /// offset of the copy it held, writing nothing.
+    DuplicateDropped {
+        broker: BrokerId,
+        partition: String,
+        offset: u64,
+        records: u64,
+    },
     /// A setting changed at run time.
     ConfigChanged {
         key: String,
@@ -342,7 +370,10 @@ impl EventKind {
             EventKind::ProducerStarted { .. } => "producer_started",
             EventKind::ProducerStopped { .. } => "producer_stopped",
             EventKind::ProduceFailed { .. } => "produce_failed",
+            EventKind::ProduceRetrying { .. } => "produce_retrying",
             EventKind::ProduceRecovered { .. } => "produce_recovered",
+            EventKind::DuplicateWritten { .. } => "duplicate_written",
+            EventKind::DuplicateDropped { .. } => "duplicate_dropped",
             EventKind::ConfigChanged { .. } => "config_changed",
             EventKind::FetcherStalled { .. } => "fetcher_stalled",
             EventKind::FetcherResumed { .. } => "fetcher_resumed",
@@ -391,7 +422,9 @@ impl EventKind {
             | IsrUpdateFailed { broker, .. }
             | ReplicaTruncated { broker, .. }
             | FetcherStalled { broker, .. }
-            | FetcherResumed { broker, .. } => Some(*broker),
+            | FetcherResumed { broker, .. }
+            | DuplicateWritten { broker, .. }
+            | DuplicateDropped { broker, .. } => Some(*broker),
             GroupMemberJoined { coordinator, .. }
             | RebalanceStarted { coordinator, .. }
             | GroupStable { coordinator, .. }
@@ -417,6 +450,7 @@ impl EventKind {
             | ProducerStarted { .. }
             | ProducerStopped { .. }
             | ProduceFailed { .. }
+            | ProduceRetrying { .. }
             | ProduceRecovered { .. }
             | ConfigChanged { .. } => None,
         }
@@ -674,10 +708,39 @@ impl fmt::Display for EventKind {
                 partition,
                 error,
                 records,
-            } => write!(f, "produce to {partition} failed: {error} (a batch of {records} record(s) not written; more may follow)"),
-            ProduceRecovered { partition, failed } => write!(
+            } => write!(f, "produce to {partition} failed: {error} (a batch of {records} record(s) given up; more may follow)"),
+            ProduceRetrying {
+                partition,
+                error,
+                records,
+            } => write!(f, "produce to {partition} got {error}: the producer sends the batch again (a batch of {records} record(s); more may follow)"),
+            ProduceRecovered {
+                partition,
+                retried,
+                failed,
+            } => write!(
                 f,
-                "produce to {partition} succeeds again after {failed} failed record(s)"
+                "produce to {partition} is acknowledged again ({retried} record(s) retried, {failed} given up meanwhile)"
+            ),
+            DuplicateWritten {
+                broker,
+                partition,
+                from_offset,
+                to_offset,
+                records,
+                first_offset,
+            } => write!(
+                f,
+                "broker {broker} wrote {records} record(s) of {partition} a second time, at offsets {from_offset}..{to_offset} (first copy at {first_offset})"
+            ),
+            DuplicateDropped {
+                broker,
+                partition,
+                offset,
+                records,
+            } => write!(
+                f,
+                "broker {broker} already holds the retried batch of {records} record(s) of {partition} at offset {offset}: not written again"
             ),
             ConfigChanged { key, value, topic } => match topic {
                 Some(t) => write!(f, "topic {t}: {key} = {value}"),

@@ -6,6 +6,7 @@
 //! hold the same epoch at an offset hold the same record there.
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One replica's log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -20,6 +21,32 @@ pub struct Log {
     /// The few records whose content the model needs (the group coordinator's group
     /// metadata in `__consumer_offsets`), by offset.
     pub payloads: std::collections::BTreeMap<u64, String>,
+    /// Each producer batch in the log by its base offset: which producer sent it and with
+    /// what sequence. Replicated with the records and truncated with them, like the producer
+    /// state Kafka rebuilds from the log (`ProducerStateManager`).
+    #[serde(skip)]
+    pub batches: BTreeMap<u64, BatchMark>,
+    /// The base offset of the first copy of each batch, by (producer id, base sequence).
+    #[serde(skip)]
+    batch_index: BTreeMap<(u64, u64), u64>,
+    /// Records in the log that are a second (or later) copy of a batch.
+    #[serde(skip)]
+    duplicate_records: u64,
+}
+
+/// A producer batch as the log remembers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchMark {
+    /// The producer (its producer id; the model tags every producer's batches, idempotent or
+    /// not, so that it can tell a duplicate).
+    pub producer: u64,
+    /// The batch's base sequence: how many records the producer sent to the partition before.
+    pub sequence: u64,
+    /// How many records.
+    pub records: u64,
+    /// Whether an earlier copy of the same batch was already in the log when this one was
+    /// written.
+    pub duplicate: bool,
 }
 
 /// A run of records all written in one leader epoch: offsets `start..end`.
@@ -52,6 +79,63 @@ impl Log {
         let offset = self.append(epoch, 1);
         self.payloads.insert(offset, payload);
         offset
+    }
+
+    /// Appends a producer batch of `mark.records` records in leader epoch `epoch`; returns its
+    /// base offset and, when the log already held the batch, the base offset of the first copy
+    /// (the new copy is then marked as a duplicate).
+    pub fn append_batch(&mut self, epoch: u64, mark: BatchMark) -> (u64, Option<u64>) {
+        let first = self.find_batch(mark.producer, mark.sequence);
+        let base = self.append(epoch, mark.records);
+        if mark.records > 0 {
+            self.add_batch(
+                base,
+                BatchMark {
+                    duplicate: first.is_some(),
+                    ..mark
+                },
+            );
+        }
+        (base, first)
+    }
+
+    /// The base offset of the first copy of the batch (`producer`, `sequence`) in this log.
+    pub fn find_batch(&self, producer: u64, sequence: u64) -> Option<u64> {
+        self.batch_index.get(&(producer, sequence)).copied()
+    }
+
+    fn add_batch(&mut self, base: u64, mark: BatchMark) {
+        if mark.duplicate {
+            self.duplicate_records += mark.records;
+        } else {
+            self.batch_index
+                .entry((mark.producer, mark.sequence))
+                .or_insert(base);
+        }
+        self.batches.insert(base, mark);
+    }
+
+    /// The batch marks at `offset` and beyond (for a fetch answer).
+    pub fn batches_from(&self, offset: u64) -> Vec<(u64, BatchMark)> {
+        self.batches
+            .range(offset..)
+            .map(|(o, m)| (*o, *m))
+            .collect()
+    }
+
+    /// Takes the batch marks a fetch brought, for the records at `from` and beyond that this
+    /// log now holds.
+    pub fn add_fetched_batches(&mut self, from: u64, marks: &[(u64, BatchMark)]) {
+        for (o, m) in marks {
+            if *o >= from && *o < self.leo {
+                self.add_batch(*o, *m);
+            }
+        }
+    }
+
+    /// Records in the log that are a second copy of a batch already in it.
+    pub fn duplicate_records(&self) -> u64 {
+        self.duplicate_records
     }
 
     /// The payloads at `offset` and beyond.
@@ -123,6 +207,13 @@ impl Log {
         let gone = self.leo - offset;
         self.epochs.retain(|(_, start)| *start < offset);
         self.payloads.retain(|o, _| *o < offset);
+        for (o, m) in self.batches.split_off(&offset) {
+            if m.duplicate {
+                self.duplicate_records -= m.records;
+            } else if self.batch_index.get(&(m.producer, m.sequence)) == Some(&o) {
+                self.batch_index.remove(&(m.producer, m.sequence));
+            }
+        }
         self.leo = offset;
         self.hw = self.hw.min(offset);
         gone
@@ -185,6 +276,45 @@ mod tests {
         assert_eq!(log.truncate_to(4), 6);
         assert_eq!((log.leo, log.hw), (4, 4));
         assert_eq!(log.epochs, vec![(0, 0)]);
+    }
+
+    fn mark(producer: u64, sequence: u64, records: u64) -> BatchMark {
+        BatchMark {
+            producer,
+            sequence,
+            records,
+            duplicate: false,
+        }
+    }
+
+    #[test]
+    fn a_batch_written_twice_is_marked_and_truncated_with_its_records() {
+        let mut log = Log::default();
+        assert_eq!(log.append_batch(0, mark(7, 0, 2)), (0, None));
+        assert_eq!(log.append_batch(0, mark(7, 2, 3)), (2, None));
+        // The second batch again (a retry): written at 5, first copy at 2.
+        assert_eq!(log.append_batch(1, mark(7, 2, 3)), (5, Some(2)));
+        assert_eq!(log.duplicate_records(), 3);
+        assert!(log.batches[&5].duplicate);
+        assert_eq!(log.find_batch(7, 2), Some(2));
+        // Another producer's batch with the same sequence is not a duplicate.
+        assert_eq!(log.append_batch(1, mark(8, 2, 1)), (8, None));
+        assert_eq!(log.duplicate_records(), 3);
+        // A follower copies the marks with the records.
+        let mut follower = Log::default();
+        follower.append_runs(&log.runs_from(0));
+        follower.add_fetched_batches(0, &log.batches_from(0));
+        assert_eq!(follower.duplicate_records(), 3);
+        assert_eq!(follower.find_batch(8, 2), Some(8));
+        // Truncating the duplicate takes its mark away; truncating the original too.
+        log.truncate_to(5);
+        assert_eq!(log.duplicate_records(), 0);
+        assert_eq!(log.find_batch(7, 2), Some(2));
+        assert_eq!(log.find_batch(8, 2), None);
+        log.truncate_to(2);
+        assert_eq!(log.find_batch(7, 2), None);
+        assert_eq!(log.find_batch(7, 0), Some(0));
+        assert_eq!(log.batches.len(), 1);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! events to record. The world turns those into timed deliveries.
 
 use super::event::EventKind;
-use super::log::Run;
+use super::log::{BatchMark, Run};
 use super::net::{BrokerId, Endpoint};
 use super::topic::{Acks, TopicPartition};
 
@@ -278,6 +278,21 @@ pub struct FetchData {
     pub epoch_end: Option<Option<(u64, u64)>>,
     /// The payloads of the records fetched (group metadata in `__consumer_offsets`).
     pub payloads: Vec<(u64, String)>,
+    /// The producer batches among the records fetched, by base offset.
+    pub batches: Vec<(u64, BatchMark)>,
+}
+
+/// Who sent a produce batch: Kafka's producer id and base sequence, which only an idempotent
+/// producer puts on the wire (the model tags every batch so that it can tell a duplicate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProduceBatch {
+    /// The producer id.
+    pub producer: u64,
+    /// The base sequence: records the producer sent to the partition before this batch.
+    pub sequence: u64,
+    /// Whether the producer is idempotent (`enable.idempotence` in force): only then does the
+    /// leader look the batch up before appending it.
+    pub idempotent: bool,
 }
 
 /// What a JoinGroup answer gives a member.
@@ -411,12 +426,15 @@ pub enum Body {
         correlation_id: u64,
         partitions: Vec<FetchData>,
     },
-    /// Producer to leader.
+    /// Producer to leader, on the connection the producer opened to the broker's process
+    /// `conn` (its incarnation): a restarted process never reads it.
     Produce {
         request: u64,
         tp: TopicPartition,
         records: u64,
         acks: Acks,
+        batch: ProduceBatch,
+        conn: u64,
     },
     /// Leader to producer: the base offset and leader epoch of the appended records, or an error.
     ProduceResponse {
@@ -728,6 +746,9 @@ pub enum Timer {
     RebalanceCheck { epoch: u64 },
     /// Producer: the next batch of a steady stream.
     ProduceTick { stream: u64 },
+    /// Producer: its sender loop has something to do at `at` (a backoff ends, a batch expires,
+    /// a metadata refresh is due); only the newest wake-up counts.
+    ProducerWake { at: u64 },
     /// Coordinator: one of its group timers (see the coordinator's timer table).
     Group { id: u64 },
     /// Consumer: send the next heartbeat (only the newest tick counts).

@@ -36,7 +36,10 @@ pub mod zookeeper;
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
-pub use state::{BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, StreamView};
+pub use state::{
+    BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, ProducerBatchView,
+    ProducerClientView, ProducerView, StreamView,
+};
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::{Command, Setup, World};
 

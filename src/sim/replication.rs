@@ -14,9 +14,10 @@
 use super::broker::{Broker, BrokerStatus, Pending};
 use super::config::Settings;
 use super::event::EventKind;
-use super::log::Log;
+use super::log::{BatchMark, Log};
 use super::message::{
-    Body, FetchData, FetchPartition, KafkaError, OpResult, Out, PartitionInfo, Timer, ZkError, ZkOp,
+    Body, FetchData, FetchPartition, KafkaError, OpResult, Out, PartitionInfo, ProduceBatch, Timer,
+    ZkError, ZkOp,
 };
 use super::net::{BrokerId, Endpoint};
 use super::topic::{Acks, TopicPartition};
@@ -342,12 +343,14 @@ impl Broker {
 
     // ----- produce -----
 
-    /// `appendRecordsToLeader`, with acks and `min.insync.replicas`.
+    /// `appendRecordsToLeader`, with acks and `min.insync.replicas` (`Partition`), and the
+    /// producer state check of `Log.append` (2.4.1) / `UnifiedLog.append` (3.9.0): the batch of
+    /// an idempotent producer that the log already holds is not written again.
     pub(crate) fn on_produce(
         &mut self,
         now: u64,
         from: Endpoint,
-        (request, tp, records, acks): (u64, TopicPartition, u64, Acks),
+        (request, tp, records, acks, batch): (u64, TopicPartition, u64, Acks, ProduceBatch),
         settings: &Settings,
         out: &mut Out,
     ) {
@@ -374,23 +377,79 @@ impl Broker {
             reply(Err(KafkaError::NotLeaderOrFollower), out);
             return;
         };
+        // `Partition.appendRecordsToLeader`: checked before the log looks at the batch.
         if acks == Acks::All && isr_len < min_isr {
             reply(Err(KafkaError::NotEnoughReplicas), out);
             return;
         }
+        let id = self.id;
         let replica = self.replicas.get_mut(&tp).expect("checked above");
-        let base = replica.log.append(epoch, records);
-        let end = replica.log.leo;
+        // `analyzeAndValidateProducerState` (0.11+, KIP-98): a client batch of an idempotent
+        // producer is looked up among the last batches of its producer id
+        // (`ProducerStateEntry.findDuplicateBatch`, the last NUM_BATCHES_TO_RETAIN = 5); the
+        // producer never has more than 5 in flight, so those always hold a retried one. The
+        // answer carries the offsets of the copy the log has. Followers build the same
+        // producer state from the batches they replicate, so a new leader knows them too.
+        let held = if batch.idempotent {
+            replica.log.find_batch(batch.producer, batch.sequence)
+        } else {
+            None
+        };
+        let (base, end, base_epoch) = match held {
+            Some(first) => {
+                let first_epoch = replica.log.epoch_at(first).unwrap_or(epoch);
+                out.event(
+                    EventKind::DuplicateDropped {
+                        broker: id,
+                        partition: tp.to_string(),
+                        offset: first,
+                        records,
+                    },
+                    format!(
+                        "enable.idempotence=true: the batch (producer id {}, sequence {}) is already in the log, written in leader epoch {first_epoch}; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)",
+                        batch.producer, batch.sequence
+                    ),
+                );
+                (first, first + records, first_epoch)
+            }
+            None => {
+                let (base, first) = replica.log.append_batch(
+                    epoch,
+                    BatchMark {
+                        producer: batch.producer,
+                        sequence: batch.sequence,
+                        records,
+                        duplicate: false,
+                    },
+                );
+                if let Some(first) = first {
+                    out.event(
+                        EventKind::DuplicateWritten {
+                            broker: id,
+                            partition: tp.to_string(),
+                            from_offset: base,
+                            to_offset: base + records,
+                            records,
+                            first_offset: first,
+                        },
+                        "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice",
+                    );
+                }
+                (base, replica.log.leo, epoch)
+            }
+        };
         match acks {
             Acks::Zero => {}
-            Acks::One => reply(Ok((base, epoch)), out),
+            Acks::One => reply(Ok((base, base_epoch)), out),
             Acks::All => {
+                // `ReplicaManager.appendRecords`: a DelayedProduce waits until the high
+                // watermark passes the batch (for a duplicate, the copy the log holds).
                 self.waiting_produce.insert(
                     request,
                     WaitingProduce {
                         tp: tp.clone(),
                         end,
-                        base: (base, epoch),
+                        base: (base, base_epoch),
                         from,
                     },
                 );
@@ -402,7 +461,9 @@ impl Broker {
             }
         }
         self.maybe_advance_hw(now, &tp, settings, out);
-        self.answer_delayed_fetches(now, &tp, settings, out);
+        if held.is_none() {
+            self.answer_delayed_fetches(now, &tp, settings, out);
+        }
     }
 
     /// After the leader appended on its own (a group record): advance the high watermark and
@@ -702,6 +763,7 @@ impl Broker {
                     replica.log.payloads.insert(o, payload);
                 }
             }
+            replica.log.add_fetched_batches(from, &d.batches);
             let hw = d.hw.min(replica.log.leo);
             if hw > replica.log.hw {
                 replica.log.hw = hw;
@@ -830,6 +892,7 @@ impl Broker {
                     runs: Vec::new(),
                     epoch_end: None,
                     payloads: Vec::new(),
+                    batches: Vec::new(),
                 };
                 let Some((r, st)) = self
                     .replicas
@@ -858,6 +921,7 @@ impl Broker {
                 if p.fetch_offset <= r.log.leo {
                     d.runs = r.log.runs_from(p.fetch_offset);
                     d.payloads = r.log.payloads_from(p.fetch_offset);
+                    d.batches = r.log.batches_from(p.fetch_offset);
                 }
                 d
             })

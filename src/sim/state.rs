@@ -23,6 +23,8 @@ pub struct ClusterState {
     pub groups: BTreeMap<String, GroupView>,
     /// Acknowledged records lost, by partition.
     pub lost_records: BTreeMap<String, u64>,
+    /// The producer clients and the batches they are not done with.
+    pub producer: ProducerView,
     /// Broken safety invariants, as `"name: detail"`.
     pub violations: Vec<String>,
 }
@@ -89,8 +91,14 @@ pub struct PartitionView {
     pub min_insync_replicas: u32,
     /// Records the producer had acknowledged (acks 1 or all).
     pub acked_records: u64,
-    /// Records whose produce failed (an error, or no answer in time).
+    /// Records whose produce failed: the producer gave them up (an error it does not retry,
+    /// or a timeout). Some of them may be in the log all the same.
     pub failed_records: u64,
+    /// Records the producer sent again after an error (counted once per retry).
+    pub retried_records: u64,
+    /// Records in the leader's log (while offline, the longest log's) that are a second copy
+    /// of a batch it already held: retries of a producer without idempotence.
+    pub duplicate_records: u64,
     /// The producer's stream to this partition, if one runs: `{acks, rate_per_s}`.
     pub stream: Option<StreamView>,
 }
@@ -135,6 +143,60 @@ pub struct ConsumerView {
     pub leader: bool,
     /// Its partitions.
     pub assignment: Vec<String>,
+}
+
+/// The producer clients and their batches in progress.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ProducerView {
+    /// Each client that has sent anything, by its `acks` (`acks` is a producer setting, so
+    /// each value is its own client), with the settings it runs with.
+    pub clients: BTreeMap<String, ProducerClientView>,
+    /// The batches not done yet, by partition and client: the ones in flight first, then the
+    /// accumulator's queue in order. Consecutive batches in the same situation are one entry.
+    pub batches: Vec<ProducerBatchView>,
+}
+
+/// One producer client's settings in force.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProducerClientView {
+    /// `retries`.
+    pub retries: u32,
+    /// `enable.idempotence` in force (the defaults and Kafka's own overrides applied).
+    pub enable_idempotence: bool,
+    /// `delivery.timeout.ms` (`null` before 2.1).
+    pub delivery_timeout_ms: Option<u64>,
+    /// `request.timeout.ms`.
+    pub request_timeout_ms: u64,
+    /// `retry.backoff.ms`.
+    pub retry_backoff_ms: u64,
+}
+
+/// Batches of one partition and client in the same situation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProducerBatchView {
+    /// `topic-partition`.
+    pub partition: String,
+    /// The client's `acks`.
+    pub acks: &'static str,
+    /// Records in these batches.
+    pub records: u64,
+    /// How many batches (a stream makes one per 100 ms).
+    pub batches: u64,
+    /// Which try this is (1: the first; a retried batch counts up).
+    pub attempt: u32,
+    /// What they wait on: `in_flight` (sent to `broker`, answered or given up by
+    /// `until_ms`, the request timeout), `retry_backoff` (sent again at `until_ms`),
+    /// `waiting_for_leader` (no leader known, or `broker`, the leader the metadata names,
+    /// refuses the connection) or `queued` (behind batches in flight); waiting ones expire at
+    /// `until_ms` (`delivery.timeout.ms` from 2.1, `request.timeout.ms` in the accumulator
+    /// before).
+    pub waits: &'static str,
+    /// The broker involved, if any.
+    pub broker: Option<BrokerId>,
+    /// When the timer they wait on fires.
+    pub until_ms: Option<u64>,
+    /// The error of their last try, if they are being retried.
+    pub error: Option<&'static str>,
 }
 
 /// A steady produce stream.

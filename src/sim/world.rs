@@ -572,6 +572,7 @@ impl World {
                         acks,
                         &self.brokers,
                         &self.settings,
+                        &mut self.rng,
                         &mut pout,
                     ),
                     Some(rate) => {
@@ -786,6 +787,16 @@ impl World {
                 },
             );
         }
+        if let Some(at) = pout.wake {
+            self.push(
+                at,
+                Item::Timer {
+                    owner: Endpoint::Client,
+                    incarnation: 0,
+                    timer: Timer::ProducerWake { at },
+                },
+            );
+        }
         for (leader, body) in pout.sends {
             self.send(Endpoint::Client, Endpoint::Broker(leader), body);
         }
@@ -921,6 +932,11 @@ impl World {
                 if *for_ms == Some(0) {
                     return Err("for_ms must be at least 1".into());
                 }
+                if let Command::Produce { acks, .. } = cmd {
+                    self.settings
+                        .producer_client(*acks)
+                        .map_err(|e| format!("KafkaProducer refuses its settings: {e}"))?;
+                }
             }
             Command::StopProducing { topic, partition } => {
                 self.check_partition(topic, *partition)?;
@@ -972,7 +988,16 @@ impl World {
                     self.find_topic(t)?;
                     TopicConfig::default().set(key, value)?;
                 }
-                None => self.settings.clone().set(key, value)?,
+                None => {
+                    let mut s = self.settings.clone();
+                    s.set(key, value)?;
+                    s.check_producer()?;
+                    for acks in self.producer.clients_in_use() {
+                        s.producer_client(acks).map_err(|e| {
+                            format!("the producer with acks={acks} would refuse it: {e}")
+                        })?;
+                    }
+                }
             },
             Command::PreferredElection { topic, partition } => {
                 self.check_scope(topic, partition)?;
@@ -1161,7 +1186,15 @@ impl World {
                         } = body
                         {
                             let mut pout = ProducerOut::default();
-                            self.producer.on_response(request, result, &mut pout);
+                            self.producer.on_response(
+                                now,
+                                request,
+                                result,
+                                &self.brokers,
+                                &settings,
+                                &mut self.rng,
+                                &mut pout,
+                            );
                             self.finish_producer(pout);
                         }
                     }
@@ -1184,6 +1217,15 @@ impl World {
                                 return;
                             }
                             s if s.is_alive() => {
+                                if let Body::Produce { conn, .. } = &body {
+                                    if *conn != self.brokers[&b].incarnation {
+                                        // Sent to a process that has since died: its
+                                        // connection reset, and the new process never
+                                        // reads it (the producer already failed it).
+                                        self.mark_dropped(msg);
+                                        return;
+                                    }
+                                }
                                 let mut body = body;
                                 // The coordinator's UUID.randomUUID, from the world's RNG.
                                 if let Body::JoinGroup {
@@ -1232,10 +1274,14 @@ impl World {
                         match timer {
                             Timer::ProduceTick { stream } => {
                                 let brokers = &self.brokers;
-                                if self
-                                    .producer
-                                    .tick(now, stream, brokers, &settings, &mut pout)
-                                {
+                                if self.producer.tick(
+                                    now,
+                                    stream,
+                                    brokers,
+                                    &settings,
+                                    &mut self.rng,
+                                    &mut pout,
+                                ) {
                                     self.push(
                                         now + super::producer::TICK_MS,
                                         Item::Timer {
@@ -1246,9 +1292,22 @@ impl World {
                                     );
                                 }
                             }
-                            Timer::ProduceTimeout { request } => {
-                                self.producer.on_timeout(request, &mut pout)
-                            }
+                            Timer::ProduceTimeout { request } => self.producer.on_request_timeout(
+                                now,
+                                request,
+                                &self.brokers,
+                                &settings,
+                                &mut self.rng,
+                                &mut pout,
+                            ),
+                            Timer::ProducerWake { at } => self.producer.on_wake(
+                                now,
+                                at,
+                                &self.brokers,
+                                &settings,
+                                &mut self.rng,
+                                &mut pout,
+                            ),
                             _ => {}
                         }
                         self.finish_producer(pout);
@@ -1520,6 +1579,20 @@ impl World {
     }
 
     fn monitor_step(&mut self) {
+        // The producer's connections to a broker whose process died reset now: it learns at
+        // once, as a client whose TCP connection is closed does.
+        if self.producer.has_connections() {
+            let mut pout = ProducerOut::default();
+            if self.producer.check_connections(
+                self.now,
+                &self.brokers,
+                &self.settings,
+                &mut self.rng,
+                &mut pout,
+            ) {
+                self.finish_producer(pout);
+            }
+        }
         let mut found = self.monitor.check(&self.zk, &self.brokers);
         found.extend(self.group_checks());
         let digest = (self.zk.zxid(), self.replication_digest());
@@ -1704,6 +1777,7 @@ impl World {
                     (tp.to_string(), lost)
                 })
                 .collect(),
+            producer: self.producer.view(&self.settings),
             violations: self.violations.clone(),
         }
     }
@@ -1757,9 +1831,19 @@ impl World {
                 };
                 roles.insert(*r, role);
             }
-            let high_watermark = match self.acting_leader(&tp) {
-                Some((l, _)) => self.brokers[&l].replicas[&tp].log.hw,
-                None => max_hw,
+            let (high_watermark, duplicate_records) = match self.acting_leader(&tp) {
+                Some((l, _)) => {
+                    let log = &self.brokers[&l].replicas[&tp].log;
+                    (log.hw, log.duplicate_records())
+                }
+                None => (
+                    max_hw,
+                    replicas
+                        .iter()
+                        .filter_map(|r| self.brokers[r].replicas.get(&tp))
+                        .max_by_key(|x| x.log.leo)
+                        .map_or(0, |x| x.log.duplicate_records()),
+                ),
             };
             let ledger = self.producer.ledgers.get(&tp);
             let stream = self
@@ -1787,6 +1871,8 @@ impl World {
                     min_insync_replicas: self.settings.topic_min_insync(&tp.topic),
                     acked_records: ledger.map_or(0, |l| l.acked_records),
                     failed_records: ledger.map_or(0, |l| l.failed_records),
+                    retried_records: ledger.map_or(0, |l| l.retried_records),
+                    duplicate_records,
                     stream,
                 },
             );

@@ -38,7 +38,9 @@ fn family(kind: &str) -> Option<&'static str> {
         "records_lost" => "ev-loss",
         "replica_truncated" => "ev-truncated",
         "produce_failed" => "ev-produce-failed",
-        "produce_recovered" => "ev-produce-ok",
+        "produce_retrying" => "ev-produce-retrying",
+        "produce_recovered" | "duplicate_dropped" => "ev-produce-ok",
+        "duplicate_written" => "ev-duplicate",
         "producer_started"
         | "producer_stopped"
         | "config_changed"

@@ -1,7 +1,8 @@
 //! The partitions panel: the producer's controls, each topic's settings (unclean leader
 //! election, `min.insync.replicas`, preferred election) and a live table of every partition:
 //! replicas (preferred first), leader, leader epoch, ISR, high watermark, each replica's log
-//! end offset and lag, and the producer's record account (acknowledged, failed, lost).
+//! end offset and lag, and the producer's record account (acknowledged, failed, duplicated,
+//! lost).
 //!
 //! The internal topic `__consumer_offsets` shows only the partitions that hold a group (their
 //! leader is the group's coordinator), unless the reader asks for all of them.
@@ -200,7 +201,10 @@ fn row(
             <td data-field="hw" data-label="high watermark" class="num">{ p.high_watermark }</td>
             <td data-field="leo" data-label="log end offset, lag" class="leo-cell">{ leo_cell(p) }</td>
             <td data-field="acked" data-label="acked" class="num">{ p.acked_records }</td>
-            <td data-field="failed" data-label="failed" class={classes!("num", (p.failed_records > 0).then_some("warn"))}>{ p.failed_records }</td>
+            <td data-field="failed" data-label="failed" class={classes!("num", (p.failed_records > 0).then_some("warn"))}
+                title={format!("{} record(s) given up; {} record(s) sent again after an error", p.failed_records, p.retried_records)}>{ p.failed_records }</td>
+            <td data-field="dup" data-label="duplicates" class={classes!("num", (p.duplicate_records > 0).then_some("warn"))}
+                title="records in the leader's log written twice: a producer without idempotence retried a batch that had been written">{ p.duplicate_records }</td>
             <td data-field="lost" data-label="lost" class={classes!("num", (lost > 0).then_some("bad"))}>
                 if lost > 0 {
                     <span class="lost-pill">{ lost }</span>
@@ -583,7 +587,8 @@ pub fn partitions(
                                 <th scope="col" title="high watermark: the last offset every in-sync replica has">{ "HW" }</th>
                                 <th scope="col">{ "log end offset · lag, by broker" }</th>
                                 <th scope="col" title="records the producer saw acknowledged">{ "acked" }</th>
-                                <th scope="col" title="records whose produce failed">{ "failed" }</th>
+                                <th scope="col" title="records the producer gave up (an error it does not retry, or a timeout); some may be in the log all the same">{ "failed" }</th>
+                                <th scope="col" title="records in the log twice: retries of a producer without enable.idempotence">{ "dup" }</th>
                                 <th scope="col" title="acknowledged records that are gone">{ "lost" }</th>
                             </tr>
                         </thead>
