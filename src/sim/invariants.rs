@@ -29,7 +29,11 @@ pub const LEADER_EPOCHS_ONLY_GROW: &str = "leader epochs only grow";
 pub const LEADER_IN_ISR: &str = "the leader is in the ISR";
 
 /// "The high watermark stays within the ISR": no ISR member's log ends below the leader's
-/// high watermark (what is committed is on every in-sync replica).
+/// high watermark (what is committed is on every in-sync replica). Only the replicas the
+/// leader is assigned count, as in Kafka's own high watermark (`Partition.maybeIncrementLeaderHW`
+/// walks `remoteReplicasMap`, 3.9.0): when a reassignment completes, the new leader's
+/// LeaderAndIsr lists only the target replicas while the ISR still holds the ones being removed,
+/// for the few milliseconds until the controller takes them out one by one.
 pub const HW_WITHIN_ISR: &str = "the high watermark never exceeds an ISR member's log end";
 
 /// "The ISR holds only assigned replicas": every member of a partition's ISR in ZooKeeper is

@@ -183,8 +183,8 @@ pub enum Task {
 pub enum Req {
     /// The cluster metadata (built when sent).
     UpdateMetadata,
-    /// Lead or follow these partitions (their state when sent).
-    LeaderAndIsr(Vec<TopicPartition>),
+    /// Lead or follow these partitions (their state when the request was made).
+    LeaderAndIsr(Vec<PartitionInfo>),
     /// Stop (and maybe delete) these replicas.
     StopReplica(Vec<TopicPartition>, bool),
 }
@@ -302,6 +302,31 @@ impl PartitionContext {
             replicas: self.assignment(tp).cloned().unwrap_or_default(),
         })
     }
+}
+
+/// The assignment znode of `topic` as `updateReplicaAssignmentForPartition` writes it: every
+/// partition's replica list and, from 2.4, the adding and removing replicas of each of the
+/// topic's reassignments in progress (`partitionFullReplicaAssignmentForTopic`, 3.9.0).
+fn assignment_znode(
+    topic: &str,
+    parts: &[Vec<BrokerId>],
+    reassigning: &BTreeMap<TopicPartition, Reassignment>,
+    with_moves: bool,
+) -> TopicAssignment {
+    let mut a = TopicAssignment::new(parts);
+    if with_moves {
+        for (tp, re) in reassigning.iter().filter(|(tp, _)| tp.topic == topic) {
+            let (adding, removing) = (re.adding(), re.removing());
+            if !adding.is_empty() {
+                a.adding_replicas.insert(tp.partition.to_string(), adding);
+            }
+            if !removing.is_empty() {
+                a.removing_replicas
+                    .insert(tp.partition.to_string(), removing);
+            }
+        }
+    }
+    a
 }
 
 fn parse_tp(name: &str) -> Option<TopicPartition> {
@@ -551,7 +576,8 @@ impl Broker {
                     .as_ref()
                     .is_some_and(|c| c.live.contains_key(&b));
                 if live && !theirs.is_empty() {
-                    self.enqueue(now, b, Req::LeaderAndIsr(theirs), settings, out);
+                    let infos = theirs.iter().filter_map(|tp| ctx.info(tp)).collect();
+                    self.enqueue(now, b, Req::LeaderAndIsr(infos), settings, out);
                 }
             }
             Task::Reassign { tp, target } => {
@@ -1374,19 +1400,21 @@ impl Broker {
     ) {
         let live = self.live_set();
         let Some(ctx) = self.ctx() else { return };
-        let mut by_broker: BTreeMap<BrokerId, Vec<TopicPartition>> = BTreeMap::new();
+        // The request holds the states as they are now: resent, it says the same thing
+        // (ControllerChannelManager's RequestSendThread retries the request it built).
+        let mut by_broker: BTreeMap<BrokerId, Vec<PartitionInfo>> = BTreeMap::new();
         for tp in tps {
-            if !ctx.states.contains_key(tp) {
+            let Some(info) = ctx.info(tp) else {
                 continue;
-            }
-            for r in ctx.assignment(tp).cloned().unwrap_or_default() {
-                if live.contains(&r) && Some(r) != except {
-                    by_broker.entry(r).or_default().push(tp.clone());
+            };
+            for r in &info.replicas {
+                if live.contains(r) && Some(*r) != except {
+                    by_broker.entry(*r).or_default().push(info.clone());
                 }
             }
         }
-        for (b, tps) in by_broker {
-            self.enqueue(now, b, Req::LeaderAndIsr(tps), settings, out);
+        for (b, infos) in by_broker {
+            self.enqueue(now, b, Req::LeaderAndIsr(infos), settings, out);
         }
     }
 
@@ -1461,11 +1489,11 @@ impl Broker {
                     .collect(),
                 correlation_id,
             },
-            Req::LeaderAndIsr(tps) => Body::LeaderAndIsr {
+            Req::LeaderAndIsr(infos) => Body::LeaderAndIsr {
                 controller: id,
                 controller_epoch,
                 broker_epoch,
-                partitions: tps.iter().filter_map(|tp| ctx.info(tp)).collect(),
+                partitions: infos.clone(),
                 correlation_id,
             },
             Req::StopReplica(tps, delete) => Body::StopReplica {
@@ -2003,17 +2031,9 @@ impl Broker {
         };
         parts[tp.partition as usize] =
             election::reassignment_replicas(&original, &target, target_first);
-        let mut a = TopicAssignment::new(&parts);
-        if target_first {
-            let (adding, removing) = (re.adding(), re.removing());
-            if !adding.is_empty() {
-                a.adding_replicas.insert(tp.partition.to_string(), adding);
-            }
-            if !removing.is_empty() {
-                a.removing_replicas
-                    .insert(tp.partition.to_string(), removing);
-            }
-        }
+        let mut reassigning = ctx.reassigning.clone();
+        reassigning.insert(tp.clone(), re.clone());
+        let a = assignment_znode(&tp.topic, &parts, &reassigning, target_first);
         let op = self.fenced_write(ZkOp::SetData {
             path: topic_path(&tp.topic),
             data: serde_json::to_string(&a).expect("an assignment serializes"),
@@ -2169,6 +2189,14 @@ impl Broker {
             return;
         };
         parts[tp.partition as usize] = re.target.clone();
+        let mut others = ctx.reassigning.clone();
+        others.remove(&tp);
+        let a = assignment_znode(
+            &tp.topic,
+            &parts,
+            &others,
+            settings.profile.lists_reassignment_target_first(),
+        );
         let live = self.live_set();
         for r in re.removing() {
             if live.contains(&r) {
@@ -2181,7 +2209,6 @@ impl Broker {
                 );
             }
         }
-        let a = TopicAssignment::new(&parts);
         let mut ops = vec![self.fenced_write(ZkOp::SetData {
             path: topic_path(&tp.topic),
             data: serde_json::to_string(&a).expect("an assignment serializes"),

@@ -1666,8 +1666,9 @@ impl World {
             if let Some((leader, _)) = self.acting_leader(&tp) {
                 let b = &self.brokers[&leader];
                 let r = &b.replicas[&tp];
-                let isr = &r.state.as_ref().expect("acting leader").isr;
-                for m in isr {
+                let st = r.state.as_ref().expect("acting leader");
+                // Only the replicas the leader is assigned (see HW_WITHIN_ISR).
+                for m in st.isr.iter().filter(|m| st.replicas.contains(m)) {
                     let leo = self
                         .brokers
                         .get(m)
