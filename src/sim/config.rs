@@ -1,7 +1,7 @@
 //! Version profiles and settings.
 //!
-//! A profile is the Kafka release whose rules and defaults apply (KAFKA-RULES.md, "Defaults
-//! table"). Scenario `config` overrides a profile's defaults using Kafka's own setting names;
+//! A profile is the Kafka release whose rules and defaults apply (each default as that release
+//! ships it, each rule as its source has it). Scenario `config` overrides a profile's defaults using Kafka's own setting names;
 //! the simulator's own knobs (network latency) live under the `sim.` prefix.
 
 use std::collections::BTreeMap;
@@ -366,17 +366,6 @@ impl Settings {
             .get(topic)
             .and_then(|c| c.unclean_leader_election_enable)
             .unwrap_or(self.unclean_leader_election_enable)
-    }
-
-    /// The ZooKeeper client's read timeout: two thirds of the session timeout. A client that
-    /// hears nothing from the server for this long considers itself disconnected.
-    pub fn zk_read_timeout_ms(&self) -> u64 {
-        self.zookeeper_session_timeout_ms * 2 / 3
-    }
-
-    /// How often an idle ZooKeeper client pings: a third of the session timeout.
-    pub fn zk_ping_interval_ms(&self) -> u64 {
-        (self.zookeeper_session_timeout_ms / 3).max(1)
     }
 }
 

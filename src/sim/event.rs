@@ -48,8 +48,12 @@ pub enum EventKind {
     LinkCut { from: String, to: String },
     /// A cut link carries messages again.
     LinkHealed { from: String, to: String },
-    /// ZooKeeper opened a session for a broker.
-    ZkSessionCreated { broker: BrokerId, session: u64 },
+    /// ZooKeeper opened a session for a broker, with the timeout it negotiated.
+    ZkSessionCreated {
+        broker: BrokerId,
+        session: u64,
+        timeout_ms: u64,
+    },
     /// A broker's ZooKeeper client heard nothing from the server for its read timeout.
     ZkDisconnected { broker: BrokerId, session: u64 },
     /// A broker's ZooKeeper client got back to its still-valid session.
@@ -447,9 +451,14 @@ impl fmt::Display for EventKind {
             BrokerStopped { broker } => write!(f, "broker {broker} stopped"),
             LinkCut { from, to } => write!(f, "link {from} <-> {to} cut"),
             LinkHealed { from, to } => write!(f, "link {from} <-> {to} healed"),
-            ZkSessionCreated { broker, session } => {
-                write!(f, "ZooKeeper opened session 0x{session:x} for broker {broker}")
-            }
+            ZkSessionCreated {
+                broker,
+                session,
+                timeout_ms,
+            } => write!(
+                f,
+                "ZooKeeper opened session 0x{session:x} for broker {broker} ({timeout_ms} ms timeout)"
+            ),
             ZkDisconnected { broker, session } => write!(
                 f,
                 "broker {broker} lost its ZooKeeper connection (session 0x{session:x} may still live)"

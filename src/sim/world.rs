@@ -281,6 +281,13 @@ pub fn offsets_topic(
     })
 }
 
+/// Where ZooKeeper's session-tracker ticks fall: a phase in `[0, tickTime)` derived from the
+/// seed by a generator of its own, so that it draws nothing from the world's RNG.
+pub fn zk_clock(seed: u64) -> super::zookeeper::ZkClock {
+    let tick = super::zookeeper::ZK_TICK_TIME_MS;
+    super::zookeeper::ZkClock::new(tick, Rng::new(seed ^ 0x7a6b_7469_636b).up_to(tick - 1))
+}
+
 /// The simulated cluster.
 #[derive(Debug, Clone)]
 pub struct World {
@@ -332,7 +339,7 @@ impl World {
             seq: 0,
             queue: BTreeMap::new(),
             rng: Rng::new(setup.seed),
-            zk: ZooKeeper::new(),
+            zk: ZooKeeper::with_clock(zk_clock(setup.seed)),
             brokers: BTreeMap::new(),
             parked: BTreeMap::new(),
             cut: BTreeSet::new(),
