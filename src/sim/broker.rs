@@ -101,6 +101,8 @@ impl ZkState {
 pub enum Pending {
     /// Create `/brokers/ids/N`.
     Register,
+    /// The create of `/brokers/ids/N` met NODEEXISTS: read the znode's owner.
+    RegisterCheck,
     /// `elect()`: does `/controller` exist? (sets the watch)
     ElectCheck,
     /// `elect()`: read `/controller_epoch`.
@@ -111,6 +113,9 @@ pub enum Pending {
     ElectMulti { epoch: u64 },
     /// After losing the race: who won?
     AfterRaceLost { error: ZkError },
+    /// The multi-op failed with NODEEXISTS or BADVERSION: read `/controller` and
+    /// `/controller_epoch` to see whether it was this broker's own, resent after a lost reply.
+    CheckElection { epoch: u64, error: ZkError },
     /// `/controller` was created or changed: re-read it (and re-arm the watch).
     ControllerChange,
     /// Controller failover: read the live brokers and their epochs.
@@ -565,19 +570,7 @@ impl Broker {
             for (op, purpose) in std::mem::take(&mut self.zk_replay) {
                 self.zk_request(now, op, purpose, out);
             }
-            self.zk_request(
-                now,
-                ZkOp::Create {
-                    path: format!("/brokers/ids/{}", self.id),
-                    data: format!(
-                        r#"{{"version":5,"host":"broker-{0}","port":9092,"jmx_port":-1,"timestamp":"{now}"}}"#,
-                        self.id
-                    ),
-                    ephemeral: true,
-                },
-                Pending::Register,
-                out,
-            );
+            self.register(now, out);
         }
         for (op, purpose) in std::mem::take(&mut self.zk.queued) {
             self.zk_request(now, op, purpose, out);
@@ -646,17 +639,10 @@ impl Broker {
         let Some((op, purpose)) = self.zk.pending.remove(&xid) else {
             return;
         };
-        match (&op, &result) {
-            (ZkOp::Exists { path, watch: true }, Ok(OpResult::Node(node))) => {
-                self.zk.data_watches.insert(path.clone(), node.is_some());
-            }
-            (ZkOp::GetChildren { path, watch: true }, Ok(_)) => {
-                self.zk.child_watches.insert(path.clone());
-            }
-            _ => {}
-        }
+        self.note_watches(&op, &result);
         match purpose {
-            Pending::Register => self.on_registered(now, result, settings, out),
+            Pending::Register => self.on_registered(now, result, out),
+            Pending::RegisterCheck => self.on_register_check(now, result, settings, out),
             Pending::IsrUpdate {
                 tp,
                 isr,
@@ -670,43 +656,81 @@ impl Broker {
         }
     }
 
-    fn on_registered(
+    /// Remembers the watches a read set (also inside a batch), so that SetWatches can re-arm
+    /// them after a reconnect.
+    fn note_watches(&mut self, op: &ZkOp, result: &Result<OpResult, ZkError>) {
+        match (op, result) {
+            (ZkOp::Exists { path, watch: true }, Ok(OpResult::Node(node))) => {
+                self.zk.data_watches.insert(path.clone(), node.is_some());
+            }
+            (ZkOp::GetChildren { path, watch: true }, Ok(_)) => {
+                self.zk.child_watches.insert(path.clone());
+            }
+            (ZkOp::Batch(ops), Ok(OpResult::Batch(results))) => {
+                for (op, r) in ops.iter().zip(results) {
+                    self.note_watches(op, r);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_registered(&mut self, now: u64, result: Result<OpResult, ZkError>, out: &mut Out) {
+        match result {
+            Ok(OpResult::Created(stat)) => {
+                let cause = if self.starting_up {
+                    "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
+                } else {
+                    "new session after expiry: RegisterBrokerAndReelect creates /brokers/ids/N again, so the broker epoch grows"
+                };
+                self.registered_as(now, stat.czxid, cause, out);
+            }
+            Err(ZkError::NodeExists) => {
+                // checkedEphemeralCreate: NODEEXISTS is not the end of it; whose is the znode?
+                self.zk_request(
+                    now,
+                    ZkOp::Exists {
+                        path: format!("/brokers/ids/{}", self.id),
+                        watch: false,
+                    },
+                    Pending::RegisterCheck,
+                    out,
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// The second half of a checked ephemeral create (`KafkaZkClient.CheckedEphemeral.
+    /// getAfterNodeExists` in 2.0.1 to 3.9.0, `ZKCheckedEphemeral.GetDataCallback` in 0.10.2.2):
+    /// a znode owned by this client's own session is its own create, whose reply was lost with
+    /// the connection and which was sent again after the reconnect: success. One owned by
+    /// another session is a real NODEEXISTS; one that has gone away is created again.
+    fn on_register_check(
         &mut self,
         now: u64,
         result: Result<OpResult, ZkError>,
         settings: &Settings,
         out: &mut Out,
     ) {
-        match result {
-            Ok(OpResult::Created(stat)) => {
-                self.broker_epoch = Some(stat.czxid);
-                self.last_broker_epoch = Some(stat.czxid);
-                self.registered = true;
-                let cause = if self.starting_up {
-                    "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
-                } else {
-                    "new session after expiry: RegisterBrokerAndReelect creates /brokers/ids/N again, so the broker epoch grows"
-                };
-                self.starting_up = false;
-                out.event(
-                    EventKind::BrokerRegistered {
-                        broker: self.id,
-                        broker_epoch: stat.czxid,
-                    },
-                    cause,
+        let Ok(OpResult::Node(node)) = result else {
+            return;
+        };
+        match node {
+            Some(n)
+                if n.stat.ephemeral_owner.is_some()
+                    && n.stat.ephemeral_owner == self.zk.session =>
+            {
+                self.registered_as(
+                    now,
+                    n.stat.czxid,
+                    "the reply to its create of /brokers/ids/N was lost with the connection; sent again after the reconnect, the create met NODEEXISTS, but the znode's ephemeral owner is the broker's own session, so it is registered (checkedEphemeralCreate)",
+                    out,
                 );
-                if let Some(role) = self.controller.as_mut() {
-                    // The zombie handles the expiry once the event it was in is done.
-                    role.expired = true;
-                    if role.partitions.running.is_none() {
-                        self.resign(ZOMBIE_RESIGNS, out);
-                    }
-                }
-                self.elect(now, out);
             }
-            Err(ZkError::NodeExists) => {
-                // CheckedEphemeral: the znode belongs to an older session that has not
-                // expired yet. KafkaServer.startup fails and the broker shuts down.
+            Some(_) => {
+                // The znode belongs to an older session that has not expired yet.
+                // KafkaServer.startup fails and the broker shuts down.
                 out.event(
                     EventKind::BrokerStartFailed { broker: self.id },
                     format!(
@@ -716,8 +740,48 @@ impl Broker {
                 );
                 self.stop(now, out);
             }
-            _ => {}
+            None => self.register(now, out),
         }
+    }
+
+    /// `KafkaZkClient.registerBroker`: the ephemeral `/brokers/ids/N`.
+    fn register(&mut self, now: u64, out: &mut Out) {
+        self.zk_request(
+            now,
+            ZkOp::Create {
+                path: format!("/brokers/ids/{}", self.id),
+                data: format!(
+                    r#"{{"version":5,"host":"broker-{0}","port":9092,"jmx_port":-1,"timestamp":"{now}"}}"#,
+                    self.id
+                ),
+                ephemeral: true,
+            },
+            Pending::Register,
+            out,
+        );
+    }
+
+    /// Registered with broker epoch `czxid`: then `elect()`.
+    fn registered_as(&mut self, now: u64, czxid: i64, cause: &str, out: &mut Out) {
+        self.broker_epoch = Some(czxid);
+        self.last_broker_epoch = Some(czxid);
+        self.registered = true;
+        self.starting_up = false;
+        out.event(
+            EventKind::BrokerRegistered {
+                broker: self.id,
+                broker_epoch: czxid,
+            },
+            cause,
+        );
+        if let Some(role) = self.controller.as_mut() {
+            // The zombie handles the expiry once the event it was in is done.
+            role.expired = true;
+            if role.partitions.running.is_none() {
+                self.resign(ZOMBIE_RESIGNS, out);
+            }
+        }
+        self.elect(now, out);
     }
 
     /// Handles a message delivered to this broker.
@@ -1281,7 +1345,7 @@ impl Broker {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::sim::config::Profile;
 
@@ -1455,5 +1519,125 @@ mod tests {
         }
         assert_eq!(c.disconnected_at, Some(last_heard + 4_000));
         assert_eq!(c.pings, vec![2_002], "one ping, then silence");
+    }
+
+    /// A running broker whose client is connected to session 7.
+    pub(crate) fn connected_broker(id: BrokerId) -> Broker {
+        let mut b = Broker::new(id);
+        b.status = BrokerStatus::Running;
+        b.zk.state = ZkState::Connected;
+        b.zk.session = Some(7);
+        b.zk.read_timeout_ms = 4_000;
+        b
+    }
+
+    /// Answers the request `xid` (which must be pending) and returns what the broker did.
+    pub(crate) fn answer(b: &mut Broker, xid: u64, result: Result<OpResult, ZkError>) -> Out {
+        assert!(b.zk.pending.contains_key(&xid), "{xid} pending");
+        let mut out = Out::default();
+        let settings = Settings::for_profile(Profile::V3_9);
+        b.handle(
+            10,
+            Endpoint::Zk,
+            Body::Response {
+                session: 7,
+                xid,
+                zxid: 50,
+                result,
+            },
+            &settings,
+            &mut out,
+        );
+        out
+    }
+
+    /// The requests the broker sent: (xid, op).
+    pub(crate) fn requests(out: &Out) -> Vec<(u64, ZkOp)> {
+        out.sends
+            .iter()
+            .filter_map(|(_, _, b)| match b {
+                Body::Request { xid, op, .. } => Some((*xid, op.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub(crate) fn node(data: &str, czxid: i64, version: i32, owner: Option<SessionId>) -> OpResult {
+        OpResult::Node(Some(crate::sim::message::NodeData {
+            data: data.into(),
+            stat: crate::sim::message::Stat {
+                czxid,
+                mzxid: czxid,
+                version,
+                ephemeral_owner: owner,
+            },
+        }))
+    }
+
+    fn registering(b: &mut Broker) -> u64 {
+        let mut out = Out::default();
+        b.register(0, &mut out);
+        requests(&out)[0].0
+    }
+
+    #[test]
+    fn a_registration_that_meets_its_own_znode_succeeds() {
+        let mut b = connected_broker(1);
+        let xid = registering(&mut b);
+        let out = answer(&mut b, xid, Err(ZkError::NodeExists));
+        let reqs = requests(&out);
+        assert_eq!(
+            reqs,
+            vec![(
+                xid + 1,
+                ZkOp::Exists {
+                    path: "/brokers/ids/1".into(),
+                    watch: false
+                }
+            )],
+            "NODEEXISTS: read the znode's owner"
+        );
+        assert!(out.events.is_empty());
+        // Owned by session 7, this client's: the lost reply's create. Registered, then elect().
+        let out = answer(&mut b, xid + 1, Ok(node("{}", 12, 0, Some(7))));
+        assert_eq!(
+            out.events[0].0,
+            EventKind::BrokerRegistered {
+                broker: 1,
+                broker_epoch: 12
+            }
+        );
+        assert!(
+            out.events[0].1.contains("own session"),
+            "{}",
+            out.events[0].1
+        );
+        assert!(b.registered);
+        assert_eq!(b.broker_epoch, Some(12));
+        assert!(
+            matches!(&requests(&out)[0].1, ZkOp::Exists { path, watch: true } if path == "/controller")
+        );
+    }
+
+    #[test]
+    fn a_registration_that_meets_another_sessions_znode_fails_and_a_vanished_one_is_created_again()
+    {
+        let mut b = connected_broker(1);
+        let xid = registering(&mut b);
+        answer(&mut b, xid, Err(ZkError::NodeExists));
+        let out = answer(&mut b, xid + 1, Ok(node("{}", 12, 0, Some(6))));
+        assert_eq!(out.events[0].0, EventKind::BrokerStartFailed { broker: 1 });
+        assert_eq!(b.status, BrokerStatus::Stopped);
+        assert!(!b.registered);
+
+        let mut b = connected_broker(1);
+        let xid = registering(&mut b);
+        answer(&mut b, xid, Err(ZkError::NodeExists));
+        let out = answer(&mut b, xid + 1, Ok(OpResult::Node(None)));
+        assert!(out.events.is_empty());
+        assert!(matches!(
+            &requests(&out)[0].1,
+            ZkOp::Create { path, ephemeral: true, .. } if path == "/brokers/ids/1"
+        ));
     }
 }

@@ -123,39 +123,64 @@ impl Broker {
                         _ => None,
                     })
                     .unwrap_or(0);
-                self.become_controller(now, epoch, version, settings.profile, out);
+                let cause = if epoch == 1 {
+                    "first broker to create the ephemeral /controller znode; /controller_epoch created with 0 and set to 1 in the same multi-op"
+                } else {
+                    "first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same multi-op"
+                };
+                self.become_controller(now, (epoch, version), settings.profile, cause, out);
             }
-            (Pending::ElectMulti { .. }, Err(error)) => {
-                // ControllerMovedException: someone else's write landed first.
+            (
+                Pending::ElectMulti { epoch },
+                Err(error @ (ZkError::NodeExists | ZkError::BadVersion)),
+            ) => {
+                // KafkaZkClient.registerControllerAndIncrementControllerEpoch (2.1+): on
+                // NODEEXISTS or BADVERSION, checkControllerAndEpoch reads /controller and
+                // /controller_epoch: the multi may be this broker's own, resent after its reply
+                // was lost with the connection.
                 self.zk_request(
                     now,
-                    ZkOp::Exists {
-                        path: "/controller".into(),
-                        watch: true,
-                    },
-                    Pending::AfterRaceLost { error },
+                    ZkOp::Batch(vec![
+                        ZkOp::Exists {
+                            path: "/controller".into(),
+                            watch: true,
+                        },
+                        ZkOp::Exists {
+                            path: "/controller_epoch".into(),
+                            watch: false,
+                        },
+                    ]),
+                    Pending::CheckElection { epoch, error },
                     out,
                 );
             }
-            (Pending::AfterRaceLost { error }, Ok(OpResult::Node(node))) => match node {
-                Some(n) => {
-                    let winner = parse_broker_id(&n.data);
-                    out.event(
-                        EventKind::ControllerRaceLost {
-                            broker: self.id,
-                            error: error.name().into(),
-                            controller: winner,
-                        },
-                        match error {
-                            ZkError::BadVersion => "/controller_epoch changed since it was read: another broker's election landed first",
-                            _ => "the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule",
-                        },
-                    );
-                    self.follow(winner, out);
+            (Pending::ElectMulti { .. }, Err(error)) => self.race_lost(now, error, out),
+            (Pending::CheckElection { epoch, error }, Ok(OpResult::Batch(results))) => {
+                let mut it = results.into_iter();
+                let (Some(Ok(OpResult::Node(controller))), Some(Ok(OpResult::Node(epoch_node)))) =
+                    (it.next(), it.next())
+                else {
+                    return;
+                };
+                let mine = controller
+                    .as_ref()
+                    .is_some_and(|n| parse_broker_id(&n.data) == Some(self.id));
+                match epoch_node {
+                    Some(e) if mine && e.data.parse::<u64>().ok() == Some(epoch) => {
+                        self.become_controller(
+                            now,
+                            (epoch, e.stat.version),
+                            settings.profile,
+                            "the reply to its multi-op was lost with the connection; sent again after the reconnect it failed, but /controller names this broker and /controller_epoch holds the epoch it wrote, so the first attempt had won (checkControllerAndEpoch)",
+                            out,
+                        );
+                    }
+                    _ => self.after_race_lost(now, error, controller, out),
                 }
-                // Gone again already: race again.
-                None => self.elect(now, out),
-            },
+            }
+            (Pending::AfterRaceLost { error }, Ok(OpResult::Node(node))) => {
+                self.after_race_lost(now, error, node, out)
+            }
             (Pending::ControllerChange, Ok(OpResult::Node(node))) => {
                 let now_controller = node.and_then(|n| parse_broker_id(&n.data));
                 self.follow(now_controller, out);
@@ -179,6 +204,47 @@ impl Broker {
         }
     }
 
+    /// ControllerMovedException: someone else's write landed first; read who won (and watch).
+    fn race_lost(&mut self, now: u64, error: ZkError, out: &mut Out) {
+        self.zk_request(
+            now,
+            ZkOp::Exists {
+                path: "/controller".into(),
+                watch: true,
+            },
+            Pending::AfterRaceLost { error },
+            out,
+        );
+    }
+
+    fn after_race_lost(
+        &mut self,
+        now: u64,
+        error: ZkError,
+        node: Option<super::message::NodeData>,
+        out: &mut Out,
+    ) {
+        match node {
+            Some(n) => {
+                let winner = parse_broker_id(&n.data);
+                out.event(
+                    EventKind::ControllerRaceLost {
+                        broker: self.id,
+                        error: error.name().into(),
+                        controller: winner,
+                    },
+                    match error {
+                        ZkError::BadVersion => "/controller_epoch changed since it was read: another broker's election landed first",
+                        _ => "the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule",
+                    },
+                );
+                self.follow(winner, out);
+            }
+            // Gone again already: race again.
+            None => self.elect(now, out),
+        }
+    }
+
     fn acts_in_epoch(&self, epoch: u64) -> bool {
         self.controller.as_ref().is_some_and(|c| c.epoch == epoch)
     }
@@ -198,9 +264,9 @@ impl Broker {
     fn become_controller(
         &mut self,
         now: u64,
-        epoch: u64,
-        epoch_zk_version: i32,
+        (epoch, epoch_zk_version): (u64, i32),
         profile: Profile,
+        cause: &str,
         out: &mut Out,
     ) {
         self.active_controller = Some(self.id);
@@ -213,11 +279,6 @@ impl Broker {
             partitions: PartitionContext::default(),
             expired: false,
         });
-        let cause = if epoch == 1 {
-            "first broker to create the ephemeral /controller znode; /controller_epoch created with 0 and set to 1 in the same multi-op"
-        } else {
-            "first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same multi-op"
-        };
         out.event(
             EventKind::ControllerElected {
                 broker: self.id,
@@ -391,4 +452,98 @@ fn parse_brokers(children: &[(String, i64)]) -> BTreeMap<BrokerId, i64> {
         .iter()
         .filter_map(|(name, czxid)| name.parse().ok().map(|b| (b, *czxid)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::broker::tests::{answer, connected_broker, node, requests};
+
+    /// Broker 1 sent the election multi-op for `epoch` (xid returned).
+    fn electing(b: &mut Broker, epoch: u64) -> u64 {
+        let mut out = Out::default();
+        b.zk_request(
+            0,
+            ZkOp::Multi(Vec::new()),
+            Pending::ElectMulti { epoch },
+            &mut out,
+        );
+        requests(&out)[0].0
+    }
+
+    #[test]
+    fn a_failed_multi_whose_writes_are_its_own_is_a_won_election() {
+        let mut b = connected_broker(1);
+        let xid = electing(&mut b, 3);
+        let out = answer(&mut b, xid, Err(ZkError::NodeExists));
+        assert_eq!(
+            requests(&out),
+            vec![(
+                xid + 1,
+                ZkOp::Batch(vec![
+                    ZkOp::Exists {
+                        path: "/controller".into(),
+                        watch: true
+                    },
+                    ZkOp::Exists {
+                        path: "/controller_epoch".into(),
+                        watch: false
+                    },
+                ])
+            )],
+            "checkControllerAndEpoch reads both znodes"
+        );
+        let out = answer(
+            &mut b,
+            xid + 1,
+            Ok(OpResult::Batch(vec![
+                Ok(node(r#"{"version":1,"brokerid":1}"#, 40, 0, Some(7))),
+                Ok(node("3", 2, 2, None)),
+            ])),
+        );
+        assert_eq!(
+            out.events[0].0,
+            EventKind::ControllerElected {
+                broker: 1,
+                epoch: 3
+            }
+        );
+        assert!(out.events[0].1.contains("checkControllerAndEpoch"));
+        let role = b.controller.as_ref().expect("acts as controller");
+        assert_eq!((role.epoch, role.epoch_zk_version), (3, 2));
+        assert_eq!(b.active_controller, Some(1));
+    }
+
+    #[test]
+    fn a_failed_multi_that_another_broker_beat_is_a_lost_race() {
+        // /controller names me but the epoch is not the one I wrote, or /controller names
+        // another broker: ControllerMovedException, follow the winner.
+        for (controller, epoch) in [(1, "4"), (2, "3")] {
+            let mut b = connected_broker(1);
+            let xid = electing(&mut b, 3);
+            answer(&mut b, xid, Err(ZkError::BadVersion));
+            let out = answer(
+                &mut b,
+                xid + 1,
+                Ok(OpResult::Batch(vec![
+                    Ok(node(
+                        &format!(r#"{{"version":1,"brokerid":{controller}}}"#),
+                        40,
+                        0,
+                        Some(8),
+                    )),
+                    Ok(node(epoch, 2, 3, None)),
+                ])),
+            );
+            assert_eq!(
+                out.events[0].0,
+                EventKind::ControllerRaceLost {
+                    broker: 1,
+                    error: "BADVERSION".into(),
+                    controller: Some(controller)
+                }
+            );
+            assert!(b.controller.is_none());
+        }
+    }
 }
