@@ -111,6 +111,19 @@ pub enum Pending {
     CreateEpoch,
     /// `elect()`: the atomic create of `/controller` + increment of `/controller_epoch`.
     ElectMulti { epoch: u64 },
+    /// Before 2.1, `elect()`'s first step: the checked ephemeral create of `/controller`.
+    CreateController,
+    /// That create met NODEEXISTS: whose session owns `/controller`?
+    CreateControllerCheck,
+    /// Before 2.1, `onControllerFailover`: `readControllerEpochFromZooKeeper`.
+    FailoverReadEpoch,
+    /// Before 2.1, `incrementControllerEpoch`: setData of `/controller_epoch` to `epoch` on
+    /// the version read.
+    IncrementEpoch { epoch: u64 },
+    /// `incrementControllerEpoch` found no `/controller_epoch`: create it with 1.
+    CreateInitialEpoch,
+    /// `triggerControllerMove` (2.0.1) / `resign` (0.10.2.2): delete `/controller`.
+    DeleteController,
     /// After losing the race: who won?
     AfterRaceLost { error: ZkError },
     /// The multi-op failed with NODEEXISTS or BADVERSION: read `/controller` and
@@ -1533,9 +1546,19 @@ pub(crate) mod tests {
 
     /// Answers the request `xid` (which must be pending) and returns what the broker did.
     pub(crate) fn answer(b: &mut Broker, xid: u64, result: Result<OpResult, ZkError>) -> Out {
+        answer_in(Profile::V3_9, b, xid, result)
+    }
+
+    /// [`answer`] under the rules of `profile`.
+    pub(crate) fn answer_in(
+        profile: Profile,
+        b: &mut Broker,
+        xid: u64,
+        result: Result<OpResult, ZkError>,
+    ) -> Out {
         assert!(b.zk.pending.contains_key(&xid), "{xid} pending");
         let mut out = Out::default();
-        let settings = Settings::for_profile(Profile::V3_9);
+        let settings = Settings::for_profile(profile);
         b.handle(
             10,
             Endpoint::Zk,

@@ -54,6 +54,16 @@ impl Profile {
         self >= Profile::V2_4
     }
 
+    /// Whether a broker becomes controller by one multi-op that creates `/controller` and
+    /// increments `/controller_epoch` together (Kafka 2.1, KAFKA-6082:
+    /// `KafkaZkClient.registerControllerAndIncrementControllerEpoch`). Before (0.10.2.2's
+    /// `ZookeeperLeaderElector.elect`, 2.0.1's `KafkaController.elect`) it took two steps: the
+    /// checked ephemeral create of `/controller`, then `onControllerFailover`'s
+    /// `incrementControllerEpoch`, a conditional setData of `/controller_epoch`.
+    pub fn elects_with_one_multi_op(self) -> bool {
+        self >= Profile::V2_4
+    }
+
     /// Whether requests carry broker epochs and brokers reject stale ones (Kafka 2.2, KIP-380).
     pub fn has_broker_epochs(self) -> bool {
         self >= Profile::V2_4
@@ -398,6 +408,9 @@ mod tests {
     #[test]
     fn fencing_and_broker_epochs_arrive_with_their_releases() {
         assert!(!Profile::V2_0.fences_controller_writes());
+        assert!(!Profile::V0_10.elects_with_one_multi_op());
+        assert!(!Profile::V2_0.elects_with_one_multi_op());
+        assert!(Profile::V2_4.elects_with_one_multi_op());
         assert!(Profile::V2_4.fences_controller_writes());
         assert!(!Profile::V0_10.has_broker_epochs());
         assert!(Profile::V3_9.has_broker_epochs());

@@ -78,6 +78,9 @@ pub enum EventKind {
         error: String,
         controller: Option<BrokerId>,
     },
+    /// Before 2.1: a broker created `/controller`, the first of its two election steps (the
+    /// controller epoch comes next).
+    ControllerZnodeCreated { broker: BrokerId },
     /// A broker created `/controller` and incremented `/controller_epoch`.
     ControllerElected { broker: BrokerId, epoch: u64 },
     /// A broker stopped acting as controller.
@@ -312,6 +315,7 @@ impl EventKind {
             EventKind::BrokerRegistered { .. } => "broker_registered",
             EventKind::WatchFired { .. } => "watch_fired",
             EventKind::ControllerRaceLost { .. } => "controller_race_lost",
+            EventKind::ControllerZnodeCreated { .. } => "controller_znode_created",
             EventKind::ControllerElected { .. } => "controller_elected",
             EventKind::ControllerResigned { .. } => "controller_resigned",
             EventKind::BrokerOnline { .. } => "broker_online",
@@ -374,6 +378,7 @@ impl EventKind {
             | BrokerRegistered { broker, .. }
             | WatchFired { broker, .. }
             | ControllerRaceLost { broker, .. }
+            | ControllerZnodeCreated { broker }
             | ControllerElected { broker, .. }
             | ControllerResigned { broker, .. }
             | BrokerOnline { broker, .. }
@@ -504,6 +509,10 @@ impl fmt::Display for EventKind {
                     "broker {broker} lost the controller race ({error}) and watches /controller"
                 ),
             },
+            ControllerZnodeCreated { broker } => write!(
+                f,
+                "broker {broker} created /controller; it increments /controller_epoch next"
+            ),
             ControllerElected { broker, epoch } => {
                 write!(f, "broker {broker} became controller (controller epoch {epoch})")
             }
