@@ -20,8 +20,8 @@ use super::replication::{Fetcher, Replica, Stall, WaitingProduce};
 use super::topic::TopicPartition;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Why a zombie controller (before 2.1) finally resigns.
-pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client re-created the session and the event it was handling finished with its writes (before 2.1, KAFKA-6082)";
+/// Why a zombie controller of the 0.10 profile finally resigns.
+pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client (I0Itec zkclient) re-created the session and the event it was handling finished with its writes on it (0.10: SessionExpirationListener.handleNewSession waits for the controllerLock)";
 
 /// How often a disconnected ZooKeeper client retries.
 pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
@@ -249,7 +249,7 @@ pub struct Broker {
     pub waiting_produce: BTreeMap<u64, WaitingProduce>,
     pub(crate) next_fetch: u64,
     pub(crate) isr_notifications: u64,
-    /// Controller writes to replay on the next session (before 2.1, KAFKA-6082).
+    /// Controller writes to replay on the next session (0.10's zkclient).
     pub(crate) zk_replay: Vec<(ZkOp, Pending)>,
     /// The group coordinator's groups, timers and pending writes.
     pub coordinator: super::coordinator::CoordinatorState,
@@ -604,10 +604,12 @@ impl Broker {
             },
             "the ZooKeeper server answers that the session expired",
         );
-        // Before 2.1 the client re-creates the session and retries the controller's unfinished
-        // ZooKeeper work on it before the controller handles the expiry (KAFKA-6082).
+        // 0.10 (the I0Itec zkclient) re-creates the session and retries the controller's
+        // unfinished ZooKeeper work on it before the controller handles the expiry. From 1.1
+        // (Kafka's ZooKeeperClient) those requests fail with the session, and the Expire event
+        // resigns the controller before the new session is made.
         let replay: Vec<(ZkOp, Pending)> =
-            if self.controller.is_some() && !settings.profile.fences_controller_writes() {
+            if self.controller.is_some() && settings.profile.retries_zk_work_across_sessions() {
                 let mut ops: Vec<(ZkOp, Pending)> =
                     std::mem::take(&mut self.zk.pending).into_values().collect();
                 ops.append(&mut self.zk.queued);
@@ -618,7 +620,11 @@ impl Broker {
             };
         if self.controller.is_some() && replay.is_empty() {
             self.resign(
-                "its ZooKeeper session expired (ZooKeeperClient's Expired state: onControllerResignation)",
+                if settings.profile.retries_zk_work_across_sessions() {
+                    "its ZooKeeper session expired and it had no unfinished ZooKeeper work: the new session's handleNewSession resigns it (onControllerResignation)"
+                } else {
+                    "its ZooKeeper session expired: ZooKeeperClient fails the requests of the old session and the Expire event resigns the controller (onControllerResignation) before the new session is made (beforeInitializingSession, from 1.1)"
+                },
                 out,
             );
         }
@@ -694,7 +700,7 @@ impl Broker {
                 let cause = if self.starting_up {
                     "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
                 } else {
-                    "new session after expiry: RegisterBrokerAndReelect creates /brokers/ids/N again, so the broker epoch grows"
+                    "new session after expiry: the broker creates /brokers/ids/N again (RegisterBrokerAndReelect from 1.1, KafkaHealthCheck's handleNewSession in 0.10), so the broker epoch grows"
                 };
                 self.registered_as(now, stat.czxid, cause, out);
             }

@@ -64,6 +64,19 @@ impl Profile {
         self >= Profile::V2_4
     }
 
+    /// Whether a controller's unfinished ZooKeeper work survives the expiry of its session.
+    /// Kafka 0.10.2 ran on the I0Itec zkclient 0.10, whose `retryUntilConnected` retries an
+    /// operation that failed with SESSIONEXPIRED once the client has opened a new session, and
+    /// whose new-session callback (`SessionExpirationListener.handleNewSession`) waits for the
+    /// `controllerLock` the blocked operation holds: the expired controller's writes land
+    /// before it resigns. From 1.1 (KAFKA-5642) Kafka's own `ZooKeeperClient` fails the
+    /// requests of an expired session and `KafkaController`'s `beforeInitializingSession`
+    /// holds the new session back until the `Expire` event is being handled, so an expired
+    /// controller resigns without writing.
+    pub fn retries_zk_work_across_sessions(self) -> bool {
+        self == Profile::V0_10
+    }
+
     /// Whether requests carry broker epochs and brokers reject stale ones (Kafka 2.2, KIP-380).
     pub fn has_broker_epochs(self) -> bool {
         self >= Profile::V2_4
@@ -409,6 +422,8 @@ mod tests {
     fn fencing_and_broker_epochs_arrive_with_their_releases() {
         assert!(!Profile::V2_0.fences_controller_writes());
         assert!(!Profile::V0_10.elects_with_one_multi_op());
+        assert!(Profile::V0_10.retries_zk_work_across_sessions());
+        assert!(!Profile::V2_0.retries_zk_work_across_sessions());
         assert!(!Profile::V2_0.elects_with_one_multi_op());
         assert!(Profile::V2_4.elects_with_one_multi_op());
         assert!(Profile::V2_4.fences_controller_writes());

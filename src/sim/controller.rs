@@ -448,6 +448,43 @@ impl Broker {
         );
     }
 
+    /// The Reelect event (`KafkaController.Reelect` in 2.0.1, `processReelect` from 2.1;
+    /// `LeaderChangeListener.handleDataDeleted` in 0.10.2.2): resign if this broker was
+    /// controller, then `elect()`. `deferred`: it waited behind an event in progress.
+    pub(crate) fn reelect(&mut self, now: u64, deferred: bool, out: &mut Out) {
+        if deferred && self.controller.is_some() {
+            self.resign(
+                "/controller was deleted while it was handling an event; the Reelect event queued behind that event resigns it now",
+                out,
+            );
+        }
+        self.follow(None, out);
+        self.elect(now, out);
+    }
+
+    /// A fenced write failed (ControllerMovedException, 2.1+): `maybeResign` resigns and
+    /// watches `/controller` again; a Reelect event already queued still runs `elect()`.
+    pub(crate) fn resign_moved(&mut self, now: u64, cause: &str, out: &mut Out) {
+        let reelect_queued = self
+            .controller
+            .as_ref()
+            .is_some_and(|c| c.partitions.tasks.contains(&Task::Reelect));
+        self.resign(cause, out);
+        if reelect_queued {
+            self.elect(now, out);
+        } else {
+            self.zk_request(
+                now,
+                ZkOp::Exists {
+                    path: "/controller".into(),
+                    watch: true,
+                },
+                Pending::ControllerChange,
+                out,
+            );
+        }
+    }
+
     /// `onControllerResignation`: stop acting as controller, drop its queues and watches.
     pub(crate) fn resign(&mut self, cause: &str, out: &mut Out) {
         if let Some(role) = self.controller.take() {
@@ -475,17 +512,31 @@ impl Broker {
     ) {
         match (path, change) {
             ("/controller", WatchChange::Deleted) => {
+                // The Reelect event. A controller in the middle of an event handles it only
+                // after that event and the ones queued before it (KafkaController's event
+                // queue, ControllerEventManager, from 1.1; in 0.10.2.2 the watch handler,
+                // LeaderChangeListener.handleDataDeleted, waits for the controllerLock the
+                // event holds): meanwhile its writes go on, fenced from 2.1 only.
+                let busy = self.controller.as_ref().is_some_and(|c| {
+                    c.partitions.running.is_some() || !c.partitions.tasks.is_empty()
+                });
                 out.event(
                     EventKind::WatchFired {
                         broker: self.id,
                         path: path.into(),
                         change: change.words().into(),
                     },
-                    "the controller's session ended, so its ephemeral /controller znode was deleted",
+                    if busy {
+                        "/controller is gone (its owner's session ended, or it was deleted); this controller is in the middle of an event, so the Reelect event waits behind it and what it writes meanwhile still goes out"
+                    } else {
+                        "/controller is gone (its owner's session ended, or it was deleted): Reelect"
+                    },
                 );
-                // Reelect: maybeResign, then elect.
-                self.follow(None, out);
-                self.elect(now, out);
+                if busy {
+                    self.push_task(now, Task::Reelect, settings, out);
+                } else {
+                    self.reelect(now, false, out);
+                }
             }
             ("/controller", _) => {
                 self.zk_request(
@@ -871,5 +922,78 @@ mod tests {
             }
         );
         assert_eq!(b.active_controller, Some(2));
+    }
+
+    /// Broker 1 acting as controller with epoch 1.
+    fn controller() -> Broker {
+        let mut b = connected_broker(1);
+        b.become_controller(0, (1, 1), Profile::V2_0, "test", &mut Out::default());
+        b.zk.pending.clear();
+        b
+    }
+
+    #[test]
+    fn a_controller_in_the_middle_of_an_event_handles_the_deletion_after_it() {
+        let settings = crate::sim::Settings::for_profile(Profile::V2_0);
+        let mut b = controller();
+        let tp = crate::sim::TopicPartition::new("T", 0);
+        let mut out = Out::default();
+        b.push_task(
+            0,
+            Task::Elect {
+                reason: crate::sim::partitions::Reason::Preferred { automatic: false },
+                partitions: Some(vec![tp]),
+            },
+            &settings,
+            &mut out,
+        );
+        let (read, _) = only_request(&out);
+        let mut out = Out::default();
+        b.on_watch(1, "/controller", WatchChange::Deleted, &settings, &mut out);
+        assert!(
+            !out.events
+                .iter()
+                .any(|(k, _)| matches!(k, EventKind::ControllerResigned { .. })),
+            "it does not resign yet"
+        );
+        assert!(requests(&out).is_empty(), "nor elect");
+        assert_eq!(
+            b.controller.as_ref().unwrap().partitions.tasks,
+            vec![Task::Reelect]
+        );
+        // The event in progress ends (its read finds nothing to change): then Reelect.
+        let out = answer_in(
+            Profile::V2_0,
+            &mut b,
+            read,
+            Ok(OpResult::Batch(vec![Ok(OpResult::Node(None))])),
+        );
+        assert!(b.controller.is_none());
+        assert!(matches!(
+            &out.events[0],
+            (EventKind::ControllerResigned { broker: 1, epoch: 1 }, cause) if cause.contains("queued behind")
+        ));
+        assert!(matches!(
+            &only_request(&out).1,
+            ZkOp::Exists { path, watch: true } if path == "/controller"
+        ));
+    }
+
+    #[test]
+    fn an_idle_controller_handles_the_deletion_at_once() {
+        let settings = crate::sim::Settings::for_profile(Profile::V2_0);
+        let mut b = controller();
+        let mut out = Out::default();
+        b.on_watch(1, "/controller", WatchChange::Deleted, &settings, &mut out);
+        assert!(b.controller.is_none());
+        assert!(out.events.iter().any(|(k, _)| *k
+            == EventKind::ControllerResigned {
+                broker: 1,
+                epoch: 1
+            }));
+        assert!(matches!(
+            &only_request(&out).1,
+            ZkOp::Exists { path, watch: true } if path == "/controller"
+        ));
     }
 }

@@ -85,6 +85,9 @@ pub enum EventKind {
     ControllerElected { broker: BrokerId, epoch: u64 },
     /// A broker stopped acting as controller.
     ControllerResigned { broker: BrokerId, epoch: u64 },
+    /// An operator deleted `/controller`, which named `controller` (the way to move the
+    /// controller by hand).
+    ControllerDeleted { controller: BrokerId },
     /// The controller saw a broker register (or re-register).
     BrokerOnline {
         controller: BrokerId,
@@ -318,6 +321,7 @@ impl EventKind {
             EventKind::ControllerZnodeCreated { .. } => "controller_znode_created",
             EventKind::ControllerElected { .. } => "controller_elected",
             EventKind::ControllerResigned { .. } => "controller_resigned",
+            EventKind::ControllerDeleted { .. } => "controller_deleted",
             EventKind::BrokerOnline { .. } => "broker_online",
             EventKind::BrokerLost { .. } => "broker_lost",
             EventKind::MetadataUpdated { .. } => "metadata_updated",
@@ -398,6 +402,7 @@ impl EventKind {
             CoordinatorMoved { broker, .. } => Some(*broker),
             GroupLeaderChosen { .. } | ConsumerCrashed { .. } | ConsumerLeaving { .. } => None,
             TopicCreated { controller, .. }
+            | ControllerDeleted { controller }
             | IsrChangeAccepted { controller, .. }
             | LeaderImbalanceChecked { controller, .. }
             | ReassignmentStarted { controller, .. }
@@ -519,6 +524,10 @@ impl fmt::Display for EventKind {
             ControllerResigned { broker, epoch } => write!(
                 f,
                 "broker {broker} stopped acting as controller (it had epoch {epoch})"
+            ),
+            ControllerDeleted { controller } => write!(
+                f,
+                "an operator deleted /controller, which named broker {controller}"
             ),
             BrokerOnline {
                 controller,

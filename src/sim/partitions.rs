@@ -122,6 +122,9 @@ pub enum Task {
         /// The partition.
         tp: TopicPartition,
     },
+    /// `/controller` was deleted while an event was in progress: the Reelect event, queued
+    /// behind it (see [`Broker::reelect`]).
+    Reelect,
 }
 
 /// A controller-to-broker request waiting in a channel.
@@ -467,6 +470,7 @@ impl Broker {
                 let tps = vec![tp.clone()];
                 self.read_states(now, task, tps, 0, out);
             }
+            Task::Reelect => self.reelect(now, true, out),
         }
     }
 
@@ -1089,7 +1093,8 @@ impl Broker {
                     _ => None,
                 }),
                 Err(ZkError::CheckFailed) => {
-                    self.resign(
+                    self.resign_moved(
+                        now,
                         "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)",
                         out,
                     );
@@ -1815,7 +1820,8 @@ impl Broker {
         out: &mut Out,
     ) {
         if matches!(results.first(), Some(Err(ZkError::CheckFailed))) {
-            self.resign(
+            self.resign_moved(
+                now,
                 "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException)",
                 out,
             );

@@ -522,3 +522,23 @@ fn leader_epoch_bumps_follow_the_order_of_the_controllers_writes() {
     );
     assert_eq!(s.partitions["T-0"].leader, 2);
 }
+
+#[test]
+fn deleting_controller_needs_a_controller() {
+    let mut w = world(3, Profile::V3_9, 3);
+    let e = w.apply(Command::DeleteController).unwrap_err();
+    assert!(e.contains("no controller"), "{e}");
+    assert!(w.events().is_empty(), "nothing happened");
+    w.advance_to(1_000);
+    w.apply(Command::DeleteController).unwrap();
+    assert_eq!(w.state().controller, None);
+    let events = w.events().len();
+    let e = w.apply(Command::DeleteController).unwrap_err();
+    assert!(e.contains("/controller does not exist"), "{e}");
+    assert_eq!(w.events().len(), events);
+    w.advance_to(2_000);
+    let s = w.state();
+    assert_eq!(s.controller_epoch, 2);
+    assert!(s.controller.is_some());
+    assert_eq!(kinds(&w, "controller_deleted").len(), 1);
+}

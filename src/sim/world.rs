@@ -91,6 +91,8 @@ pub enum Command {
     Leave { group: String, member: String },
     /// A consumer dies silently.
     CrashConsumer { group: String, member: String },
+    /// An operator deletes `/controller` to move the controller.
+    DeleteController,
 }
 
 fn scope(topic: &Option<String>, partition: &Option<u32>) -> String {
@@ -181,6 +183,7 @@ impl std::fmt::Display for Command {
             Command::CrashConsumer { group, member } => {
                 write!(f, "crash consumer {member} of group {group}")
             }
+            Command::DeleteController => write!(f, "delete /controller"),
         }
     }
 }
@@ -722,6 +725,16 @@ impl World {
                 self.consumers.crash(&group, &member, &mut out);
                 self.finish(out);
             }
+            Command::DeleteController => {
+                if let Some(controller) = self.zk.controller() {
+                    self.zk.admin_delete("/controller", &mut out);
+                    out.event(
+                        EventKind::ControllerDeleted { controller },
+                        "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first",
+                    );
+                }
+                self.finish(out);
+            }
         }
         self.monitor_step();
         Ok(())
@@ -1029,6 +1042,14 @@ impl World {
                         ))
                     }
                     Some(_) => {}
+                }
+            }
+            Command::DeleteController => {
+                if self.zk.controller().is_none() {
+                    return Err(
+                        "there is no controller to move: /controller does not exist right now"
+                            .into(),
+                    );
                 }
             }
             Command::Cut(a, b) | Command::Heal(a, b) => {

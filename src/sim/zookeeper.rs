@@ -217,6 +217,18 @@ impl ZooKeeper {
         self.create_persistent(path, data, out);
     }
 
+    /// An admin tool's delete, outside any session (`zookeeper-shell delete /controller`),
+    /// whatever the znode's version or owner, firing watches. Returns whether it existed.
+    pub fn admin_delete(&mut self, path: &str, out: &mut Out) -> bool {
+        if !self.nodes.contains_key(path) {
+            return false;
+        }
+        self.zxid += 1;
+        let zxid = self.zxid;
+        self.apply_write(0, ZkOp::Delete { path: path.into() }, zxid, out);
+        true
+    }
+
     fn create_persistent(&mut self, path: &str, data: &str, out: &mut Out) {
         if self.nodes.contains_key(path) {
             return;
@@ -1241,5 +1253,37 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn an_admin_delete_fires_watches_whatever_the_owner() {
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        let s2 = connect(&mut zk, 2, 0);
+        request(&mut zk, 1, s1, create_ephemeral("/controller"));
+        request(
+            &mut zk,
+            2,
+            s2,
+            ZkOp::Exists {
+                path: "/controller".into(),
+                watch: true,
+            },
+        );
+        let zxid = zk.zxid();
+        let mut out = Out::default();
+        assert!(zk.admin_delete("/controller", &mut out));
+        assert_eq!(zk.controller(), None);
+        assert_eq!(zk.zxid(), zxid + 1, "one transaction");
+        assert!(out.sends.iter().any(|(_, to, b)| *to == Endpoint::Broker(2)
+            && matches!(b, Body::Watch { path, change: WatchChange::Deleted, .. } if path == "/controller")));
+        assert!(
+            zk.session(s1).unwrap().ended.is_none(),
+            "the owner's session lives on"
+        );
+        let mut out = Out::default();
+        assert!(!zk.admin_delete("/controller", &mut out));
+        assert!(out.sends.is_empty());
+        assert_eq!(zk.zxid(), zxid + 1);
     }
 }

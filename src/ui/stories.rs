@@ -7,7 +7,7 @@ use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
 
 /// The story files, by name, in the order the page lists them.
-pub const STORIES: [(&str, &str); 23] = [
+pub const STORIES: [(&str, &str); 24] = [
     (
         "cold-start",
         include_str!("../../www/scenarios/cold-start.json"),
@@ -71,6 +71,10 @@ pub const STORIES: [(&str, &str); 23] = [
     (
         "truncation-3.9",
         include_str!("../../www/scenarios/truncation-3.9.json"),
+    ),
+    (
+        "zombie-controller-0.10",
+        include_str!("../../www/scenarios/zombie-controller-0.10.json"),
     ),
     (
         "zombie-controller-2.0",
