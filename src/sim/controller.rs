@@ -34,7 +34,7 @@ pub struct ControllerRole {
     pub next_correlation: u64,
     /// Topics, partition states, request channels and the event queue.
     pub partitions: PartitionContext,
-    /// Its session expired (before 2.1): it resigns once the event in progress is done.
+    /// Its session expired (0.10 profile): it resigns once the event in progress is done.
     pub expired: bool,
 }
 
