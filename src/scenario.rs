@@ -1,5 +1,5 @@
-//! Scenario files (version 1): the whole input of one simulation, as SCENARIO-FORMAT.md
-//! specifies. Parsed with serde, unknown keys rejected; every problem is reported as one
+//! Scenario files (version 1): the whole input of one simulation (see the README's scenario
+//! sections). Parsed with serde, unknown keys rejected; every problem is reported as one
 //! line naming the place and what is wrong, and nothing runs.
 
 use crate::sim::assignment::{assign, Start};
@@ -202,7 +202,7 @@ pub struct ActionSpec {
 }
 
 /// The actions of the format, with the fields each takes.
-const ACTIONS: [(&str, &[&str]); 16] = [
+const ACTIONS: [(&str, &[&str]); 17] = [
     ("crash", &["broker"]),
     ("start", &["broker"]),
     ("shutdown", &["broker"]),
@@ -229,6 +229,7 @@ const ACTIONS: [(&str, &[&str]); 16] = [
     ("join", &["group", "member", "instance_id"]),
     ("leave", &["group", "member"]),
     ("crash_consumer", &["group", "member"]),
+    ("delete_controller", &[]),
 ];
 
 impl ActionSpec {
@@ -270,19 +271,20 @@ impl ActionSpec {
             }
             Some((_, fields)) => fields,
         };
-        if fields.is_empty() {
-            return Err(format!(
-                "action \"{}\" needs consumer groups, which this version does not simulate yet",
-                self.action
-            ));
-        }
         for f in self.present_fields() {
             if !fields.contains(&f) {
-                return Err(format!(
-                    "field \"{f}\" does not apply to \"{}\" (it takes {})",
-                    self.action,
-                    fields.join(", ")
-                ));
+                return Err(if fields.is_empty() {
+                    format!(
+                        "field \"{f}\" does not apply to \"{}\" (it takes none)",
+                        self.action
+                    )
+                } else {
+                    format!(
+                        "field \"{f}\" does not apply to \"{}\" (it takes {})",
+                        self.action,
+                        fields.join(", ")
+                    )
+                });
             }
         }
         let broker = || {
@@ -295,6 +297,7 @@ impl ActionSpec {
         };
         Ok(match self.action.as_str() {
             "crash" => Command::Crash(broker()?),
+            "delete_controller" => Command::DeleteController,
             "start" => Command::Start(broker()?),
             "shutdown" => Command::Shutdown(broker()?),
             "expire_session" => Command::ExpireSession(broker()?),
@@ -1061,7 +1064,8 @@ fn command_brokers(cmd: &Command) -> Vec<BrokerId> {
         | Command::CrashConsumer { .. }
         | Command::StopProducing { .. }
         | Command::SetConfig { .. }
-        | Command::PreferredElection { .. } => Vec::new(),
+        | Command::PreferredElection { .. }
+        | Command::DeleteController => Vec::new(),
     }
 }
 
@@ -1332,6 +1336,34 @@ mod tests {
         let e = Runner::new(&s).advance_to(5000).unwrap_err().to_string();
         assert!(
             e.starts_with("actions[1] (at 2000 ms): broker 2 is not running"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn delete_controller_takes_no_fields_and_needs_a_controller() {
+        let s = parse(
+            r#"{"version": 1, "brokers": [1, 2], "actions": [{"at_ms": 1000, "do": "delete_controller"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(s.actions, vec![(1000, Command::DeleteController)]);
+        let mut r = Runner::new(&s);
+        r.advance_to(2000).unwrap();
+        assert_eq!(r.world.state().controller_epoch, 2);
+        assert_eq!(
+            err(
+                r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "delete_controller", "broker": 1}]}"#
+            ),
+            "actions[0]: field \"broker\" does not apply to \"delete_controller\" (it takes none)"
+        );
+        // At 1 ms no broker has registered, let alone become controller.
+        let s = parse(
+            r#"{"version": 1, "brokers": [1], "actions": [{"at_ms": 1, "do": "delete_controller"}]}"#,
+        )
+        .unwrap();
+        let e = Runner::new(&s).advance_to(5000).unwrap_err().to_string();
+        assert!(
+            e.starts_with("actions[0] (at 1 ms): there is no controller to move"),
             "{e}"
         );
     }

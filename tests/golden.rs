@@ -94,6 +94,11 @@ fn truncation_0_10() {
 }
 
 #[test]
+fn zombie_controller_0_10() {
+    golden("zombie-controller-0.10");
+}
+
+#[test]
 fn zombie_controller_2_0() {
     golden("zombie-controller-2.0");
 }

@@ -1,5 +1,5 @@
 //! Property tests over random fault schedules (crashes, starts, shutdowns, pauses, session
-//! expiries, cut and healed links) on random clusters: the safety invariants hold, the run
+//! expiries, cut and healed links, deletions of `/controller`) on random clusters: the safety invariants hold, the run
 //! is deterministic, and once the faults stop the cluster settles on one controller that
 //! every broker follows.
 //!
@@ -23,7 +23,7 @@ fn random_command(rng: &mut Rng, brokers: u32) -> Command {
     } else {
         Endpoint::Broker(other)
     };
-    match rng.up_to(8) {
+    match rng.up_to(9) {
         0 | 1 => Command::Crash(b),
         2 => Command::Start(b),
         3 => Command::Shutdown(b),
@@ -33,6 +33,7 @@ fn random_command(rng: &mut Rng, brokers: u32) -> Command {
         },
         5 => Command::ExpireSession(b),
         6 => Command::Cut(Endpoint::Broker(b), peer),
+        7 => Command::DeleteController,
         _ => Command::Heal(Endpoint::Broker(b), peer),
     }
 }

@@ -56,6 +56,10 @@ fn partition_stories_match_the_native_golden_traces() {
         include_str!("golden/zombie-controller-2.0.txt")
     );
     assert_eq!(
+        trace(include_str!("../www/scenarios/zombie-controller-0.10.json")),
+        include_str!("golden/zombie-controller-0.10.txt")
+    );
+    assert_eq!(
         trace(include_str!("../www/scenarios/reassignment.json")),
         include_str!("golden/reassignment.txt")
     );

@@ -20,11 +20,15 @@ use super::replication::{Fetcher, Replica, Stall, WaitingProduce};
 use super::topic::TopicPartition;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Why a zombie controller (before 2.1) finally resigns.
-pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client re-created the session and the event it was handling finished with its writes (before 2.1, KAFKA-6082)";
+/// Why a zombie controller of the 0.10 profile finally resigns.
+pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client (I0Itec zkclient) re-created the session and the event it was handling finished with its writes on it (0.10: SessionExpirationListener.handleNewSession waits for the controllerLock)";
 
 /// How often a disconnected ZooKeeper client retries.
 pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
+
+/// `ClientCnxn.SendThread.run`'s `MAX_SEND_PING_INTERVAL` (ZooKeeper 3.4 to 3.8): a client
+/// that wakes having sent nothing for longer than this pings whatever its read timeout.
+pub const ZK_MAX_SEND_PING_INTERVAL_MS: u64 = 10_000;
 
 /// Where a broker process is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +101,8 @@ impl ZkState {
 pub enum Pending {
     /// Create `/brokers/ids/N`.
     Register,
+    /// The create of `/brokers/ids/N` met NODEEXISTS: read the znode's owner.
+    RegisterCheck,
     /// `elect()`: does `/controller` exist? (sets the watch)
     ElectCheck,
     /// `elect()`: read `/controller_epoch`.
@@ -105,8 +111,24 @@ pub enum Pending {
     CreateEpoch,
     /// `elect()`: the atomic create of `/controller` + increment of `/controller_epoch`.
     ElectMulti { epoch: u64 },
+    /// Before 2.1, `elect()`'s first step: the checked ephemeral create of `/controller`.
+    CreateController,
+    /// That create met NODEEXISTS: whose session owns `/controller`?
+    CreateControllerCheck,
+    /// Before 2.1, `onControllerFailover`: `readControllerEpochFromZooKeeper`.
+    FailoverReadEpoch,
+    /// Before 2.1, `incrementControllerEpoch`: setData of `/controller_epoch` to `epoch` on
+    /// the version read.
+    IncrementEpoch { epoch: u64 },
+    /// `incrementControllerEpoch` found no `/controller_epoch`: create it with 1.
+    CreateInitialEpoch,
+    /// `triggerControllerMove` (2.0.1) / `resign` (0.10.2.2): delete `/controller`.
+    DeleteController,
     /// After losing the race: who won?
     AfterRaceLost { error: ZkError },
+    /// The multi-op failed with NODEEXISTS or BADVERSION: read `/controller` and
+    /// `/controller_epoch` to see whether it was this broker's own, resent after a lost reply.
+    CheckElection { epoch: u64, error: ZkError },
     /// `/controller` was created or changed: re-read it (and re-arm the watch).
     ControllerChange,
     /// Controller failover: read the live brokers and their epochs.
@@ -141,6 +163,15 @@ pub struct ZkClient {
     pub last_heard_ms: u64,
     /// When the client last sent anything.
     pub last_sent_ms: u64,
+    /// The session timeout the server granted (`None` until it answered).
+    pub negotiated_timeout_ms: Option<u64>,
+    /// `readTimeout`: two thirds of the session timeout (the requested one until the server
+    /// answers, then the negotiated one).
+    pub read_timeout_ms: u64,
+    /// `connectTimeout`: the session timeout divided by the number of servers (one here).
+    pub connect_timeout_ms: u64,
+    /// When the send thread wakes next (its current tick timer).
+    tick_at: Option<u64>,
     next_xid: u64,
     /// Requests sent and not yet answered, by xid.
     pub pending: BTreeMap<u64, (ZkOp, Pending)>,
@@ -163,6 +194,10 @@ impl ZkClient {
             session: None,
             last_heard_ms: 0,
             last_sent_ms: 0,
+            negotiated_timeout_ms: None,
+            read_timeout_ms: 0,
+            connect_timeout_ms: 0,
+            tick_at: None,
             next_xid: 1,
             pending: BTreeMap::new(),
             queued: Vec::new(),
@@ -219,7 +254,7 @@ pub struct Broker {
     pub waiting_produce: BTreeMap<u64, WaitingProduce>,
     pub(crate) next_fetch: u64,
     pub(crate) isr_notifications: u64,
-    /// Controller writes to replay on the next session (before 2.1, KAFKA-6082).
+    /// Controller writes to replay on the next session (0.10's zkclient).
     pub(crate) zk_replay: Vec<(ZkOp, Pending)>,
     /// The group coordinator's groups, timers and pending writes.
     pub coordinator: super::coordinator::CoordinatorState,
@@ -349,23 +384,38 @@ impl Broker {
         self.zk.session = None;
         self.zk.last_sent_ms = now;
         self.zk.last_heard_ms = now;
+        // The ZooKeeper constructor (ClientCnxn): readTimeout = sessionTimeout * 2 / 3 and
+        // connectTimeout = sessionTimeout / the number of servers, from the requested timeout
+        // until the server grants one.
+        let requested = settings.zookeeper_session_timeout_ms;
+        self.zk.negotiated_timeout_ms = None;
+        self.zk.read_timeout_ms = requested * 2 / 3;
+        self.zk.connect_timeout_ms = requested;
         out.send(
             self.me(),
             Endpoint::Zk,
             Body::Connect {
-                timeout_ms: settings.zookeeper_session_timeout_ms,
+                timeout_ms: requested,
             },
         );
-        self.schedule_tick(now + settings.zk_read_timeout_ms(), out);
+        self.schedule_tick(now + self.zk.connect_timeout_ms.max(1), out);
     }
 
     fn schedule_tick(&mut self, at: u64, out: &mut Out) {
         self.zk.tick += 1;
+        self.zk.tick_at = Some(at);
         out.timer(at, self.me(), Timer::ZkTick(self.zk.tick));
     }
 
     /// Sends a ZooKeeper request now, or when the connection is back.
     pub(crate) fn zk_request(&mut self, now: u64, op: ZkOp, purpose: Pending, out: &mut Out) {
+        if self.zk.state == ZkState::Connected
+            && now >= self.zk.last_heard_ms + self.zk.read_timeout_ms
+        {
+            // The woken send thread first finds the read timeout passed and drops the
+            // connection; the request waits for the next one.
+            self.zk_send_thread(now, out);
+        }
         match (self.zk.state, self.zk.session) {
             (ZkState::Connected, Some(session)) => {
                 let xid = self.zk.next_xid;
@@ -373,8 +423,56 @@ impl Broker {
                 self.zk.pending.insert(xid, (op.clone(), purpose));
                 self.zk.last_sent_ms = now;
                 out.send(self.me(), Endpoint::Zk, Body::Request { session, xid, op });
+                // Queueing a packet wakes the send thread (ClientCnxn.queuePacket → wakeupCnxn).
+                self.zk_send_thread(now, out);
             }
             _ => self.zk.queued.push((op, purpose)),
+        }
+    }
+
+    /// One pass of the connected client's send thread (`ClientCnxn.SendThread.run`, ZooKeeper
+    /// 3.4 to 3.8), run whenever it wakes: when its timer fires, a packet arrives or one is
+    /// queued. Nothing heard for `readTimeout` (2/3 of the negotiated session timeout): the
+    /// connection is given up. Otherwise it pings when `readTimeout / 2 - idleSend -
+    /// (idleSend > 1000 ? 1000 : 0) <= 0` ("1000 is to prevent race condition missing to send
+    /// the second ping"), or when it has sent nothing for `MAX_SEND_PING_INTERVAL`, and sleeps
+    /// until the read timeout or the next ping is due.
+    fn zk_send_thread(&mut self, now: u64, out: &mut Out) {
+        if self.zk.state != ZkState::Connected {
+            return;
+        }
+        let session = self.zk.session.unwrap_or_default();
+        let read_timeout = self.zk.read_timeout_ms as i64;
+        let idle_recv = now.saturating_sub(self.zk.last_heard_ms) as i64;
+        let mut to = read_timeout - idle_recv;
+        if to <= 0 {
+            self.zk.state = ZkState::Disconnected;
+            out.event(
+                EventKind::ZkDisconnected {
+                    broker: self.id,
+                    session,
+                },
+                format!(
+                    "nothing heard from ZooKeeper for the client's readTimeout ({read_timeout} ms, 2/3 of the negotiated session timeout)"
+                ),
+            );
+            self.zk_try_reconnect(now, out);
+            return;
+        }
+        let idle_send = now.saturating_sub(self.zk.last_sent_ms) as i64;
+        let time_to_next_ping =
+            read_timeout / 2 - idle_send - if idle_send > 1000 { 1000 } else { 0 };
+        if time_to_next_ping <= 0 || idle_send > ZK_MAX_SEND_PING_INTERVAL_MS as i64 {
+            self.zk.last_sent_ms = now;
+            out.send(self.me(), Endpoint::Zk, Body::Ping { session });
+            // The loop runs again as soon as the ping is written, with idleSend = 0.
+            to = to.min(read_timeout / 2);
+        } else if time_to_next_ping < to {
+            to = time_to_next_ping;
+        }
+        let at = now + to.max(1) as u64;
+        if self.zk.tick_at != Some(at) {
+            self.schedule_tick(at, out);
         }
     }
 
@@ -382,34 +480,10 @@ impl Broker {
         if tick != self.zk.tick {
             return; // a stale tick
         }
+        self.zk.tick_at = None;
         match self.zk.state {
             ZkState::Idle => {}
-            ZkState::Connected => {
-                let session = self.zk.session.unwrap_or_default();
-                if now >= self.zk.last_heard_ms + settings.zk_read_timeout_ms() {
-                    self.zk.state = ZkState::Disconnected;
-                    out.event(
-                        EventKind::ZkDisconnected {
-                            broker: self.id,
-                            session,
-                        },
-                        format!(
-                            "nothing heard from ZooKeeper for 2/3 of zookeeper.session.timeout.ms ({} ms)",
-                            settings.zk_read_timeout_ms()
-                        ),
-                    );
-                    self.zk_try_reconnect(now, out);
-                    return;
-                }
-                if now >= self.zk.last_sent_ms + settings.zk_ping_interval_ms() {
-                    self.zk.last_sent_ms = now;
-                    out.send(self.me(), Endpoint::Zk, Body::Ping { session });
-                }
-                let next = (self.zk.last_sent_ms + settings.zk_ping_interval_ms())
-                    .min(self.zk.last_heard_ms + settings.zk_read_timeout_ms())
-                    .max(now + 1);
-                self.schedule_tick(next, out);
-            }
+            ZkState::Connected => self.zk_send_thread(now, out),
             ZkState::Connecting | ZkState::Disconnected => {
                 // No answer yet: try again.
                 match self.zk.session {
@@ -418,6 +492,12 @@ impl Broker {
                 }
             }
         }
+    }
+
+    /// A packet from the server: the client has heard from it, and its send thread wakes.
+    fn zk_heard(&mut self, now: u64, out: &mut Out) {
+        self.zk.last_heard_ms = now;
+        self.zk_send_thread(now, out);
     }
 
     fn on_connection_loss(&mut self, now: u64, settings: &Settings, out: &mut Out) {
@@ -451,9 +531,7 @@ impl Broker {
     fn on_connected(
         &mut self,
         now: u64,
-        session: SessionId,
-        resumed: bool,
-        settings: &Settings,
+        (session, timeout_ms, resumed): (SessionId, u64, bool),
         out: &mut Out,
     ) {
         if resumed && self.zk.session != Some(session) {
@@ -463,7 +541,11 @@ impl Broker {
         self.zk.state = ZkState::Connected;
         self.zk.session = Some(session);
         self.zk.last_heard_ms = now;
-        self.schedule_tick(now + settings.zk_ping_interval_ms(), out);
+        // ClientCnxn.onConnected: the timeouts follow the negotiated session timeout.
+        self.zk.negotiated_timeout_ms = Some(timeout_ms);
+        self.zk.read_timeout_ms = timeout_ms * 2 / 3;
+        self.zk.connect_timeout_ms = timeout_ms;
+        self.zk_send_thread(now, out);
         if resumed {
             if was == ZkState::Disconnected {
                 out.event(
@@ -506,19 +588,7 @@ impl Broker {
             for (op, purpose) in std::mem::take(&mut self.zk_replay) {
                 self.zk_request(now, op, purpose, out);
             }
-            self.zk_request(
-                now,
-                ZkOp::Create {
-                    path: format!("/brokers/ids/{}", self.id),
-                    data: format!(
-                        r#"{{"version":5,"host":"broker-{0}","port":9092,"jmx_port":-1,"timestamp":"{now}"}}"#,
-                        self.id
-                    ),
-                    ephemeral: true,
-                },
-                Pending::Register,
-                out,
-            );
+            self.register(now, out);
         }
         for (op, purpose) in std::mem::take(&mut self.zk.queued) {
             self.zk_request(now, op, purpose, out);
@@ -539,10 +609,12 @@ impl Broker {
             },
             "the ZooKeeper server answers that the session expired",
         );
-        // Before 2.1 the client re-creates the session and retries the controller's unfinished
-        // ZooKeeper work on it before the controller handles the expiry (KAFKA-6082).
+        // 0.10 (the I0Itec zkclient) re-creates the session and retries the controller's
+        // unfinished ZooKeeper work on it before the controller handles the expiry. From 1.1
+        // (Kafka's ZooKeeperClient) those requests fail with the session, and the Expire event
+        // resigns the controller before the new session is made.
         let replay: Vec<(ZkOp, Pending)> =
-            if self.controller.is_some() && !settings.profile.fences_controller_writes() {
+            if self.controller.is_some() && settings.profile.retries_zk_work_across_sessions() {
                 let mut ops: Vec<(ZkOp, Pending)> =
                     std::mem::take(&mut self.zk.pending).into_values().collect();
                 ops.append(&mut self.zk.queued);
@@ -553,7 +625,11 @@ impl Broker {
             };
         if self.controller.is_some() && replay.is_empty() {
             self.resign(
-                "its ZooKeeper session expired (ZooKeeperClient's Expired state: onControllerResignation)",
+                if settings.profile.retries_zk_work_across_sessions() {
+                    "its ZooKeeper session expired and it had no unfinished ZooKeeper work: the new session's handleNewSession resigns it (onControllerResignation)"
+                } else {
+                    "its ZooKeeper session expired: ZooKeeperClient fails the requests of the old session and the Expire event resigns the controller (onControllerResignation) before the new session is made (beforeInitializingSession, from 1.1)"
+                },
                 out,
             );
         }
@@ -582,22 +658,15 @@ impl Broker {
         if self.zk.session != Some(session) {
             return;
         }
-        self.zk.last_heard_ms = now;
+        self.zk_heard(now, out);
         self.zk.last_zxid = self.zk.last_zxid.max(zxid);
         let Some((op, purpose)) = self.zk.pending.remove(&xid) else {
             return;
         };
-        match (&op, &result) {
-            (ZkOp::Exists { path, watch: true }, Ok(OpResult::Node(node))) => {
-                self.zk.data_watches.insert(path.clone(), node.is_some());
-            }
-            (ZkOp::GetChildren { path, watch: true }, Ok(_)) => {
-                self.zk.child_watches.insert(path.clone());
-            }
-            _ => {}
-        }
+        self.note_watches(&op, &result);
         match purpose {
-            Pending::Register => self.on_registered(now, result, settings, out),
+            Pending::Register => self.on_registered(now, result, out),
+            Pending::RegisterCheck => self.on_register_check(now, result, settings, out),
             Pending::IsrUpdate {
                 tp,
                 isr,
@@ -616,43 +685,81 @@ impl Broker {
         }
     }
 
-    fn on_registered(
+    /// Remembers the watches a read set (also inside a batch), so that SetWatches can re-arm
+    /// them after a reconnect.
+    fn note_watches(&mut self, op: &ZkOp, result: &Result<OpResult, ZkError>) {
+        match (op, result) {
+            (ZkOp::Exists { path, watch: true }, Ok(OpResult::Node(node))) => {
+                self.zk.data_watches.insert(path.clone(), node.is_some());
+            }
+            (ZkOp::GetChildren { path, watch: true }, Ok(_)) => {
+                self.zk.child_watches.insert(path.clone());
+            }
+            (ZkOp::Batch(ops), Ok(OpResult::Batch(results))) => {
+                for (op, r) in ops.iter().zip(results) {
+                    self.note_watches(op, r);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_registered(&mut self, now: u64, result: Result<OpResult, ZkError>, out: &mut Out) {
+        match result {
+            Ok(OpResult::Created(stat)) => {
+                let cause = if self.starting_up {
+                    "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
+                } else {
+                    "new session after expiry: the broker creates /brokers/ids/N again (RegisterBrokerAndReelect from 1.1, KafkaHealthCheck's handleNewSession in 0.10), so the broker epoch grows"
+                };
+                self.registered_as(now, stat.czxid, cause, out);
+            }
+            Err(ZkError::NodeExists) => {
+                // checkedEphemeralCreate: NODEEXISTS is not the end of it; whose is the znode?
+                self.zk_request(
+                    now,
+                    ZkOp::Exists {
+                        path: format!("/brokers/ids/{}", self.id),
+                        watch: false,
+                    },
+                    Pending::RegisterCheck,
+                    out,
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// The second half of a checked ephemeral create (`KafkaZkClient.CheckedEphemeral.
+    /// getAfterNodeExists` in 2.0.1 to 3.9.0, `ZKCheckedEphemeral.GetDataCallback` in 0.10.2.2):
+    /// a znode owned by this client's own session is its own create, whose reply was lost with
+    /// the connection and which was sent again after the reconnect: success. One owned by
+    /// another session is a real NODEEXISTS; one that has gone away is created again.
+    fn on_register_check(
         &mut self,
         now: u64,
         result: Result<OpResult, ZkError>,
         settings: &Settings,
         out: &mut Out,
     ) {
-        match result {
-            Ok(OpResult::Created(stat)) => {
-                self.broker_epoch = Some(stat.czxid);
-                self.last_broker_epoch = Some(stat.czxid);
-                self.registered = true;
-                let cause = if self.starting_up {
-                    "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
-                } else {
-                    "new session after expiry: RegisterBrokerAndReelect creates /brokers/ids/N again, so the broker epoch grows"
-                };
-                self.starting_up = false;
-                out.event(
-                    EventKind::BrokerRegistered {
-                        broker: self.id,
-                        broker_epoch: stat.czxid,
-                    },
-                    cause,
+        let Ok(OpResult::Node(node)) = result else {
+            return;
+        };
+        match node {
+            Some(n)
+                if n.stat.ephemeral_owner.is_some()
+                    && n.stat.ephemeral_owner == self.zk.session =>
+            {
+                self.registered_as(
+                    now,
+                    n.stat.czxid,
+                    "the reply to its create of /brokers/ids/N was lost with the connection; sent again after the reconnect, the create met NODEEXISTS, but the znode's ephemeral owner is the broker's own session, so it is registered (checkedEphemeralCreate)",
+                    out,
                 );
-                if let Some(role) = self.controller.as_mut() {
-                    // The zombie handles the expiry once the event it was in is done.
-                    role.expired = true;
-                    if role.partitions.running.is_none() {
-                        self.resign(ZOMBIE_RESIGNS, out);
-                    }
-                }
-                self.elect(now, out);
             }
-            Err(ZkError::NodeExists) => {
-                // CheckedEphemeral: the znode belongs to an older session that has not
-                // expired yet. KafkaServer.startup fails and the broker shuts down.
+            Some(_) => {
+                // The znode belongs to an older session that has not expired yet.
+                // KafkaServer.startup fails and the broker shuts down.
                 out.event(
                     EventKind::BrokerStartFailed { broker: self.id },
                     format!(
@@ -662,8 +769,48 @@ impl Broker {
                 );
                 self.stop(now, out);
             }
-            _ => {}
+            None => self.register(now, out),
         }
+    }
+
+    /// `KafkaZkClient.registerBroker`: the ephemeral `/brokers/ids/N`.
+    fn register(&mut self, now: u64, out: &mut Out) {
+        self.zk_request(
+            now,
+            ZkOp::Create {
+                path: format!("/brokers/ids/{}", self.id),
+                data: format!(
+                    r#"{{"version":5,"host":"broker-{0}","port":9092,"jmx_port":-1,"timestamp":"{now}"}}"#,
+                    self.id
+                ),
+                ephemeral: true,
+            },
+            Pending::Register,
+            out,
+        );
+    }
+
+    /// Registered with broker epoch `czxid`: then `elect()`.
+    fn registered_as(&mut self, now: u64, czxid: i64, cause: &str, out: &mut Out) {
+        self.broker_epoch = Some(czxid);
+        self.last_broker_epoch = Some(czxid);
+        self.registered = true;
+        self.starting_up = false;
+        out.event(
+            EventKind::BrokerRegistered {
+                broker: self.id,
+                broker_epoch: czxid,
+            },
+            cause,
+        );
+        if let Some(role) = self.controller.as_mut() {
+            // The zombie handles the expiry once the event it was in is done.
+            role.expired = true;
+            if role.partitions.running.is_none() {
+                self.resign(ZOMBIE_RESIGNS, out);
+            }
+        }
+        self.elect(now, out);
     }
 
     /// Handles a message delivered to this broker.
@@ -677,16 +824,18 @@ impl Broker {
     ) {
         match body {
             Body::Connected {
-                session, resumed, ..
+                session,
+                timeout_ms,
+                resumed,
             } => {
                 if matches!(self.zk.state, ZkState::Connecting | ZkState::Disconnected) {
-                    self.on_connected(now, session, resumed, settings, out)
+                    self.on_connected(now, (session, timeout_ms, resumed), out)
                 }
             }
             Body::ConnectionLoss => self.on_connection_loss(now, settings, out),
             Body::Pong { session } => {
                 if self.zk.session == Some(session) {
-                    self.zk.last_heard_ms = now;
+                    self.zk_heard(now, out);
                 }
             }
             Body::Expired { session } => self.on_expired(now, session, settings, out),
@@ -703,7 +852,7 @@ impl Broker {
                 change,
             } => {
                 if self.zk.session == Some(session) {
-                    self.zk.last_heard_ms = now;
+                    self.zk_heard(now, out);
                     self.zk.last_zxid = self.zk.last_zxid.max(zxid);
                     match change {
                         WatchChange::ChildrenChanged => {
@@ -1233,5 +1382,313 @@ impl Broker {
             EventKind::BrokerStopped { broker: self.id },
             "the broker process exits after closing its ZooKeeper session",
         );
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::sim::config::Profile;
+
+    /// One broker's ZooKeeper client against a scripted server 2 ms away that grants
+    /// `granted` ms and answers pings (requests go unanswered).
+    struct Client {
+        b: Broker,
+        settings: Settings,
+        granted: u64,
+        queue: BTreeMap<(u64, u64), Result<Timer, Body>>,
+        seq: u64,
+        pings: Vec<u64>,
+        disconnected_at: Option<u64>,
+    }
+
+    impl Client {
+        fn new(requested: u64, granted: u64) -> Client {
+            let mut settings = Settings::for_profile(Profile::V3_9);
+            settings.zookeeper_session_timeout_ms = requested;
+            let mut c = Client {
+                b: Broker::new(1),
+                settings,
+                granted,
+                queue: BTreeMap::new(),
+                seq: 0,
+                pings: Vec::new(),
+                disconnected_at: None,
+            };
+            let mut out = Out::default();
+            let settings = c.settings.clone();
+            c.b.start(0, &settings, "test", &mut out);
+            c.take(0, out);
+            c
+        }
+
+        fn push(&mut self, at: u64, item: Result<Timer, Body>) {
+            self.seq += 1;
+            self.queue.insert((at, self.seq), item);
+        }
+
+        fn take(&mut self, now: u64, out: Out) {
+            for (at, _, timer) in out.timers {
+                if matches!(timer, Timer::ZkTick(_)) {
+                    self.push(at, Ok(timer));
+                }
+            }
+            for (_, to, body) in out.sends {
+                if to != Endpoint::Zk {
+                    continue;
+                }
+                match body {
+                    Body::Connect { .. } => self.push(
+                        now + 2,
+                        Err(Body::Connected {
+                            session: 7,
+                            timeout_ms: self.granted,
+                            resumed: false,
+                        }),
+                    ),
+                    Body::Ping { session } => {
+                        self.pings.push(now);
+                        self.push(now + 2, Err(Body::Pong { session }));
+                    }
+                    _ => {}
+                }
+            }
+            for (kind, _) in out.events {
+                if matches!(kind, EventKind::ZkDisconnected { .. }) {
+                    self.disconnected_at.get_or_insert(now);
+                }
+            }
+        }
+
+        fn run_to(&mut self, t: u64) {
+            while let Some(entry) = self.queue.first_entry() {
+                let (at, _) = *entry.key();
+                if at > t {
+                    break;
+                }
+                let item = entry.remove();
+                let mut out = Out::default();
+                let settings = self.settings.clone();
+                match item {
+                    Ok(timer) => self.b.on_timer(at, timer, &settings, &mut out),
+                    Err(body) => self.b.handle(at, Endpoint::Zk, body, &settings, &mut out),
+                }
+                self.take(at, out);
+            }
+        }
+
+        /// A notification from the server at `at` (a packet the send thread wakes for).
+        fn watch_at(&mut self, at: u64) {
+            self.push(
+                at,
+                Err(Body::Watch {
+                    session: 7,
+                    zxid: 1,
+                    path: "/unwatched".into(),
+                    change: WatchChange::DataChanged,
+                }),
+            );
+        }
+    }
+
+    #[test]
+    fn an_idle_client_pings_every_half_read_timeout() {
+        // 6 s: readTimeout 4000. Connected at 2, the registration request goes out at 2 and
+        // is never answered; pings follow every readTimeout / 2 = 2000 ms of silence.
+        let mut c = Client::new(6_000, 6_000);
+        c.run_to(9_000);
+        assert_eq!(c.pings, vec![2_002, 4_002, 6_002, 8_002]);
+        assert_eq!(c.b.zk.read_timeout_ms, 4_000);
+        assert_eq!(c.disconnected_at, None, "the pongs keep it connected");
+        // 18 s: readTimeout 12000, a ping every 6000 ms.
+        let mut c = Client::new(18_000, 18_000);
+        c.run_to(20_000);
+        assert_eq!(c.pings, vec![6_002, 12_002, 18_002]);
+    }
+
+    #[test]
+    fn a_packet_heard_after_a_second_of_silence_brings_the_ping_forward() {
+        // readTimeout 4000: the ping is due when readTimeout / 2 - idleSend - 1000 <= 0, that
+        // is after 1000 ms of not sending, but the thread sleeps until 2000 unless woken.
+        let mut c = Client::new(6_000, 6_000);
+        c.watch_at(2_002 + 800); // idleSend 800: not yet, sleep on until 2000 ms idle
+        c.watch_at(4_002 + 1_200); // idleSend 1200 > 1000: ping at once
+        c.run_to(8_000);
+        assert_eq!(c.pings, vec![2_002, 4_002, 5_202, 7_202]);
+        // readTimeout 12000: woken at idleSend 2000, the next ping is due at 6000 - 1000.
+        let mut c = Client::new(18_000, 18_000);
+        c.watch_at(6_002 + 2_000);
+        c.run_to(13_000);
+        assert_eq!(c.pings, vec![6_002, 6_002 + 5_000]);
+    }
+
+    #[test]
+    fn a_client_that_has_sent_nothing_for_ten_seconds_pings_when_woken() {
+        // 60 s: readTimeout 40000, so the thread sleeps 20000 ms between pings; a packet
+        // after more than MAX_SEND_PING_INTERVAL (10 s) of silence makes it ping at once.
+        let mut c = Client::new(60_000, 60_000);
+        c.watch_at(2 + 9_000); // idleSend 9000: next ping at 20000 - 1000 ms idle
+        c.run_to(19_500);
+        assert_eq!(c.pings, vec![2 + 19_000]);
+        c.watch_at(2 + 19_000 + 10_001);
+        c.run_to(2 + 19_000 + 10_001);
+        assert_eq!(c.pings, vec![2 + 19_000, 2 + 19_000 + 10_001]);
+    }
+
+    #[test]
+    fn the_client_uses_the_timeout_the_server_granted() {
+        // It asks for 4000 ms; the server grants 6000 (2 ticks): readTimeout is 4000, not
+        // 2666, so with no answer to its pings it gives up 4000 ms after the last word.
+        let mut c = Client::new(4_000, 6_000);
+        assert_eq!(
+            c.b.zk.read_timeout_ms, 2_666,
+            "before the answer: the requested timeout"
+        );
+        c.run_to(3);
+        assert_eq!(c.b.zk.negotiated_timeout_ms, Some(6_000));
+        assert_eq!(c.b.zk.read_timeout_ms, 4_000);
+        // Silence the server: drop every pong.
+        c.queue.retain(|_, i| !matches!(i, Err(Body::Pong { .. })));
+        let mut last_heard = c.b.zk.last_heard_ms;
+        for t in 3..10_000 {
+            c.queue.retain(|_, i| !matches!(i, Err(Body::Pong { .. })));
+            c.run_to(t);
+            if c.disconnected_at.is_some() {
+                break;
+            }
+            last_heard = c.b.zk.last_heard_ms;
+        }
+        assert_eq!(c.disconnected_at, Some(last_heard + 4_000));
+        assert_eq!(c.pings, vec![2_002], "one ping, then silence");
+    }
+
+    /// A running broker whose client is connected to session 7.
+    pub(crate) fn connected_broker(id: BrokerId) -> Broker {
+        let mut b = Broker::new(id);
+        b.status = BrokerStatus::Running;
+        b.zk.state = ZkState::Connected;
+        b.zk.session = Some(7);
+        b.zk.read_timeout_ms = 4_000;
+        b
+    }
+
+    /// Answers the request `xid` (which must be pending) and returns what the broker did.
+    pub(crate) fn answer(b: &mut Broker, xid: u64, result: Result<OpResult, ZkError>) -> Out {
+        answer_in(Profile::V3_9, b, xid, result)
+    }
+
+    /// [`answer`] under the rules of `profile`.
+    pub(crate) fn answer_in(
+        profile: Profile,
+        b: &mut Broker,
+        xid: u64,
+        result: Result<OpResult, ZkError>,
+    ) -> Out {
+        assert!(b.zk.pending.contains_key(&xid), "{xid} pending");
+        let mut out = Out::default();
+        let settings = Settings::for_profile(profile);
+        b.handle(
+            10,
+            Endpoint::Zk,
+            Body::Response {
+                session: 7,
+                xid,
+                zxid: 50,
+                result,
+            },
+            &settings,
+            &mut out,
+        );
+        out
+    }
+
+    /// The requests the broker sent: (xid, op).
+    pub(crate) fn requests(out: &Out) -> Vec<(u64, ZkOp)> {
+        out.sends
+            .iter()
+            .filter_map(|(_, _, b)| match b {
+                Body::Request { xid, op, .. } => Some((*xid, op.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub(crate) fn node(data: &str, czxid: i64, version: i32, owner: Option<SessionId>) -> OpResult {
+        OpResult::Node(Some(crate::sim::message::NodeData {
+            data: data.into(),
+            stat: crate::sim::message::Stat {
+                czxid,
+                mzxid: czxid,
+                version,
+                ephemeral_owner: owner,
+            },
+        }))
+    }
+
+    fn registering(b: &mut Broker) -> u64 {
+        let mut out = Out::default();
+        b.register(0, &mut out);
+        requests(&out)[0].0
+    }
+
+    #[test]
+    fn a_registration_that_meets_its_own_znode_succeeds() {
+        let mut b = connected_broker(1);
+        let xid = registering(&mut b);
+        let out = answer(&mut b, xid, Err(ZkError::NodeExists));
+        let reqs = requests(&out);
+        assert_eq!(
+            reqs,
+            vec![(
+                xid + 1,
+                ZkOp::Exists {
+                    path: "/brokers/ids/1".into(),
+                    watch: false
+                }
+            )],
+            "NODEEXISTS: read the znode's owner"
+        );
+        assert!(out.events.is_empty());
+        // Owned by session 7, this client's: the lost reply's create. Registered, then elect().
+        let out = answer(&mut b, xid + 1, Ok(node("{}", 12, 0, Some(7))));
+        assert_eq!(
+            out.events[0].0,
+            EventKind::BrokerRegistered {
+                broker: 1,
+                broker_epoch: 12
+            }
+        );
+        assert!(
+            out.events[0].1.contains("own session"),
+            "{}",
+            out.events[0].1
+        );
+        assert!(b.registered);
+        assert_eq!(b.broker_epoch, Some(12));
+        assert!(
+            matches!(&requests(&out)[0].1, ZkOp::Exists { path, watch: true } if path == "/controller")
+        );
+    }
+
+    #[test]
+    fn a_registration_that_meets_another_sessions_znode_fails_and_a_vanished_one_is_created_again()
+    {
+        let mut b = connected_broker(1);
+        let xid = registering(&mut b);
+        answer(&mut b, xid, Err(ZkError::NodeExists));
+        let out = answer(&mut b, xid + 1, Ok(node("{}", 12, 0, Some(6))));
+        assert_eq!(out.events[0].0, EventKind::BrokerStartFailed { broker: 1 });
+        assert_eq!(b.status, BrokerStatus::Stopped);
+        assert!(!b.registered);
+
+        let mut b = connected_broker(1);
+        let xid = registering(&mut b);
+        answer(&mut b, xid, Err(ZkError::NodeExists));
+        let out = answer(&mut b, xid + 1, Ok(OpResult::Node(None)));
+        assert!(out.events.is_empty());
+        assert!(matches!(
+            &requests(&out)[0].1,
+            ZkOp::Create { path, ephemeral: true, .. } if path == "/brokers/ids/1"
+        ));
     }
 }

@@ -1,8 +1,9 @@
 //! Version profiles and settings.
 //!
-//! A profile is the Kafka release whose rules and defaults apply. Scenario `config` overrides a
-//! profile's defaults using Kafka's own setting names; the simulator's own knobs (network
-//! latency) live under the `sim.` prefix.
+//! A profile is the Kafka release whose rules and defaults apply (each default as that release
+//! ships it, each rule as its source has it). Scenario `config` overrides a profile's defaults
+//! using Kafka's own setting names; the simulator's own knobs (network latency) live under the
+//! `sim.` prefix.
 
 use std::collections::BTreeMap;
 
@@ -52,6 +53,29 @@ impl Profile {
     /// zkVersion (Kafka 2.1, KAFKA-6082).
     pub fn fences_controller_writes(self) -> bool {
         self >= Profile::V2_4
+    }
+
+    /// Whether a broker becomes controller by one multi-op that creates `/controller` and
+    /// increments `/controller_epoch` together (Kafka 2.1, KAFKA-6082:
+    /// `KafkaZkClient.registerControllerAndIncrementControllerEpoch`). Before (0.10.2.2's
+    /// `ZookeeperLeaderElector.elect`, 2.0.1's `KafkaController.elect`) it took two steps: the
+    /// checked ephemeral create of `/controller`, then `onControllerFailover`'s
+    /// `incrementControllerEpoch`, a conditional setData of `/controller_epoch`.
+    pub fn elects_with_one_multi_op(self) -> bool {
+        self >= Profile::V2_4
+    }
+
+    /// Whether a controller's unfinished ZooKeeper work survives the expiry of its session.
+    /// Kafka 0.10.2 ran on the I0Itec zkclient 0.10, whose `retryUntilConnected` retries an
+    /// operation that failed with SESSIONEXPIRED once the client has opened a new session, and
+    /// whose new-session callback (`SessionExpirationListener.handleNewSession`) waits for the
+    /// `controllerLock` the blocked operation holds: the expired controller's writes land
+    /// before it resigns. From 1.1 (KAFKA-5642) Kafka's own `ZooKeeperClient` fails the
+    /// requests of an expired session and `KafkaController`'s `beforeInitializingSession`
+    /// holds the new session back until the `Expire` event is being handled, so an expired
+    /// controller resigns without writing.
+    pub fn retries_zk_work_across_sessions(self) -> bool {
+        self == Profile::V0_10
     }
 
     /// Whether requests carry broker epochs and brokers reject stale ones (Kafka 2.2, KIP-380).
@@ -602,17 +626,6 @@ impl Settings {
             .and_then(|c| c.unclean_leader_election_enable)
             .unwrap_or(self.unclean_leader_election_enable)
     }
-
-    /// The ZooKeeper client's read timeout: two thirds of the session timeout. A client that
-    /// hears nothing from the server for this long considers itself disconnected.
-    pub fn zk_read_timeout_ms(&self) -> u64 {
-        self.zookeeper_session_timeout_ms * 2 / 3
-    }
-
-    /// How often an idle ZooKeeper client pings: a third of the session timeout.
-    pub fn zk_ping_interval_ms(&self) -> u64 {
-        (self.zookeeper_session_timeout_ms / 3).max(1)
-    }
 }
 
 /// One producer client's configuration, as `KafkaProducer` settles it. `acks` is a producer
@@ -675,6 +688,11 @@ mod tests {
     #[test]
     fn fencing_and_broker_epochs_arrive_with_their_releases() {
         assert!(!Profile::V2_0.fences_controller_writes());
+        assert!(!Profile::V0_10.elects_with_one_multi_op());
+        assert!(Profile::V0_10.retries_zk_work_across_sessions());
+        assert!(!Profile::V2_0.retries_zk_work_across_sessions());
+        assert!(!Profile::V2_0.elects_with_one_multi_op());
+        assert!(Profile::V2_4.elects_with_one_multi_op());
         assert!(Profile::V2_4.fences_controller_writes());
         assert!(!Profile::V0_10.has_broker_epochs());
         assert!(Profile::V3_9.has_broker_epochs());

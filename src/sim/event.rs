@@ -48,8 +48,12 @@ pub enum EventKind {
     LinkCut { from: String, to: String },
     /// A cut link carries messages again.
     LinkHealed { from: String, to: String },
-    /// ZooKeeper opened a session for a broker.
-    ZkSessionCreated { broker: BrokerId, session: u64 },
+    /// ZooKeeper opened a session for a broker, with the timeout it negotiated.
+    ZkSessionCreated {
+        broker: BrokerId,
+        session: u64,
+        timeout_ms: u64,
+    },
     /// A broker's ZooKeeper client heard nothing from the server for its read timeout.
     ZkDisconnected { broker: BrokerId, session: u64 },
     /// A broker's ZooKeeper client got back to its still-valid session.
@@ -74,10 +78,16 @@ pub enum EventKind {
         error: String,
         controller: Option<BrokerId>,
     },
+    /// Before 2.1: a broker created `/controller`, the first of its two election steps (the
+    /// controller epoch comes next).
+    ControllerZnodeCreated { broker: BrokerId },
     /// A broker created `/controller` and incremented `/controller_epoch`.
     ControllerElected { broker: BrokerId, epoch: u64 },
     /// A broker stopped acting as controller.
     ControllerResigned { broker: BrokerId, epoch: u64 },
+    /// An operator deleted `/controller`, which named `controller` (the way to move the
+    /// controller by hand).
+    ControllerDeleted { controller: BrokerId },
     /// The controller saw a broker register (or re-register).
     BrokerOnline {
         controller: BrokerId,
@@ -347,8 +357,10 @@ impl EventKind {
             EventKind::BrokerRegistered { .. } => "broker_registered",
             EventKind::WatchFired { .. } => "watch_fired",
             EventKind::ControllerRaceLost { .. } => "controller_race_lost",
+            EventKind::ControllerZnodeCreated { .. } => "controller_znode_created",
             EventKind::ControllerElected { .. } => "controller_elected",
             EventKind::ControllerResigned { .. } => "controller_resigned",
+            EventKind::ControllerDeleted { .. } => "controller_deleted",
             EventKind::BrokerOnline { .. } => "broker_online",
             EventKind::BrokerLost { .. } => "broker_lost",
             EventKind::MetadataUpdated { .. } => "metadata_updated",
@@ -413,6 +425,7 @@ impl EventKind {
             | BrokerRegistered { broker, .. }
             | WatchFired { broker, .. }
             | ControllerRaceLost { broker, .. }
+            | ControllerZnodeCreated { broker }
             | ControllerElected { broker, .. }
             | ControllerResigned { broker, .. }
             | BrokerOnline { broker, .. }
@@ -434,6 +447,7 @@ impl EventKind {
             CoordinatorMoved { broker, .. } => Some(*broker),
             GroupLeaderChosen { .. } | ConsumerCrashed { .. } | ConsumerLeaving { .. } => None,
             TopicCreated { controller, .. }
+            | ControllerDeleted { controller }
             | IsrChangeAccepted { controller, .. }
             | LeaderImbalanceChecked { controller, .. }
             | ReassignmentStarted { controller, .. }
@@ -494,9 +508,14 @@ impl fmt::Display for EventKind {
             BrokerStopped { broker } => write!(f, "broker {broker} stopped"),
             LinkCut { from, to } => write!(f, "link {from} <-> {to} cut"),
             LinkHealed { from, to } => write!(f, "link {from} <-> {to} healed"),
-            ZkSessionCreated { broker, session } => {
-                write!(f, "ZooKeeper opened session 0x{session:x} for broker {broker}")
-            }
+            ZkSessionCreated {
+                broker,
+                session,
+                timeout_ms,
+            } => write!(
+                f,
+                "ZooKeeper opened session 0x{session:x} for broker {broker} ({timeout_ms} ms timeout)"
+            ),
             ZkDisconnected { broker, session } => write!(
                 f,
                 "broker {broker} lost its ZooKeeper connection (session 0x{session:x} may still live)"
@@ -542,12 +561,20 @@ impl fmt::Display for EventKind {
                     "broker {broker} lost the controller race ({error}) and watches /controller"
                 ),
             },
+            ControllerZnodeCreated { broker } => write!(
+                f,
+                "broker {broker} created /controller; it increments /controller_epoch next"
+            ),
             ControllerElected { broker, epoch } => {
                 write!(f, "broker {broker} became controller (controller epoch {epoch})")
             }
             ControllerResigned { broker, epoch } => write!(
                 f,
                 "broker {broker} stopped acting as controller (it had epoch {epoch})"
+            ),
+            ControllerDeleted { controller } => write!(
+                f,
+                "an operator deleted /controller, which named broker {controller}"
             ),
             BrokerOnline {
                 controller,

@@ -176,6 +176,9 @@ pub enum Task {
         /// The partition.
         tp: TopicPartition,
     },
+    /// `/controller` was deleted while an event was in progress: the Reelect event, queued
+    /// behind it (see [`Broker::reelect`]).
+    Reelect,
 }
 
 /// A controller-to-broker request waiting in a channel.
@@ -594,6 +597,7 @@ impl Broker {
                 let tp = tp.clone();
                 self.finish_reassignment(now, tp, settings, out);
             }
+            Task::Reelect => self.reelect(now, true, out),
         }
     }
 
@@ -1315,7 +1319,8 @@ impl Broker {
                     _ => None,
                 }),
                 Err(ZkError::CheckFailed) => {
-                    self.resign(
+                    self.resign_moved(
+                        now,
                         "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)",
                         out,
                     );
@@ -2069,7 +2074,8 @@ impl Broker {
         out: &mut Out,
     ) {
         if matches!(results.first(), Some(Err(ZkError::CheckFailed))) {
-            self.resign(
+            self.resign_moved(
+                now,
                 "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException)",
                 out,
             );

@@ -98,18 +98,55 @@ fn the_race_winner_is_not_a_lowest_id_rule() {
 
 #[test]
 fn the_profile_sets_the_session_timeout() {
-    for (profile, low, high) in [
-        (Profile::V2_4, 6_000, 8_000),
-        (Profile::V0_10, 6_000, 8_000),
-        (Profile::V3_9, 18_000, 20_000),
+    // Crash at 1 s. The last contact was at most a ping gap (readTimeout / 2, a third of
+    // the session timeout) before; ZooKeeper expires the session at the first tick of its
+    // clock after last contact + timeout, so within (crash - gap + timeout, crash + timeout +
+    // tickTime], and always on one of its ticks.
+    let tick = super::zookeeper::ZK_TICK_TIME_MS;
+    for (profile, timeout) in [
+        (Profile::V0_10, 6_000),
+        (Profile::V2_4, 6_000),
+        (Profile::V3_9, 18_000),
     ] {
-        let mut w = world(5, profile, 3);
-        w.advance_to(1_000);
-        w.apply(Command::Crash(1)).unwrap();
-        w.advance_to(30_000);
-        let at = kinds(&w, "controller_elected")[1].time_ms;
-        assert!(at > low && at < high, "{profile:?}: re-elected at {at}");
+        let mut phases = BTreeSet::new();
+        for seed in 0..20 {
+            let mut w = world(seed, profile, 3);
+            w.advance_to(1_000);
+            w.apply(Command::Crash(1)).unwrap();
+            w.advance_to(30_000);
+            let expired = kinds(&w, "session_expired")[0].time_ms;
+            let gap = timeout * 2 / 3 / 2;
+            assert!(
+                expired + gap > 1_000 + timeout && expired <= 1_000 + timeout + tick,
+                "{profile:?}, seed {seed}: expired at {expired}"
+            );
+            let phase = w.zookeeper().clock().phase_ms;
+            assert_eq!(
+                (expired + phase) % tick,
+                0,
+                "on a tick of ZooKeeper's clock"
+            );
+            phases.insert(phase);
+            let at = kinds(&w, "controller_elected")[1].time_ms;
+            assert!(
+                at > expired && at < expired + 100,
+                "{profile:?}: re-elected at {at}"
+            );
+        }
+        assert!(phases.len() > 10, "the seed moves the ticks: {phases:?}");
     }
+}
+
+#[test]
+fn the_tick_phase_comes_from_the_seed_without_touching_the_worlds_rng() {
+    use super::world::zk_clock;
+    // Same seed, same phase; and the phase is drawn from a generator of its own, so the
+    // world's generator (message jitter) starts where it always did.
+    assert_eq!(zk_clock(7), zk_clock(7));
+    assert_ne!(zk_clock(7), zk_clock(8));
+    let w = world(7, Profile::V3_9, 3);
+    assert_eq!(w.zookeeper().clock(), zk_clock(7));
+    assert!(zk_clock(7).phase_ms < super::zookeeper::ZK_TICK_TIME_MS);
 }
 
 #[test]
@@ -484,4 +521,24 @@ fn leader_epoch_bumps_follow_the_order_of_the_controllers_writes() {
         s.partitions["T-0"]
     );
     assert_eq!(s.partitions["T-0"].leader, 2);
+}
+
+#[test]
+fn deleting_controller_needs_a_controller() {
+    let mut w = world(3, Profile::V3_9, 3);
+    let e = w.apply(Command::DeleteController).unwrap_err();
+    assert!(e.contains("no controller"), "{e}");
+    assert!(w.events().is_empty(), "nothing happened");
+    w.advance_to(1_000);
+    w.apply(Command::DeleteController).unwrap();
+    assert_eq!(w.state().controller, None);
+    let events = w.events().len();
+    let e = w.apply(Command::DeleteController).unwrap_err();
+    assert!(e.contains("/controller does not exist"), "{e}");
+    assert_eq!(w.events().len(), events);
+    w.advance_to(2_000);
+    let s = w.state();
+    assert_eq!(s.controller_epoch, 2);
+    assert!(s.controller.is_some());
+    assert_eq!(kinds(&w, "controller_deleted").len(), 1);
 }

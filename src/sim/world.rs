@@ -94,6 +94,8 @@ pub enum Command {
     Leave { group: String, member: String },
     /// A consumer dies silently.
     CrashConsumer { group: String, member: String },
+    /// An operator deletes `/controller` to move the controller.
+    DeleteController,
 }
 
 fn scope(topic: &Option<String>, partition: &Option<u32>) -> String {
@@ -184,6 +186,7 @@ impl std::fmt::Display for Command {
             Command::CrashConsumer { group, member } => {
                 write!(f, "crash consumer {member} of group {group}")
             }
+            Command::DeleteController => write!(f, "delete /controller"),
         }
     }
 }
@@ -284,6 +287,13 @@ pub fn offsets_topic(
     })
 }
 
+/// Where ZooKeeper's session-tracker ticks fall: a phase in `[0, tickTime)` derived from the
+/// seed by a generator of its own, so that it draws nothing from the world's RNG.
+pub fn zk_clock(seed: u64) -> super::zookeeper::ZkClock {
+    let tick = super::zookeeper::ZK_TICK_TIME_MS;
+    super::zookeeper::ZkClock::new(tick, Rng::new(seed ^ 0x7a6b_7469_636b).up_to(tick - 1))
+}
+
 /// The simulated cluster.
 #[derive(Debug, Clone)]
 pub struct World {
@@ -337,7 +347,7 @@ impl World {
             seq: 0,
             queue: BTreeMap::new(),
             rng: Rng::new(setup.seed),
-            zk: ZooKeeper::new(),
+            zk: ZooKeeper::with_clock(zk_clock(setup.seed)),
             brokers: BTreeMap::new(),
             parked: BTreeMap::new(),
             cut: BTreeSet::new(),
@@ -738,6 +748,16 @@ impl World {
                 self.consumers.crash(&group, &member, &mut out);
                 self.finish(out);
             }
+            Command::DeleteController => {
+                if let Some(controller) = self.zk.controller() {
+                    self.zk.admin_delete("/controller", &mut out);
+                    out.event(
+                        EventKind::ControllerDeleted { controller },
+                        "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first",
+                    );
+                }
+                self.finish(out);
+            }
         }
         self.monitor_step();
         Ok(())
@@ -1078,6 +1098,14 @@ impl World {
                         ))
                     }
                     Some(_) => {}
+                }
+            }
+            Command::DeleteController => {
+                if self.zk.controller().is_none() {
+                    return Err(
+                        "there is no controller to move: /controller does not exist right now"
+                            .into(),
+                    );
                 }
             }
             Command::Cut(a, b) | Command::Heal(a, b) => {

@@ -5,6 +5,15 @@
 //! Model of the server side of `org.apache.zookeeper` (sessions expire when no heartbeat
 //! arrives within the negotiated timeout; ephemeral znodes die with their session; a watch
 //! fires once). The client side lives in [`super::broker`].
+//!
+//! ZooKeeper's clock: the server negotiates the session timeout into [2, 20] × `tickTime`
+//! (`ZooKeeperServer.processConnectRequest`, with `getMinSessionTimeout` /
+//! `getMaxSessionTimeout`), and its session tracker expires sessions only on `tickTime`
+//! boundaries: every contact moves a session to the bucket of the first boundary *after*
+//! now + timeout (`SessionTrackerImpl.roundToInterval` in ZooKeeper 3.4,
+//! `ExpiryQueue.roundToNextInterval` from 3.5), and the tracker's thread expires a bucket when
+//! the clock reaches it. Kafka's `config/zookeeper.properties` (0.10.2.2 through 3.9.0) sets no
+//! `tickTime`, so `ZooKeeperServer.DEFAULT_TICK_TIME`, 3000 ms, applies: sessions of 6 to 60 s.
 
 use super::event::EventKind;
 use super::message::{
@@ -34,6 +43,10 @@ pub enum SessionEnd {
     Closed,
 }
 
+/// ZooKeeper's `tickTime` when the configuration sets none (`ZooKeeperServer.DEFAULT_TICK_TIME`,
+/// ZooKeeper 3.4 to 3.8), as with the `config/zookeeper.properties` Kafka ships.
+pub const ZK_TICK_TIME_MS: u64 = 3_000;
+
 /// One client session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
@@ -43,20 +56,67 @@ pub struct Session {
     pub timeout_ms: u64,
     /// When the server last heard from the client.
     pub last_heard_ms: u64,
+    /// The tick boundary at which the session tracker expires it if it hears nothing more.
+    pub expires_at_ms: u64,
     /// `None` while alive.
     pub ended: Option<SessionEnd>,
 }
 
 impl Session {
-    /// When the server will expire the session if it hears nothing more.
+    /// When the server will expire the session if it hears nothing more: the first tick
+    /// boundary after the last contact + the timeout.
     pub fn deadline_ms(&self) -> u64 {
-        self.last_heard_ms + self.timeout_ms
+        self.expires_at_ms
+    }
+}
+
+/// The server's clock: its `tickTime` and where its ticks fall on the simulation's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZkClock {
+    /// `tickTime`.
+    pub tick_ms: u64,
+    /// The server's elapsed-time clock reads `now + phase_ms` (`Time.currentElapsedTime` has
+    /// an arbitrary origin), so its tick boundaries fall at `k * tick_ms - phase_ms`.
+    pub phase_ms: u64,
+}
+
+impl ZkClock {
+    /// A clock with `tickTime` = `tick_ms` and its boundaries shifted by `phase_ms` (taken
+    /// modulo the tick).
+    pub fn new(tick_ms: u64, phase_ms: u64) -> ZkClock {
+        let tick_ms = tick_ms.max(1);
+        ZkClock {
+            tick_ms,
+            phase_ms: phase_ms % tick_ms,
+        }
+    }
+
+    /// `ExpiryQueue.roundToNextInterval` (3.5+; `SessionTrackerImpl.roundToInterval` in 3.4):
+    /// `(time / expirationInterval + 1) * expirationInterval` on the server's clock, so the
+    /// first boundary strictly after `t` ("a one interval grace period").
+    pub fn next_boundary_after(&self, t: u64) -> u64 {
+        let server = t + self.phase_ms;
+        (server / self.tick_ms + 1) * self.tick_ms - self.phase_ms
+    }
+
+    /// The session timeout the server grants for a requested one
+    /// (`ZooKeeperServer.processConnectRequest`): at least `minSessionTimeout`, at most
+    /// `maxSessionTimeout`, which default to 2 and 20 ticks.
+    pub fn negotiate(&self, requested_ms: u64) -> u64 {
+        requested_ms.clamp(2 * self.tick_ms, 20 * self.tick_ms)
+    }
+}
+
+impl Default for ZkClock {
+    fn default() -> Self {
+        ZkClock::new(ZK_TICK_TIME_MS, 0)
     }
 }
 
 /// The ZooKeeper ensemble, as one server.
 #[derive(Debug, Clone)]
 pub struct ZooKeeper {
+    clock: ZkClock,
     zxid: i64,
     next_session: SessionId,
     nodes: BTreeMap<String, Znode>,
@@ -86,9 +146,16 @@ fn parent(path: &str) -> Option<&str> {
 }
 
 impl ZooKeeper {
-    /// A fresh ensemble with Kafka's persistent paths `/brokers/ids` already there.
+    /// A fresh ensemble with Kafka's persistent paths `/brokers/ids` already there, on the
+    /// default `tickTime` with its ticks at multiples of it.
     pub fn new() -> Self {
+        Self::with_clock(ZkClock::default())
+    }
+
+    /// A fresh ensemble whose session tracker runs on `clock`.
+    pub fn with_clock(clock: ZkClock) -> Self {
         let mut zk = ZooKeeper {
+            clock,
             zxid: 0,
             next_session: 0x1001,
             nodes: BTreeMap::new(),
@@ -171,6 +238,18 @@ impl ZooKeeper {
         );
     }
 
+    /// An admin tool's delete, outside any session (`zookeeper-shell delete /controller`),
+    /// whatever the znode's version or owner, firing watches. Returns whether it existed.
+    pub fn admin_delete(&mut self, path: &str, out: &mut Out) -> bool {
+        if !self.nodes.contains_key(path) {
+            return false;
+        }
+        self.zxid += 1;
+        let zxid = self.zxid;
+        self.apply_write(0, ZkOp::Delete { path: path.into() }, zxid, out);
+        true
+    }
+
     fn create_persistent(&mut self, path: &str, data: &str, out: &mut Out) {
         if self.nodes.contains_key(path) {
             return;
@@ -211,6 +290,11 @@ impl ZooKeeper {
         if new.leader_epoch != old.leader_epoch && new.controller_epoch < current {
             self.stale_writes.push((path.to_string(), new, current));
         }
+    }
+
+    /// The server's clock.
+    pub fn clock(&self) -> ZkClock {
+        self.clock
     }
 
     /// The newest zxid: it moves with every change.
@@ -270,9 +354,15 @@ impl ZooKeeper {
             .is_some_and(|s| s.ended.is_none())
     }
 
+    /// `SessionTrackerImpl.touchSession`: every request, ping or reconnect moves the session
+    /// to the bucket of the first tick boundary after now + its timeout.
     fn touch(&mut self, session: SessionId, now: u64) {
+        let clock = self.clock;
         if let Some(s) = self.sessions.get_mut(&session) {
             s.last_heard_ms = now;
+            s.expires_at_ms = s
+                .expires_at_ms
+                .max(clock.next_boundary_after(now + s.timeout_ms));
         }
     }
 
@@ -281,25 +371,39 @@ impl ZooKeeper {
         let me = Endpoint::Zk;
         let to = Endpoint::Broker(from);
         match body {
-            Body::Connect { timeout_ms } => {
+            Body::Connect {
+                timeout_ms: requested,
+            } => {
                 let id = self.next_session;
                 self.next_session += 1;
+                let timeout_ms = self.clock.negotiate(requested);
+                let expires_at_ms = self.clock.next_boundary_after(now + timeout_ms);
                 self.sessions.insert(
                     id,
                     Session {
                         owner: from,
                         timeout_ms,
                         last_heard_ms: now,
+                        expires_at_ms,
                         ended: None,
                     },
                 );
-                out.timer(now + timeout_ms, me, Timer::SessionDeadline(id));
+                out.timer(expires_at_ms, me, Timer::SessionDeadline(id));
+                let (min, max) = (self.clock.negotiate(0), self.clock.negotiate(u64::MAX));
                 out.event(
                     EventKind::ZkSessionCreated {
                         broker: from,
                         session: id,
+                        timeout_ms,
                     },
-                    "a new ZooKeeper client connects and gets a new session",
+                    if timeout_ms == requested {
+                        "a new ZooKeeper client connects and gets a new session".to_string()
+                    } else {
+                        format!(
+                            "a new ZooKeeper client connects and gets a new session; it asked for {requested} ms, but the server grants only timeouts from minSessionTimeout ({min} ms) to maxSessionTimeout ({max} ms), 2 and 20 ticks of tickTime ({} ms)",
+                            self.clock.tick_ms
+                        )
+                    },
                 );
                 out.send(
                     me,
@@ -444,14 +548,18 @@ impl ZooKeeper {
                 out.timer(deadline, Endpoint::Zk, Timer::SessionDeadline(id));
                 return;
             }
-            let (owner, timeout) = (s.owner, s.timeout_ms);
+            let (owner, timeout, last) = (s.owner, s.timeout_ms, s.last_heard_ms);
+            let tick = self.clock.tick_ms;
             self.expire(id, out);
             out.event(
                 EventKind::SessionExpired {
                     broker: owner,
                     session: id,
                 },
-                format!("no heartbeat for zookeeper.session.timeout.ms ({timeout} ms)"),
+                format!(
+                    "no heartbeat for zookeeper.session.timeout.ms ({timeout} ms); the session tracker expires sessions on its tickTime ({tick} ms) boundaries, here the first after the last contact + the timeout ({} ms after it)",
+                    now - last
+                ),
             );
         }
     }
@@ -838,8 +946,9 @@ mod tests {
         assert!(matches!(r, Ok(OpResult::Node(Some(_)))));
         assert_eq!(zk.controller(), Some(1));
 
+        // Connected at 0 with 6 s: the first tick (3 s) boundary after 6000 is 9000.
         let mut out = Out::default();
-        zk.on_timer(6000, Timer::SessionDeadline(s1), &mut out);
+        zk.on_timer(9000, Timer::SessionDeadline(s1), &mut out);
         assert!(
             zk.node("/controller").is_none(),
             "the ephemeral znode is gone"
@@ -865,18 +974,103 @@ mod tests {
     fn heartbeats_keep_a_session_alive() {
         let mut zk = ZooKeeper::new();
         let s = connect(&mut zk, 1, 0);
+        assert_eq!(zk.session(s).unwrap().deadline_ms(), 9_000);
         let mut out = Out::default();
         zk.handle(4000, 1, Body::Ping { session: s }, &mut out);
+        // 4000 + 6000 = 10000 rounds up to the next boundary, 12000.
+        assert_eq!(zk.session(s).unwrap().deadline_ms(), 12_000);
         let mut out = Out::default();
-        zk.on_timer(6000, Timer::SessionDeadline(s), &mut out);
+        zk.on_timer(9_000, Timer::SessionDeadline(s), &mut out);
         assert!(zk.session(s).unwrap().ended.is_none());
         assert_eq!(
             out.timers,
-            vec![(10_000, Endpoint::Zk, Timer::SessionDeadline(s))]
+            vec![(12_000, Endpoint::Zk, Timer::SessionDeadline(s))]
         );
         let mut out = Out::default();
-        zk.on_timer(10_000, Timer::SessionDeadline(s), &mut out);
+        zk.on_timer(12_000, Timer::SessionDeadline(s), &mut out);
         assert_eq!(zk.session(s).unwrap().ended, Some(SessionEnd::Expired));
+    }
+
+    #[test]
+    fn sessions_expire_at_the_first_tick_after_last_contact_plus_timeout() {
+        // (phase, last contact, expected expiry) with tickTime 3000 and a 6000 ms session.
+        for (phase, contact, expiry) in [
+            // Ticks at 0, 3000, 6000, ...: never at exactly contact + timeout.
+            (0, 0, 9_000),
+            (0, 1, 9_000),
+            (0, 2_999, 9_000),
+            (0, 3_000, 12_000),
+            // The server's clock reads now + 1000: ticks at 2000, 5000, 8000, 11000, ...
+            (1_000, 0, 8_000),
+            (1_000, 1_999, 8_000),
+            (1_000, 2_000, 11_000),
+            // Ticks at 1, 3001, 6001, 9001, ...
+            (2_999, 0, 6_001),
+            (2_999, 1, 9_001),
+        ] {
+            let mut zk = ZooKeeper::with_clock(ZkClock::new(3_000, phase));
+            let s = connect(&mut zk, 1, 0);
+            let mut out = Out::default();
+            zk.handle(contact, 1, Body::Ping { session: s }, &mut out);
+            let deadline = zk.session(s).unwrap().deadline_ms();
+            assert_eq!(deadline, expiry, "phase {phase}, contact at {contact}");
+            assert!(deadline > contact + 6_000 && deadline <= contact + 9_000);
+            // The tracker expires it at that boundary, not a millisecond before.
+            let mut out = Out::default();
+            zk.on_timer(expiry - 1, Timer::SessionDeadline(s), &mut out);
+            assert!(zk.session(s).unwrap().ended.is_none(), "phase {phase}");
+            let mut out = Out::default();
+            zk.on_timer(expiry, Timer::SessionDeadline(s), &mut out);
+            assert_eq!(zk.session(s).unwrap().ended, Some(SessionEnd::Expired));
+        }
+    }
+
+    #[test]
+    fn the_server_clamps_the_session_timeout_to_2_to_20_ticks() {
+        for (requested, granted, clamped) in [
+            (300, 6_000, true),
+            (5_999, 6_000, true),
+            (6_000, 6_000, false),
+            (18_000, 18_000, false),
+            (60_000, 60_000, false),
+            (60_001, 60_000, true),
+            (600_000, 60_000, true),
+        ] {
+            let mut zk = ZooKeeper::new();
+            let mut out = Out::default();
+            zk.handle(
+                0,
+                1,
+                Body::Connect {
+                    timeout_ms: requested,
+                },
+                &mut out,
+            );
+            let Body::Connected {
+                session,
+                timeout_ms,
+                resumed: false,
+            } = out.sends[0].2
+            else {
+                panic!("{:?}", out.sends)
+            };
+            assert_eq!(timeout_ms, granted, "asked for {requested}");
+            assert_eq!(zk.session(session).unwrap().timeout_ms, granted);
+            let (kind, cause) = &out.events[0];
+            assert_eq!(
+                *kind,
+                EventKind::ZkSessionCreated {
+                    broker: 1,
+                    session,
+                    timeout_ms: granted
+                }
+            );
+            assert_eq!(
+                cause.contains("minSessionTimeout (6000 ms) to maxSessionTimeout (60000 ms)"),
+                clamped,
+                "{cause}"
+            );
+        }
     }
 
     #[test]
@@ -1080,5 +1274,37 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn an_admin_delete_fires_watches_whatever_the_owner() {
+        let mut zk = ZooKeeper::new();
+        let s1 = connect(&mut zk, 1, 0);
+        let s2 = connect(&mut zk, 2, 0);
+        request(&mut zk, 1, s1, create_ephemeral("/controller"));
+        request(
+            &mut zk,
+            2,
+            s2,
+            ZkOp::Exists {
+                path: "/controller".into(),
+                watch: true,
+            },
+        );
+        let zxid = zk.zxid();
+        let mut out = Out::default();
+        assert!(zk.admin_delete("/controller", &mut out));
+        assert_eq!(zk.controller(), None);
+        assert_eq!(zk.zxid(), zxid + 1, "one transaction");
+        assert!(out.sends.iter().any(|(_, to, b)| *to == Endpoint::Broker(2)
+            && matches!(b, Body::Watch { path, change: WatchChange::Deleted, .. } if path == "/controller")));
+        assert!(
+            zk.session(s1).unwrap().ended.is_none(),
+            "the owner's session lives on"
+        );
+        let mut out = Out::default();
+        assert!(!zk.admin_delete("/controller", &mut out));
+        assert!(out.sends.is_empty());
+        assert_eq!(zk.zxid(), zxid + 1);
     }
 }

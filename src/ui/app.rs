@@ -112,6 +112,7 @@ fn intro(
                     <li>{ "Open a broker's ⋯ and shut it down cleanly: its session closes at once, nobody waits for a timeout." }</li>
                     <li>{ "Pause the controller for longer than the session timeout: it wakes up as a zombie that still thinks it is in charge." }</li>
                     <li>{ "Cut a broker's ZooKeeper link, or switch to an older profile to see what epoch fencing prevents." }</li>
+                    <li>{ "Open a broker's ⋯ and press Delete /controller, as an operator moves the controller: the brokers race again and nobody crashes. The zombie-controller-2.0 story shows why it was risky before 2.1." }</li>
                 </ul>
             </details>
         </section>

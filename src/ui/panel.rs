@@ -1,8 +1,9 @@
 //! The selected-broker panel: what one broker believes, the replicas it holds (role, log end
 //! offset, lag, the partition's high watermark) and the actions beyond crash/start
 //! (controlled shutdown, pause, session expiry, cutting its ZooKeeper link, stalling its
-//! fetchers). Whether an action makes sense is the world's call: the buttons always send,
-//! and a refusal is shown.
+//! fetchers), plus the cluster action of moving the controller (deleting `/controller`).
+//! Whether an action makes sense is the world's call: the buttons always send, and a refusal
+//! is shown.
 
 use super::format::{
     click_starts, lag, replica_words, replicas_of, role, secs, state_words, PartitionRef, Role,
@@ -32,6 +33,19 @@ fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<A
                 }
             }) }
         </div>
+    }
+}
+
+/// The operator's way to move the controller: delete `/controller`.
+fn delete_controller_button(dispatch: &Callback<Action>) -> Html {
+    let d = dispatch.clone();
+    let onclick =
+        Callback::from(move |_: MouseEvent| d.emit(Action::Apply(Command::DeleteController)));
+    html! {
+        <button data-testid="delete-controller" {onclick}
+                title="Move the controller as an operator does: delete the /controller znode. Every broker's watch fires and they race again; a controller in the middle of an event finishes it first.">
+            { "Delete /controller" }
+        </button>
     }
 }
 
@@ -88,6 +102,7 @@ pub fn panel(
                 <h2 id="panel-title">{ "Broker actions" }</h2>
                 <p class="hint">{ "Pick a broker (or shift-click one in the graph, or its ⋯) for controlled shutdown, pause, session expiry, cutting its ZooKeeper link and stalling its fetchers." }</p>
                 { chips(state, None, dispatch) }
+                <div class="actions">{ delete_controller_button(dispatch) }</div>
             </section>
         };
     };
@@ -262,6 +277,7 @@ pub fn panel(
                             title="Its follower replicas stop fetching from their leaders (for every partition)"
                             onclick={cmd(stall_cmd)}>{ stall_label }</button>
                 }
+                { delete_controller_button(dispatch) }
             </div>
         </section>
     }

@@ -7,7 +7,7 @@ use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
 
 /// The story files, by name, in the order the page lists them.
-pub const STORIES: [(&str, &str); 25] = [
+pub const STORIES: [(&str, &str); 26] = [
     (
         "cold-start",
         include_str!("../../www/scenarios/cold-start.json"),
@@ -79,6 +79,10 @@ pub const STORIES: [(&str, &str); 25] = [
     (
         "truncation-3.9",
         include_str!("../../www/scenarios/truncation-3.9.json"),
+    ),
+    (
+        "zombie-controller-0.10",
+        include_str!("../../www/scenarios/zombie-controller-0.10.json"),
     ),
     (
         "zombie-controller-2.0",

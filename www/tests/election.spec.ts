@@ -98,3 +98,17 @@ test('clicking a crashed broker starts it again and it registers once its old se
     expired,
   );
 });
+
+test('deleting /controller moves the controller at once: a new race, epoch 2, nobody crashed', async ({
+  page,
+}) => {
+  await openPlayground(page, '5');
+  await page.getByTestId('delete-controller').first().click();
+  await expect(logEntries(page, 'controller_deleted', 'broker 1').first()).toBeVisible();
+  const elected = logEntries(page, 'controller_elected', 'epoch 2');
+  await expect(elected).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByTestId('controller-epoch')).toContainText(phrase('epoch 2'));
+  await expect(controller(page)).toHaveCount(1);
+  for (const id of ['1', '2', '3']) await expect(broker(page, id)).toHaveAttribute('aria-label', /running/i);
+  await expect(logEntries(page, 'session_expired')).toHaveCount(0);
+});

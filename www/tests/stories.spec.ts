@@ -4,7 +4,7 @@ import { broker, controller, expect, logEntries, phrase, test } from './playgrou
 test('the paused-controller story: the zombie wakes, its epoch-1 requests are rejected, it follows epoch 2', async ({
   page,
 }) => {
-  // 10x: the zombie window (session expiry at ~23 s to the wake-up at 35 s) lasts over a second of real time.
+  // 10x: the zombie window (session expiry at ~24.5 s to the wake-up at 35 s) lasts over a second of real time.
   await page.goto('/?story=paused-controller&speed=10&paused=1');
   await expect(page.getByTestId('story')).toHaveValue('paused-controller');
   await expect(page.getByTestId('story-box')).toContainText('zombie');
