@@ -1,5 +1,6 @@
 //! Property tests for partitions: random schedules of crashes, starts, controlled shutdowns,
-//! pauses, session expiries, cut links, stalled fetchers and produce bursts and streams on
+//! pauses, session expiries, cut links, stalled fetchers, operators deleting `/controller` and
+//! produce bursts and streams on
 //! random clusters with random topics.
 //!
 //! Under the 3.9 profile every safety invariant holds (one acting controller, leader epochs
@@ -65,7 +66,7 @@ fn random_command(rng: &mut Rng, setup: &Setup) -> Command {
         Endpoint::Broker(other)
     };
     let acks = [Acks::Zero, Acks::One, Acks::All][rng.up_to(2) as usize];
-    match rng.up_to(13) {
+    match rng.up_to(14) {
         0 | 1 => Command::Crash(b),
         2 | 3 => Command::Start(b),
         4 => Command::Shutdown(b),
@@ -86,6 +87,7 @@ fn random_command(rng: &mut Rng, setup: &Setup) -> Command {
             topic: None,
             partition: None,
         },
+        13 => Command::DeleteController,
         11 => Command::Produce {
             topic: topic.name.clone(),
             partition,
