@@ -1,7 +1,6 @@
 //! Property tests for partitions: random schedules of crashes, starts, controlled shutdowns,
 //! pauses, session expiries, cut links, stalled fetchers, operators deleting `/controller` and
-//! produce bursts and streams on
-//! random clusters with random topics.
+//! produce bursts and streams on random clusters with random topics.
 //!
 //! Under the 3.9 profile every safety invariant holds (one acting controller, leader epochs
 //! only grow, the leader is in its ISR, the high watermark stays within the ISR, acknowledged
