@@ -100,8 +100,9 @@ fn random_fault_schedules_keep_every_invariant_and_settle_on_one_controller() {
             );
             assert_eq!(b.acts_as_controller, *id == c, "case {case}: broker {id}");
         }
-        // Every election took a newer epoch than the one before; /controller_epoch holds the
-        // newest (an election can also land in ZooKeeper and its winner die before it hears so).
+        // Every election took its own epoch; /controller_epoch holds the newest. (An election can
+        // land in ZooKeeper and its winner die before it hears so, or freeze and hear so only when
+        // it wakes, after newer elections: its event comes late, then it learns of its expiry.)
         let epochs: Vec<u64> = w
             .events()
             .iter()
@@ -112,14 +113,12 @@ fn random_fault_schedules_keep_every_invariant_and_settle_on_one_controller() {
                 _ => None,
             })
             .collect();
-        assert!(
-            epochs.windows(2).all(|p| p[0] < p[1]),
-            "case {case}: {epochs:?}"
-        );
+        let distinct: std::collections::BTreeSet<u64> = epochs.iter().copied().collect();
+        assert_eq!(distinct.len(), epochs.len(), "case {case}: {epochs:?}");
         assert_eq!(
-            epochs.last().copied(),
+            distinct.last().copied(),
             Some(s.controller_epoch),
-            "case {case}"
+            "case {case}: {epochs:?}"
         );
     }
 }

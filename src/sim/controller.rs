@@ -414,6 +414,11 @@ impl Broker {
         cause: &str,
         out: &mut Out,
     ) {
+        if self.acts_in_epoch(epoch) {
+            // Two of its election attempts were under way (a watch that fired again after a
+            // reconnect): the second one's check finds its own first win. It is controller once.
+            return;
+        }
         self.active_controller = Some(self.id);
         self.controller = Some(ControllerRole {
             epoch,
@@ -702,6 +707,41 @@ mod tests {
         let role = b.controller.as_ref().expect("acts as controller");
         assert_eq!((role.epoch, role.epoch_zk_version), (3, 2));
         assert_eq!(b.active_controller, Some(1));
+    }
+
+    #[test]
+    fn a_second_attempt_that_finds_the_first_one_won_changes_nothing() {
+        // Two election attempts in flight: the first wins, the second fails and its check finds
+        // the first one's writes. The broker is controller once, with one event.
+        let mut b = connected_broker(1);
+        let first = electing(&mut b, 3);
+        let second = electing(&mut b, 3);
+        let out = answer(
+            &mut b,
+            first,
+            Ok(OpResult::Multi(vec![
+                OpResult::Created(stat(40, 0, Some(7))),
+                OpResult::Set(stat(2, 2, None)),
+            ])),
+        );
+        assert_eq!(out.events.len(), 1, "{:?}", out.events);
+        b.controller.as_mut().unwrap().next_correlation = 42;
+        answer(&mut b, second, Err(ZkError::NodeExists));
+        let check = second + 2; // after the failover's read of /brokers/ids
+        let out = answer(
+            &mut b,
+            check,
+            Ok(OpResult::Batch(vec![
+                Ok(node(r#"{"version":1,"brokerid":1}"#, 40, 0, Some(7))),
+                Ok(node("3", 2, 2, None)),
+            ])),
+        );
+        assert!(out.events.is_empty(), "{:?}", out.events);
+        assert_eq!(
+            b.controller.as_ref().unwrap().next_correlation,
+            42,
+            "the role was kept"
+        );
     }
 
     #[test]

@@ -1114,7 +1114,7 @@ impl Broker {
 
     /// The answer to the leader's compare-and-set of the partition state (before 2.7).
     /// `Partition.updateIsr` → `ReplicationUtils.updateLeaderAndIsr`, a conditional update whose
-    /// BADVERSION is checked by `checkLeaderAndIsrZkData` (2.0.1, 2.4.1; `ZkUtils` in 0.10.2.2):
+    /// BADVERSION is checked by `ReplicationUtils.checkLeaderAndIsrZkData` (0.10.2.2, 2.0.1, 2.4.1):
     /// if the znode already holds exactly the state it meant to write, the update succeeded.
     pub(crate) fn on_isr_update_result(
         &mut self,
