@@ -11,6 +11,8 @@
 //! `PROPERTY_CASES=N` runs more cases than the default (the CI default is kept short);
 //! `PRINT_PARTITION_CASE=N` prints one case's trace.
 
+mod common;
+
 use kafka_election_playground::sim::assignment::{assign, Start};
 use kafka_election_playground::sim::rng::Rng;
 use kafka_election_playground::sim::{
@@ -119,29 +121,7 @@ fn run_case(case: u64, profile: Option<Profile>) -> (Vec<Event>, World) {
         // Commands that make no sense now are refused and change nothing: that is fine here.
         let _ = w.apply(random_command(&mut rng, &setup));
     }
-    // The faults stop: heal every link, resume every fetcher, let paused brokers wake and
-    // sessions expire, then start every broker that is down.
-    let ids = w.broker_ids();
-    for a in &ids {
-        let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Zk));
-        let _ = w.apply(Command::ResumeFetcher {
-            broker: *a,
-            topic: None,
-            partition: None,
-        });
-        for b in &ids {
-            let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Broker(*b)));
-        }
-    }
-    for _round in 0..3 {
-        t += 200_000;
-        w.advance_to(t);
-        for b in &ids {
-            let _ = w.apply(Command::Start(*b));
-        }
-    }
-    t += 120_000;
-    w.advance_to(t);
+    common::stop_faults(&mut w, t, 120_000);
     (w.events().to_vec(), w)
 }
 

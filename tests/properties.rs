@@ -5,6 +5,8 @@
 //!
 //! `PROPERTY_CASES=N` runs more cases than the default (the CI default is kept short).
 
+mod common;
+
 use kafka_election_playground::sim::rng::Rng;
 use kafka_election_playground::sim::{Command, Endpoint, Event, Profile, Settings, Setup, World};
 
@@ -52,24 +54,7 @@ fn run_case(case: u64) -> (Vec<Event>, World) {
         // Commands that make no sense now are refused and change nothing: that is fine here.
         let _ = w.apply(random_command(&mut rng, brokers));
     }
-    // The faults stop: heal every link, let paused brokers wake and sessions expire, then
-    // start every broker that is down (again, if its first start came too early).
-    let ids = w.broker_ids();
-    for a in &ids {
-        let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Zk));
-        for b in &ids {
-            let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Broker(*b)));
-        }
-    }
-    for _round in 0..3 {
-        t += 200_000;
-        w.advance_to(t);
-        for b in &ids {
-            let _ = w.apply(Command::Start(*b));
-        }
-    }
-    t += 60_000;
-    w.advance_to(t);
+    common::stop_faults(&mut w, t, 60_000);
     (w.events().to_vec(), w)
 }
 

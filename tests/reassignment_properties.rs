@@ -13,6 +13,8 @@
 //! `PROPERTY_CASES=N` runs more cases than the default.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use kafka_election_playground::sim::{
     Acks, Command, Endpoint, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
@@ -161,27 +163,7 @@ fn run(case: &Case) -> (World, Vec<Vec<Vec<u32>>>) {
             }
         }
     }
-    let ids = w.broker_ids();
-    for a in &ids {
-        let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Zk));
-        let _ = w.apply(Command::ResumeFetcher {
-            broker: *a,
-            topic: None,
-            partition: None,
-        });
-        for b in &ids {
-            let _ = w.apply(Command::Heal(Endpoint::Broker(*a), Endpoint::Broker(*b)));
-        }
-    }
-    for _round in 0..3 {
-        t += 200_000;
-        w.advance_to(t);
-        for b in &ids {
-            let _ = w.apply(Command::Start(*b));
-        }
-    }
-    t += 120_000;
-    w.advance_to(t);
+    common::stop_faults(&mut w, t, 120_000);
     (w, allowed)
 }
 
