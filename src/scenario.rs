@@ -1,6 +1,6 @@
-//! Scenario files (version 1): the whole input of one simulation (see the README's scenario
-//! sections). Parsed with serde, unknown keys rejected; every problem is reported as one
-//! line naming the place and what is wrong, and nothing runs.
+//! Scenario files (version 1): the whole input of one simulation (described in
+//! `docs/scenario-format.md`). Parsed with serde, unknown keys rejected; every problem is
+//! reported as one line naming the place and what is wrong, and nothing runs.
 
 use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
@@ -95,7 +95,7 @@ pub struct ScenarioFile {
     /// Topics, created once the brokers listed at t=0 are up.
     #[serde(default)]
     pub topics: Vec<TopicFile>,
-    /// Consumer groups (not simulated yet: must be empty).
+    /// Consumer groups; with any, `__consumer_offsets` is created along with the topics.
     #[serde(default)]
     pub groups: Vec<GroupFile>,
     /// Timed actions, in time order.

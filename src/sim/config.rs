@@ -116,8 +116,9 @@ impl Profile {
     }
 
     /// Whether a follower must also have reached the start offset of the leader's current
-    /// epoch to rejoin the ISR (2.0, `Partition.maybeExpandIsr` checks
-    /// `leaderEpochStartOffsetOpt`, KAFKA-7128). In 0.10 the high watermark alone decides.
+    /// epoch to rejoin the ISR (2.0.1 and 2.1, `Partition.maybeExpandIsr` checks
+    /// `leaderEpochStartOffsetOpt`, KAFKA-7128; not in 2.0.0). In 0.10 the high watermark alone
+    /// decides.
     pub fn expands_isr_from_epoch_start(self) -> bool {
         self >= Profile::V2_0
     }
@@ -130,7 +131,7 @@ impl Profile {
     }
 
     /// Whether controller failover moves replicas on dead brokers offline before electing
-    /// (2.4, `ReplicaStateMachine.startup`).
+    /// (2.3, KAFKA-3143, `ReplicaStateMachine.startup`; 2.4 is the first profile with it).
     pub fn offlines_dead_replicas_on_failover(self) -> bool {
         self >= Profile::V2_4
     }
