@@ -416,7 +416,8 @@ pub struct Checkpoint {
     /// When.
     pub at_ms: u64,
     /// Expected parts of the state. A list where the state holds one value means "any of
-    /// these"; a list against a list is compared as a set.
+    /// these"; a list against a list is compared in order, but as a set under `isr`, `added`
+    /// and `removed`.
     pub state: Map<String, Value>,
     /// Expected events (each a subset of an event object); `count` asks for an exact number.
     pub events: Vec<Map<String, Value>>,
@@ -1176,7 +1177,7 @@ pub fn compare_checkpoint(cp: &Checkpoint, state: &ClusterState, events: &[Event
             .filter(|e| {
                 want.iter()
                     .filter(|(k, _)| k.as_str() != "count")
-                    .all(|(k, v)| e.get(k).is_some_and(|a| matches(v, a)))
+                    .all(|(k, v)| e.get(k).is_some_and(|a| matches(k, v, a)))
             })
             .count() as u64;
         let mut pattern = want.clone();
@@ -1195,17 +1196,26 @@ pub fn compare_checkpoint(cp: &Checkpoint, state: &ClusterState, events: &[Event
     diffs
 }
 
-fn matches(expected: &Value, actual: &Value) -> bool {
+/// The lists whose order means nothing: an ISR is a set (and so are the replicas an ISR change
+/// adds or removes). Every other list is compared in order: a replica list, whose first member
+/// is the preferred replica and whose order elections walk; a group's members, in its member
+/// map's order.
+const SET_KEYS: [&str; 3] = ["isr", "added", "removed"];
+
+fn matches(key: &str, expected: &Value, actual: &Value) -> bool {
     match (expected, actual) {
-        (Value::Array(options), a) if !a.is_array() => options.iter().any(|o| matches(o, a)),
-        (Value::Array(want), Value::Array(got)) => {
+        (Value::Array(options), a) if !a.is_array() => options.iter().any(|o| matches(key, o, a)),
+        (Value::Array(want), Value::Array(got)) if SET_KEYS.contains(&key) => {
             let w: BTreeSet<String> = want.iter().map(Value::to_string).collect();
             let g: BTreeSet<String> = got.iter().map(Value::to_string).collect();
             w == g
         }
+        (Value::Array(want), Value::Array(got)) => {
+            want.len() == got.len() && want.iter().zip(got).all(|(w, g)| matches(key, w, g))
+        }
         (Value::Object(want), Value::Object(got)) => want
             .iter()
-            .all(|(k, v)| got.get(k).is_some_and(|a| matches(v, a))),
+            .all(|(k, v)| got.get(k).is_some_and(|a| matches(k, v, a))),
         _ => expected == actual,
     }
 }
@@ -1222,7 +1232,7 @@ fn compare(path: &str, expected: &Value, actual: &Value, diffs: &mut Vec<String>
                 );
             }
         }
-        _ if matches(expected, actual) => {}
+        _ if matches(path.rsplit('.').next().unwrap_or(path), expected, actual) => {}
         (Value::Array(_), a) if !a.is_array() => {
             diffs.push(format!("{path}: expected one of {expected}, got {actual}"))
         }
@@ -1239,6 +1249,27 @@ mod tests {
     }
 
     const MINIMAL: &str = r#"{"version": 1, "brokers": [1, 2, 3]}"#;
+
+    #[test]
+    fn lists_are_compared_in_order_but_an_isr_as_a_set() {
+        let v = |s: &str| serde_json::from_str::<Value>(s).unwrap();
+        assert!(matches("isr", &v("[3, 2]"), &v("[2, 3]")));
+        assert!(!matches("replicas", &v("[3, 2]"), &v("[2, 3]")));
+        assert!(matches("replicas", &v("[2, 3, 4, 1]"), &v("[2, 3, 4, 1]")));
+        assert!(!matches(
+            "members",
+            &v(r#"["c1", "c2"]"#),
+            &v(r#"["c2", "c1"]"#)
+        ));
+        assert!(!matches("replicas", &v("[2, 3]"), &v("[2, 3, 4]")));
+        // A list against one value is "any of"; objects are matched key by key.
+        assert!(matches("controller", &v("[2, 3]"), &v("3")));
+        assert!(matches(
+            "p",
+            &v(r#"{"isr": [1, 2]}"#),
+            &v(r#"{"isr": [2, 1], "leader": 1}"#)
+        ));
+    }
 
     #[test]
     fn a_minimal_scenario_parses_with_defaults() {
@@ -1393,17 +1424,31 @@ mod tests {
 
     #[test]
     fn lists_mean_any_of_or_a_set() {
-        assert!(matches(&serde_json::json!([2, 3]), &serde_json::json!(3)));
-        assert!(!matches(&serde_json::json!([2, 3]), &serde_json::json!(1)));
         assert!(matches(
+            "leader",
+            &serde_json::json!([2, 3]),
+            &serde_json::json!(3)
+        ));
+        assert!(!matches(
+            "leader",
+            &serde_json::json!([2, 3]),
+            &serde_json::json!(1)
+        ));
+        assert!(matches(
+            "isr",
             &serde_json::json!([2, 3]),
             &serde_json::json!([3, 2])
         ));
         assert!(!matches(
+            "isr",
             &serde_json::json!([2, 3]),
             &serde_json::json!([2])
         ));
-        assert!(matches(&serde_json::json!(null), &serde_json::json!(null)));
+        assert!(matches(
+            "c",
+            &serde_json::json!(null),
+            &serde_json::json!(null)
+        ));
     }
 
     const TOPIC: &str = r#""topics": [{"name": "T", "replicas": [[1, 2], [2, 1]]}]"#;

@@ -123,6 +123,27 @@ impl Profile {
         self >= Profile::V2_0
     }
 
+    /// Whether turning `unclean.leader.election.enable` on broker-wide at run time makes the
+    /// controller elect the offline partitions at once (`KafkaController.
+    /// enableDefaultUncleanLeaderElection` → `UncleanLeaderElectionEnable`, KAFKA-6526; in 2.0.1,
+    /// not in 0.10.2.2, where the new value waits for the next election).
+    pub fn elects_when_unclean_enabled_broker_wide(self) -> bool {
+        self >= Profile::V2_0
+    }
+
+    /// The same for a topic's own setting (`TopicUncleanLeaderElectionEnable`, 2.1, KAFKA-6835;
+    /// in 2.4.1, not in 2.0.1).
+    pub fn elects_when_unclean_enabled_for_topic(self) -> bool {
+        self >= Profile::V2_4
+    }
+
+    /// Whether a leader takes a follower back into the ISR only if its metadata cache lists the
+    /// follower's broker as alive (`Partition.isReplicaIsrEligible`, KAFKA-14140, 3.4; in ZooKeeper
+    /// mode `ZkMetadataCache.hasAliveBroker`, 3.9.0).
+    pub fn leader_checks_follower_is_alive(self) -> bool {
+        self >= Profile::V3_9
+    }
+
     /// Whether partition reassignment follows KIP-455 (2.4): the replica list during the move is
     /// the target followed by the original replicas not in it. Before, the controller wrote
     /// `(target ++ original).toSet.toSeq`, the iteration order of a Scala 2.11 immutable set.

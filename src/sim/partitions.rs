@@ -813,7 +813,7 @@ impl Broker {
             for b in dead {
                 tasks.push(Task::OfflineReplica {
                     broker: b,
-                    why: "controller failover: a replica on a dead broker goes to OfflineReplica (ReplicaStateMachine.startup, 2.4+)",
+                    why: "controller failover: a replica on a dead broker goes to OfflineReplica (ReplicaStateMachine.startup, 2.3+, KAFKA-3143)",
                     partitions: None,
                 });
             }
@@ -1112,7 +1112,11 @@ impl Broker {
                                 isr: isr.clone(),
                                 leader_epoch: new.leader_epoch,
                             },
-                            format!("{why}; it led, so the leader becomes -1; the ISR never becomes empty, so it keeps its last member until that replica returns; leader epoch +1"),
+                            if isr == [*broker] {
+                                format!("{why}; it led, so the leader becomes -1; it was the last member of the ISR, which never becomes empty, so the partition waits for broker {broker} to return; leader epoch +1")
+                            } else {
+                                format!("{why}; it led, so the leader becomes -1 and it leaves the ISR, now {isr:?}; an election follows; leader epoch +1")
+                            },
                         )
                     } else {
                         (

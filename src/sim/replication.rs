@@ -237,7 +237,7 @@ impl Broker {
                                 request: format!("LeaderAndIsr for {}", info.tp),
                                 epoch: info.leader_epoch as i64,
                                 current: st.leader_epoch as i64,
-                                error: "STALE_LEADER_EPOCH (partition ignored)".into(),
+                                error: "STALE_CONTROLLER_EPOCH (partition ignored: an older leader epoch)".into(),
                             },
                             "a partition whose leader epoch is not newer than the broker's is ignored",
                         );
@@ -968,7 +968,15 @@ impl Broker {
         // checks the high watermark only).
         let epoch_ok =
             !settings.profile.expands_isr_from_epoch_start() || o >= ls.epoch_start_offset;
-        let expand = !st.isr.contains(&follower) && ls.pending_isr.is_none() && o >= hw && epoch_ok;
+        // From 3.4 only a follower whose broker the metadata cache lists as alive is eligible
+        // (`Partition.isReplicaIsrEligible`, 3.9.0).
+        let alive_ok = !settings.profile.leader_checks_follower_is_alive()
+            || self.metadata_live.contains(&follower);
+        let expand = !st.isr.contains(&follower)
+            && ls.pending_isr.is_none()
+            && o >= hw
+            && epoch_ok
+            && alive_ok;
         if expand {
             let mut isr = st.isr.clone();
             isr.push(follower);
@@ -1424,6 +1432,7 @@ mod tests {
         let mut b = Broker::new(1);
         b.status = BrokerStatus::Running;
         b.metadata_controller = Some(9);
+        b.metadata_live = vec![1, 2, 3];
         b.replicas.entry(tp()).or_default().log.append(0, 10);
         let mut out = Out::default();
         b.apply_leader_and_isr(
@@ -1659,6 +1668,11 @@ mod tests {
         );
         assert_eq!(leader_state(&b).pending_isr, None);
         assert!(!leader_state(&b).isr_blocked);
+        // From 3.4 the leader proposes only a follower its metadata lists as alive.
+        b.metadata_live = vec![1, 2];
+        fetch(&mut b, 31_500, 3, 10, &settings);
+        assert_eq!(leader_state(&b).pending_isr, None);
+        b.metadata_live = vec![1, 2, 3];
         // INELIGIBLE_REPLICA goes back to the committed ISR at once: the leader may propose again.
         fetch(&mut b, 32_000, 3, 10, &settings);
         b.on_alter_partition_response(

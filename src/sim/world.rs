@@ -678,8 +678,20 @@ impl World {
                     "set_config action: a dynamic configuration change (kafka-configs --alter)"
                         .into(),
                 );
-                if unclean_on {
-                    // The controller elects offline partitions at once (TopicUncleanLeaderElectionEnable).
+                let elects_now = match &topic {
+                    None => self
+                        .settings
+                        .profile
+                        .elects_when_unclean_enabled_broker_wide(),
+                    Some(_) => self
+                        .settings
+                        .profile
+                        .elects_when_unclean_enabled_for_topic(),
+                };
+                if unclean_on && elects_now {
+                    // The controller elects offline partitions at once (UncleanLeaderElectionEnable,
+                    // TopicUncleanLeaderElectionEnable); before, the new setting is used at the
+                    // next election a broker change starts.
                     self.admin(AdminRequest::UncleanEnabled(topic));
                 }
             }
