@@ -1,5 +1,5 @@
 //! Every committed scenario file with `expect` checkpoints must pass: the ones under
-//! tests/scenarios and the lessons and examples under www/scenarios.
+//! tests/scenarios, the stories under www/scenarios and the examples under docs/examples.
 
 use kafka_election_playground::scenario;
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 fn scenario_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["tests/scenarios", "www/scenarios"] {
+    for dir in ["tests/scenarios", "www/scenarios", "docs/examples"] {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
             continue;
         };
