@@ -247,6 +247,19 @@ pub struct PartitionInfo {
     pub replicas: Vec<BrokerId>,
 }
 
+/// An ISR change a leader asked for: the ISR, and the leader epoch and partition epoch it was
+/// built on. An answer belongs to the proposal it names, as Kafka's `AlterPartitionManager` hands
+/// each answer to the request it sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IsrProposal {
+    /// The ISR asked for.
+    pub isr: Vec<BrokerId>,
+    /// The leader epoch of the request.
+    pub leader_epoch: u64,
+    /// The partition epoch (zkVersion) of the request.
+    pub zk_version: i32,
+}
+
 /// One partition of a follower's fetch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchPartition {
@@ -451,10 +464,10 @@ pub enum Body {
         zk_version: i32,
     },
     /// Controller to leader: the partition's state after the change, or why not; `proposed` is
-    /// the ISR the request asked for (the leader matches the answer to its pending change).
+    /// the request it answers (the leader matches the answer to its pending change).
     AlterPartitionResponse {
         tp: TopicPartition,
-        proposed: Vec<BrokerId>,
+        proposed: IsrProposal,
         result: Result<PartitionInfo, KafkaError>,
     },
     /// ZooKeeper to the controller: an admin tool wrote a znode the controller watches.

@@ -20,7 +20,7 @@ use super::config::Settings;
 use super::election;
 use super::event::EventKind;
 use super::message::{
-    AdminRequest, Body, KafkaError, OpResult, Out, PartitionInfo, Timer, ZkError, ZkOp,
+    AdminRequest, Body, IsrProposal, KafkaError, OpResult, Out, PartitionInfo, Timer, ZkError, ZkOp,
 };
 use super::net::{BrokerId, Endpoint};
 use super::topic::TopicPartition;
@@ -179,6 +179,29 @@ pub enum Task {
     /// `/controller` was deleted while an event was in progress: the Reelect event, queued
     /// behind it (see [`Broker::reelect`]).
     Reelect,
+}
+
+impl Task {
+    /// The leader and its proposal, for an AlterPartition.
+    fn isr_proposal(&self) -> Option<(BrokerId, IsrProposal)> {
+        match self {
+            Task::AlterPartition {
+                from,
+                isr,
+                leader_epoch,
+                zk_version,
+                ..
+            } => Some((
+                *from,
+                IsrProposal {
+                    isr: isr.clone(),
+                    leader_epoch: *leader_epoch,
+                    zk_version: *zk_version,
+                },
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// A controller-to-broker request waiting in a channel.
@@ -1285,8 +1308,17 @@ impl Broker {
         }
         if let Some((to, result)) = answer {
             let proposed = match task {
-                Task::AlterPartition { isr, .. } => isr.clone(),
-                _ => Vec::new(),
+                Task::AlterPartition {
+                    isr,
+                    leader_epoch,
+                    zk_version,
+                    ..
+                } => IsrProposal {
+                    isr: isr.clone(),
+                    leader_epoch: *leader_epoch,
+                    zk_version: *zk_version,
+                },
+                _ => return changes,
             };
             out.send(
                 self.me(),
@@ -1350,15 +1382,15 @@ impl Broker {
                     },
                 );
             }
-            if let Task::AlterPartition { from, isr, .. } = &task {
+            if let Some((from, proposed)) = task.isr_proposal() {
                 let info = self.ctx().and_then(|ctx| ctx.info(&c.tp));
                 if let Some(info) = info {
                     out.send(
                         Endpoint::Broker(me),
-                        Endpoint::Broker(*from),
+                        Endpoint::Broker(from),
                         Body::AlterPartitionResponse {
                             tp: c.tp.clone(),
-                            proposed: isr.clone(),
+                            proposed,
                             result: Ok(info),
                         },
                     );
@@ -1380,14 +1412,16 @@ impl Broker {
             self.read_states(now, task.clone(), retry, retries + 1, out);
             return;
         }
-        if let Task::AlterPartition { from, tp, isr, .. } = &task {
+        if let (Task::AlterPartition { tp, .. }, Some((from, proposed))) =
+            (&task, task.isr_proposal())
+        {
             if !retry.is_empty() {
                 out.send(
                     Endpoint::Broker(me),
-                    Endpoint::Broker(*from),
+                    Endpoint::Broker(from),
                     Body::AlterPartitionResponse {
                         tp: tp.clone(),
-                        proposed: isr.clone(),
+                        proposed,
                         result: Err(KafkaError::InvalidUpdateVersion),
                     },
                 );
@@ -1819,7 +1853,11 @@ impl Broker {
                 Endpoint::Broker(from),
                 Body::AlterPartitionResponse {
                     tp,
-                    proposed: isr,
+                    proposed: IsrProposal {
+                        isr,
+                        leader_epoch,
+                        zk_version,
+                    },
                     result: Err(KafkaError::NotController),
                 },
             );

@@ -16,8 +16,8 @@ use super::config::Settings;
 use super::event::EventKind;
 use super::log::{BatchMark, Log};
 use super::message::{
-    Body, FetchData, FetchPartition, KafkaError, OpResult, Out, PartitionInfo, ProduceBatch, Timer,
-    ZkError, ZkOp,
+    Body, FetchData, FetchPartition, IsrProposal, KafkaError, OpResult, Out, PartitionInfo,
+    ProduceBatch, Timer, ZkError, ZkOp,
 };
 use super::net::{BrokerId, Endpoint};
 use super::topic::{Acks, TopicPartition};
@@ -1270,7 +1270,7 @@ impl Broker {
         &mut self,
         now: u64,
         tp: TopicPartition,
-        proposed: Vec<BrokerId>,
+        proposed: IsrProposal,
         result: Result<PartitionInfo, KafkaError>,
         settings: &Settings,
         out: &mut Out,
@@ -1281,7 +1281,10 @@ impl Broker {
         let Role::Leader(ls) = &mut st.role else {
             return;
         };
-        if ls.pending_isr.as_ref() != Some(&proposed) || ls.isr_blocked {
+        let current = ls.pending_isr.as_ref() == Some(&proposed.isr)
+            && proposed.leader_epoch == st.leader_epoch
+            && proposed.zk_version == st.zk_version;
+        if !current || ls.isr_blocked {
             return;
         }
         match result {
@@ -1628,12 +1631,27 @@ mod tests {
         let mut out = Out::default();
         fetch(&mut b, 100, 3, 10, &settings);
         assert_eq!(leader_state(&b).pending_isr, Some(vec![1, 2, 3]));
-        // An answer to another proposal is ignored.
+        let proposal = |isr: &[BrokerId], leader_epoch: u64| IsrProposal {
+            isr: isr.to_vec(),
+            leader_epoch,
+            zk_version: leader_epoch as i32,
+        };
+        // An answer to another proposal is ignored: another ISR, or the same ISR asked for in an
+        // earlier leader epoch.
         b.on_alter_partition_response(
             110,
             tp(),
-            vec![1],
+            proposal(&[1], 1),
             Err(KafkaError::InvalidUpdateVersion),
+            &settings,
+            &mut out,
+        );
+        assert!(!leader_state(&b).isr_blocked);
+        b.on_alter_partition_response(
+            111,
+            tp(),
+            proposal(&[1, 2, 3], 0),
+            Err(KafkaError::FencedLeaderEpoch),
             &settings,
             &mut out,
         );
@@ -1642,7 +1660,7 @@ mod tests {
         b.on_alter_partition_response(
             120,
             tp(),
-            vec![1, 2, 3],
+            proposal(&[1, 2, 3], 1),
             Err(KafkaError::InvalidUpdateVersion),
             &settings,
             &mut out,
@@ -1678,7 +1696,7 @@ mod tests {
         b.on_alter_partition_response(
             32_010,
             tp(),
-            vec![1, 2, 3],
+            proposal(&[1, 2, 3], 2),
             Err(KafkaError::IneligibleReplica),
             &settings,
             &mut out,
