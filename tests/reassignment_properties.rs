@@ -10,7 +10,8 @@
 //! original ones or the target of a reassignment that was asked for, and its ISR is exactly
 //! those replicas.
 //!
-//! `PROPERTY_CASES=N` runs more cases than the default.
+//! `PROPERTY_CASES=N` runs more cases than the default; `PROPERTY_SEED=N` draws other cases
+//! (the default seed is fixed, so that every run tries the same ones).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -19,7 +20,7 @@ use kafka_election_playground::sim::{
     Acks, Command, Endpoint, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
+use proptest::test_runner::{FileFailurePersistence, RngSeed};
 
 /// One step of a schedule, with broker ids and partition numbers inside the cluster's range.
 #[derive(Debug, Clone)]
@@ -167,6 +168,17 @@ fn run(case: &Case) -> (World, Vec<Vec<Vec<u32>>>) {
     (w, allowed)
 }
 
+/// The seed of proptest's generator: fixed, so that every run (CI's too) tries the same cases;
+/// `PROPERTY_SEED=N` explores others.
+fn seed() -> RngSeed {
+    RngSeed::Fixed(
+        std::env::var("PROPERTY_SEED")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1),
+    )
+}
+
 fn cases() -> u32 {
     std::env::var("PROPERTY_CASES")
         .ok()
@@ -177,6 +189,7 @@ fn cases() -> u32 {
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: cases(),
+        rng_seed: seed(),
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
         ..ProptestConfig::default()
     })]
