@@ -319,12 +319,18 @@ pub struct World {
     groups: Vec<GroupSpec>,
     consumers: Consumers,
     producer: Producer,
-    /// The newest leader epoch seen in ZooKeeper per partition (leader epochs only grow).
-    zk_leader_epochs: BTreeMap<TopicPartition, u64>,
+    /// The newest leader epoch seen in ZooKeeper per partition, in partition order (leader
+    /// epochs only grow).
+    zk_leader_epochs: Vec<Option<u64>>,
+    /// The versions (partition state mzxid, assignment mzxid) the ZooKeeper-only invariants
+    /// were last checked at, in partition order.
+    zk_checked: Vec<Option<(i64, i64)>>,
     /// Every partition, in order.
     partitions: Vec<TopicPartition>,
     /// Partition states parsed from ZooKeeper, with the mzxid they were parsed at.
-    zk_states: BTreeMap<TopicPartition, (i64, PartitionState)>,
+    zk_states: Vec<Option<(i64, PartitionState)>>,
+    /// Each partition's place in `partitions`.
+    partition_index: BTreeMap<TopicPartition, usize>,
     /// Each partition's state znode path, in partition order.
     state_paths: Vec<String>,
     /// The zxid `zk_states` was refreshed at.
@@ -332,7 +338,7 @@ pub struct World {
     /// Each topic's assignment znode, parsed, with the mzxid it was parsed at.
     zk_assignments: BTreeMap<String, (i64, BTreeMap<u32, Vec<BrokerId>>)>,
     /// The acting leaders at the last loss check.
-    last_leaders: BTreeMap<TopicPartition, (BrokerId, u64)>,
+    last_leaders: Vec<Option<(BrokerId, u64)>>,
     /// ZooKeeper's zxid and the replication digest at the last partition check.
     last_digest: (i64, u64),
 }
@@ -362,17 +368,19 @@ impl World {
             groups: setup.groups.clone(),
             consumers: Consumers::default(),
             producer: Producer::default(),
-            zk_leader_epochs: BTreeMap::new(),
+            zk_leader_epochs: Vec::new(),
+            zk_checked: Vec::new(),
             partitions: setup
                 .topics
                 .iter()
                 .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
                 .collect(),
-            zk_states: BTreeMap::new(),
+            zk_states: Vec::new(),
+            partition_index: BTreeMap::new(),
             state_paths: Vec::new(),
             zk_states_zxid: -1,
             zk_assignments: BTreeMap::new(),
-            last_leaders: BTreeMap::new(),
+            last_leaders: Vec::new(),
             last_digest: (-1, 0),
         };
         if !setup.groups.is_empty() {
@@ -387,6 +395,16 @@ impl World {
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
         }
+        w.zk_leader_epochs = vec![None; w.partitions.len()];
+        w.zk_states = vec![None; w.partitions.len()];
+        w.last_leaders = vec![None; w.partitions.len()];
+        w.partition_index = w
+            .partitions
+            .iter()
+            .enumerate()
+            .map(|(i, tp)| (tp.clone(), i))
+            .collect();
+        w.zk_checked = vec![None; w.partitions.len()];
         w.state_paths = w
             .partitions
             .iter()
@@ -1496,10 +1514,16 @@ impl World {
         let node = self
             .zk
             .node(&partition_state_path(&tp.topic, tp.partition))?;
-        match self.zk_states.get(tp) {
+        match self.cached_zk_state(tp) {
             Some((mzxid, st)) if *mzxid == node.stat.mzxid => Some(st.clone()),
             _ => PartitionState::from_json(&node.data),
         }
+    }
+
+    /// The partition state parsed at the last refresh, with its mzxid.
+    fn cached_zk_state(&self, tp: &TopicPartition) -> Option<&(i64, PartitionState)> {
+        let i = *self.partition_index.get(tp)?;
+        self.zk_states[i].as_ref()
     }
 
     /// Re-parses the partition states and topic assignments that changed since the last step.
@@ -1519,13 +1543,13 @@ impl World {
                 }
             }
         }
-        for (tp, path) in self.partitions.iter().zip(&self.state_paths) {
+        for (cached, path) in self.zk_states.iter_mut().zip(&self.state_paths) {
             let Some(node) = self.zk.node(path) else {
                 continue;
             };
-            if self.zk_states.get(tp).map(|(m, _)| *m) != Some(node.stat.mzxid) {
+            if cached.as_ref().map(|(m, _)| *m) != Some(node.stat.mzxid) {
                 if let Some(st) = PartitionState::from_json(&node.data) {
-                    self.zk_states.insert(tp.clone(), (node.stat.mzxid, st));
+                    *cached = Some((node.stat.mzxid, st));
                 }
             }
         }
@@ -1548,10 +1572,18 @@ impl World {
 
     /// The broker that leads `tp` now: ZooKeeper names it and it has taken that leader epoch.
     fn acting_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
-        let st = match self.zk_states.get(tp) {
-            Some((_, st)) => st.clone(),
-            None => self.zk_state(tp)?,
-        };
+        match self.cached_zk_state(tp) {
+            Some((_, st)) => self.acting_leader_of(tp, st),
+            None => self.acting_leader_of(tp, &self.zk_state(tp)?),
+        }
+    }
+
+    /// The broker that leads `tp` now, given ZooKeeper's state of it.
+    fn acting_leader_of(
+        &self,
+        tp: &TopicPartition,
+        st: &PartitionState,
+    ) -> Option<(BrokerId, u64)> {
         let leader = st.leader_id()?;
         let b = self.brokers.get(&leader)?;
         let r = b.replicas.get(tp)?.state.as_ref()?;
@@ -1656,87 +1688,92 @@ impl World {
                 ),
             ));
         }
-        for tp in self.all_partitions() {
-            let Some(st) = self.zk_state(&tp) else {
+        let mut leaders: Vec<Option<(BrokerId, u64)>> = vec![None; self.partitions.len()];
+        for (i, tp) in self.partitions.iter().enumerate() {
+            let Some((mzxid, st)) = self.zk_states[i].as_ref() else {
                 continue;
             };
-            let prev = self
-                .zk_leader_epochs
-                .insert(tp.clone(), st.leader_epoch)
-                .unwrap_or(0);
-            if st.leader_epoch < prev {
-                found.push((
-                    super::invariants::LEADER_EPOCHS_ONLY_GROW.to_string(),
-                    format!(
-                        "{tp}: leader epoch went back from {prev} to {}",
-                        st.leader_epoch
-                    ),
-                ));
-            }
-            if let Some(replicas) = self
-                .zk_assignments
-                .get(&tp.topic)
-                .and_then(|(_, a)| a.get(&tp.partition))
-            {
-                let strangers: Vec<BrokerId> = st
-                    .isr
-                    .iter()
-                    .copied()
-                    .filter(|r| !replicas.contains(r))
-                    .collect();
-                if !strangers.is_empty() {
+            let assignment = self.zk_assignments.get(&tp.topic);
+            // What reads only ZooKeeper is checked again only when the partition's state or its
+            // topic's assignment changed (a violation is reported once anyway).
+            let version = (*mzxid, assignment.map_or(-1, |(m, _)| *m));
+            if self.zk_checked[i] != Some(version) {
+                self.zk_checked[i] = Some(version);
+                let prev = self.zk_leader_epochs[i]
+                    .replace(st.leader_epoch)
+                    .unwrap_or(0);
+                if st.leader_epoch < prev {
                     found.push((
-                        super::invariants::ISR_WITHIN_ASSIGNMENT.to_string(),
+                        super::invariants::LEADER_EPOCHS_ONLY_GROW.to_string(),
                         format!(
-                            "{tp}: the ISR {:?} holds {strangers:?}, which the assignment {replicas:?} does not list",
-                            st.isr
+                            "{tp}: leader epoch went back from {prev} to {}",
+                            st.leader_epoch
                         ),
                     ));
                 }
-            }
-            if let Some(l) = st.leader_id() {
-                if !st.isr.contains(&l) {
-                    found.push((
-                        super::invariants::LEADER_IN_ISR.to_string(),
-                        format!("{tp}: leader {l} is not in the ISR {:?}", st.isr),
-                    ));
-                }
-            }
-            // The leader's high watermark never passes what its ISR holds.
-            if let Some((leader, _)) = self.acting_leader(&tp) {
-                let b = &self.brokers[&leader];
-                let r = &b.replicas[&tp];
-                let st = r.state.as_ref().expect("acting leader");
-                // Only the replicas the leader is assigned (see HW_WITHIN_ISR).
-                for m in st.isr.iter().filter(|m| st.replicas.contains(m)) {
-                    let leo = self
-                        .brokers
-                        .get(m)
-                        .and_then(|x| x.replicas.get(&tp))
-                        .map_or(0, |x| x.log.leo);
-                    if leo < r.log.hw {
+                if let Some(replicas) = assignment.and_then(|(_, a)| a.get(&tp.partition)) {
+                    let strangers: Vec<BrokerId> = st
+                        .isr
+                        .iter()
+                        .copied()
+                        .filter(|r| !replicas.contains(r))
+                        .collect();
+                    if !strangers.is_empty() {
                         found.push((
-                            super::invariants::HW_WITHIN_ISR.to_string(),
+                            super::invariants::ISR_WITHIN_ASSIGNMENT.to_string(),
                             format!(
-                                "{tp}: leader {leader}'s high watermark {} is above ISR member {m}'s log end offset {leo}",
-                                r.log.hw
+                                "{tp}: the ISR {:?} holds {strangers:?}, which the assignment {replicas:?} does not list",
+                                st.isr
                             ),
                         ));
                     }
                 }
+                if let Some(l) = st.leader_id() {
+                    if !st.isr.contains(&l) {
+                        found.push((
+                            super::invariants::LEADER_IN_ISR.to_string(),
+                            format!("{tp}: leader {l} is not in the ISR {:?}", st.isr),
+                        ));
+                    }
+                }
+            }
+            // The leader's high watermark never passes what its ISR holds.
+            let Some((leader, epoch)) = self.acting_leader_of(tp, st) else {
+                continue;
+            };
+            leaders[i] = Some((leader, epoch));
+            let r = &self.brokers[&leader].replicas[tp];
+            let rst = r.state.as_ref().expect("acting leader");
+            // Only the replicas the leader is assigned (see HW_WITHIN_ISR).
+            for m in rst.isr.iter().filter(|m| rst.replicas.contains(m)) {
+                let leo = self
+                    .brokers
+                    .get(m)
+                    .and_then(|x| x.replicas.get(tp))
+                    .map_or(0, |x| x.log.leo);
+                if leo < r.log.hw {
+                    found.push((
+                        super::invariants::HW_WITHIN_ISR.to_string(),
+                        format!(
+                            "{tp}: leader {leader}'s high watermark {} is above ISR member {m}'s log end offset {leo}",
+                            r.log.hw
+                        ),
+                    ));
+                }
             }
         }
-        let leaders: BTreeMap<TopicPartition, (BrokerId, u64)> = self
-            .all_partitions()
-            .into_iter()
-            .filter_map(|tp| self.acting_leader(&tp).map(|l| (tp, l)))
-            .collect();
         // Acknowledged records can only go missing when the acting leaders change, or when an
         // acknowledgement arrives (it may come from a leader that has since been replaced).
         if leaders != self.last_leaders || new_acks {
+            let by_partition: BTreeMap<TopicPartition, (BrokerId, u64)> = self
+                .partitions
+                .iter()
+                .zip(&leaders)
+                .filter_map(|(tp, l)| l.map(|l| (tp.clone(), l)))
+                .collect();
             let mut pout = ProducerOut::default();
             self.producer
-                .check_losses(&self.brokers, &leaders, &self.settings, &mut pout);
+                .check_losses(&self.brokers, &by_partition, &self.settings, &mut pout);
             self.finish_producer(pout);
             self.last_leaders = leaders;
         }
