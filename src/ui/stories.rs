@@ -127,12 +127,22 @@ pub fn load(index: usize) -> Result<Scenario, String> {
     scenario::parse(text).map_err(|e| format!("story {name}: {e}"))
 }
 
+thread_local! {
+    /// Every story's title, read once: parsing a story checks it in full (it builds a world), far
+    /// too much work for each render of the toolbar.
+    static TITLES: Vec<String> = (0..STORIES.len())
+        .map(|i| {
+            load(i)
+                .ok()
+                .and_then(|s| s.file.title)
+                .unwrap_or_else(|| STORIES[i].0.to_string())
+        })
+        .collect();
+}
+
 /// The title the page shows for a story.
 pub fn title(index: usize) -> String {
-    load(index)
-        .ok()
-        .and_then(|s| s.file.title)
-        .unwrap_or_else(|| STORIES.get(index).map_or("?", |(n, _)| *n).to_string())
+    TITLES.with(|t| t.get(index).cloned().unwrap_or_else(|| "?".to_string()))
 }
 
 /// What the page's address asks for. Every parameter is optional.
