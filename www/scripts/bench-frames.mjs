@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Measures the page's frame intervals in headless Chromium (Debian's /usr/bin/chromium): the
+// release bundle in dist/ at 50x with 9 brokers, 12 partitions each taking a produce stream and
+// 6 consumers, over 20 s of wall time after a 5 s warm-up. Prints the median and 95th percentile
+// of the intervals between animation frames, and the share of frames over 20 ms. A benchmark,
+// not a test: nothing is asserted.
+//
+//   trunk build --release && node www/scripts/bench-frames.mjs [URL-QUERY]
+//
+// The page is served from dist/ by www/tests/serve-dist.mjs on a free port.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
+const query = process.argv[2] ?? 'brokers=9&partitions=12&consumers=6&speed=50';
+
+const port = await new Promise((done) => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => done(p));
+  });
+});
+const server = spawn(process.execPath, [join(here, '..', 'tests', 'serve-dist.mjs')], {
+  env: { ...process.env, PORT: String(port) },
+  stdio: 'ignore',
+});
+await new Promise((r) => setTimeout(r, 500));
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(`http://127.0.0.1:${port}/?${query}`);
+  await page.waitForSelector('svg g[data-broker]');
+  // A stream to every partition of the default topic.
+  const options = await page.getByTestId('stream-partition').locator('option').allTextContents();
+  const wanted = Number(process.env.STREAMS ?? options.length);
+  for (const option of options.slice(0, wanted)) {
+    await page.getByTestId('stream-partition').selectOption({ label: option });
+    const toggle = page.getByTestId('stream-toggle');
+    if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  }
+  await page.waitForTimeout(5_000);
+  const intervals = await page.evaluate(() => new Promise((done) => {
+    const times = [];
+    const start = performance.now();
+    const tick = (t) => {
+      times.push(t);
+      if (t - start < 20_000) requestAnimationFrame(tick);
+      else done(times.slice(1).map((x, i) => x - times[i]));
+    };
+    requestAnimationFrame(tick);
+  }));
+  intervals.sort((a, b) => a - b);
+  const at = (q) => intervals[Math.min(intervals.length - 1, Math.floor(q * intervals.length))];
+  const slow = intervals.filter((x) => x > 20).length / intervals.length;
+  const streams = Math.min(wanted, options.length);
+  console.log(`page: ?${query} with ${streams} streams, ${intervals.length} frames in 20 s`);
+  console.log(`frame interval p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, over 20 ms: ${(slow * 100).toFixed(1)} %`);
+} finally {
+  await browser.close();
+  server.kill();
+}
