@@ -6,8 +6,10 @@
 // not a test: nothing is asserted.
 //
 //   trunk build --release && node www/scripts/bench-frames.mjs [URL-QUERY]
+//   STREAMS=4 node www/scripts/bench-frames.mjs      # streams to the first 4 partitions only
+//   DIST=/other/dist node www/scripts/bench-frames.mjs  # another build, to compare
 //
-// The page is served from dist/ by www/tests/serve-dist.mjs on a free port.
+// The page is served from dist/ (or $DIST) by www/tests/serve-dist.mjs on a free port.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
