@@ -68,6 +68,11 @@ impl Reassignment {
             .collect()
     }
 
+    /// Whether every target replica is in `isr` (`isReassignmentComplete`, 3.9.0).
+    pub fn is_complete_in(&self, isr: &[BrokerId]) -> bool {
+        self.target.iter().all(|r| isr.contains(r))
+    }
+
     /// The replicas being added (TRS − ORS), in target order.
     pub fn adding(&self) -> Vec<BrokerId> {
         self.target
@@ -328,6 +333,21 @@ impl PartitionContext {
             replicas: self.assignment(tp).cloned().unwrap_or_default(),
         })
     }
+}
+
+/// `PartitionStateMachine.triggerOnlinePartitionStateChange`: elect the new partitions, then the
+/// offline ones.
+fn online_partition_state_change() -> [Task; 2] {
+    [
+        Task::Elect {
+            reason: Reason::NewPartition,
+            partitions: None,
+        },
+        Task::Elect {
+            reason: Reason::Offline,
+            partitions: None,
+        },
+    ]
 }
 
 /// The assignment znode of `topic` as `updateReplicaAssignmentForPartition` writes it: every
@@ -841,14 +861,7 @@ impl Broker {
                 });
             }
         }
-        tasks.push(Task::Elect {
-            reason: Reason::NewPartition,
-            partitions: None,
-        });
-        tasks.push(Task::Elect {
-            reason: Reason::Offline,
-            partitions: None,
-        });
+        tasks.extend(online_partition_state_change());
         // The reassignments in progress carry on under this controller.
         let recovered = self
             .ctx()
@@ -1229,7 +1242,7 @@ impl Broker {
                         continue;
                     };
                     let target = &re.target;
-                    let in_sync = target.iter().all(|r| s.isr.contains(r));
+                    let in_sync = re.is_complete_in(&s.isr);
                     let bumped = |why: String| Change {
                         tp: tp.clone(),
                         new: bump(s.leader, s.isr.clone()),
@@ -1702,14 +1715,7 @@ impl Broker {
     fn brokers_started(&mut self, new: &[BrokerId]) {
         let Some(ctx) = self.ctx() else { return };
         let mut tasks: Vec<Task> = new.iter().map(|b| Task::BrokerStartup(*b)).collect();
-        tasks.push(Task::Elect {
-            reason: Reason::NewPartition,
-            partitions: None,
-        });
-        tasks.push(Task::Elect {
-            reason: Reason::Offline,
-            partitions: None,
-        });
+        tasks.extend(online_partition_state_change());
         for (tp, re) in &ctx.reassigning {
             if re.target.iter().any(|r| new.contains(r)) {
                 tasks.push(Task::ReassignStep {
@@ -2179,7 +2185,7 @@ impl Broker {
         let Some(re) = ctx.reassigning.get(tp).cloned() else {
             return;
         };
-        let in_sync = read.is_some_and(|k| re.target.iter().all(|r| k.state.isr.contains(r)));
+        let in_sync = read.is_some_and(|k| re.is_complete_in(&k.state.isr));
         if !in_sync || ctx.tasks.contains(&Task::ReassignDone { tp: tp.clone() }) {
             return;
         }
@@ -2210,7 +2216,7 @@ impl Broker {
         let in_sync = ctx
             .states
             .get(tp)
-            .is_some_and(|k| re.target.iter().all(|r| k.state.isr.contains(r)));
+            .is_some_and(|k| re.is_complete_in(&k.state.isr));
         let step = Task::ReassignStep {
             tp: tp.clone(),
             resume: false,

@@ -1557,10 +1557,7 @@ impl World {
 
     /// The assignment in ZooKeeper (a reassignment changes it), else as set up.
     fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
-        self.zk
-            .node(&topic_path(&tp.topic))
-            .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
-            .and_then(|a| a.by_partition().remove(&tp.partition))
+        self.zk_assignment(tp)
             .or_else(|| {
                 self.topics
                     .iter()
@@ -1568,6 +1565,21 @@ impl World {
                     .and_then(|t| t.replicas.get(tp.partition as usize).cloned())
             })
             .unwrap_or_default()
+    }
+
+    /// The replicas of `tp` in its topic's assignment znode: from the copy parsed at the last
+    /// step while ZooKeeper has not changed since, else parsed now.
+    fn zk_assignment(&self, tp: &TopicPartition) -> Option<Vec<BrokerId>> {
+        if self.zk_states_zxid == self.zk.zxid() {
+            return self
+                .zk_assignments
+                .get(&tp.topic)
+                .and_then(|(_, a)| a.get(&tp.partition).cloned());
+        }
+        self.zk
+            .node(&topic_path(&tp.topic))
+            .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
+            .and_then(|a| a.by_partition().remove(&tp.partition))
     }
 
     /// The broker that leads `tp` now: ZooKeeper names it and it has taken that leader epoch.
@@ -1864,22 +1876,8 @@ impl World {
 impl World {
     fn partition_views(&self) -> BTreeMap<String, PartitionView> {
         let mut views = BTreeMap::new();
-        // Each topic's assignment znode, parsed once.
-        let mut assignments: BTreeMap<&str, BTreeMap<u32, Vec<BrokerId>>> = BTreeMap::new();
-        for t in &self.topics {
-            if let Some(a) = self
-                .zk
-                .node(&topic_path(&t.name))
-                .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
-            {
-                assignments.insert(&t.name, a.by_partition());
-            }
-        }
         for tp in self.all_partitions() {
-            let replicas = assignments
-                .get(tp.topic.as_str())
-                .and_then(|a| a.get(&tp.partition).cloned())
-                .unwrap_or_else(|| self.assignment(&tp));
+            let replicas = self.assignment(&tp);
             let st = self.zk_state(&tp);
             let (leader, leader_epoch, isr, controller_epoch) = match &st {
                 Some(s) => (s.leader, s.leader_epoch, s.isr.clone(), s.controller_epoch),
