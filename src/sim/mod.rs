@@ -30,6 +30,7 @@ pub mod rng;
 pub mod state;
 pub mod topic;
 pub mod world;
+pub mod zk_client;
 pub mod znodes;
 pub mod zookeeper;
 
