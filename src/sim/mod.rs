@@ -19,6 +19,7 @@ pub mod coordinator;
 pub mod election;
 pub mod event;
 pub mod group_order;
+pub mod history;
 pub mod invariants;
 pub mod log;
 pub mod message;
