@@ -114,6 +114,11 @@ impl Node {
         (g.state, g.generation, g.members.len())
     }
 
+    /// The numbers of the coordinator's timers, oldest first.
+    pub(super) fn timer_ids(&self) -> Vec<u64> {
+        self.state.timers.keys().copied().collect()
+    }
+
     /// The last group record appended to [`G`]'s partition.
     pub(super) fn last_record(&self) -> super::GroupRecord {
         let payload = self.logs.0[&self.tp()]
@@ -255,6 +260,14 @@ impl Harness {
         })
     }
 
+    pub(super) fn heartbeat(&mut self, at: u64, c: u32, id: &str) -> Out {
+        self.no_timer_due_before(at);
+        let generation = self.group().generation;
+        self.feed(at, |co| {
+            co.on_heartbeat(Endpoint::Consumer(c), (G.into(), generation, id.into()))
+        })
+    }
+
     pub(super) fn group(&self) -> &Group {
         self.node.group()
     }
@@ -304,4 +317,9 @@ pub(super) fn joined(
             }),
         },
     )
+}
+
+/// A coordinator timer `id` at `at`, as the broker is asked for it.
+pub(super) fn group_timer(at: u64, id: u64) -> (u64, Endpoint, Timer) {
+    (at, Endpoint::Broker(1), Timer::Group { id })
 }

@@ -38,7 +38,7 @@
 //! change of leadership of an offsets partition to it. The other files import only from here,
 //! `state` and the shared types (messages, events, settings), never the broker or the replica
 //! manager. Tests: `harness` builds a coordinator in a given state; each `*_test.rs` feeds it
-//! inputs and asserts the output.
+//! inputs and asserts the exact output.
 
 mod heartbeat;
 mod join;
@@ -51,11 +51,15 @@ mod timers;
 #[cfg(test)]
 mod harness;
 #[cfg(test)]
+mod heartbeat_test;
+#[cfg(test)]
 mod join_test;
 #[cfg(test)]
 mod leave_test;
 #[cfg(test)]
 mod storage_test;
+#[cfg(test)]
+mod sync_test;
 
 pub use state::{
     CoordinatorState, Group, GroupRecord, GroupState, GroupTimer, GroupWrite, Member, Rebalance,
