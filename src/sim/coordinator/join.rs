@@ -111,8 +111,8 @@ impl Coordinator<'_> {
             return;
         }
         if known {
-            // GroupCoordinator.doJoinGroup (0.10.2.2, 2.0.1) / doCurrentMemberJoinGroup (2.4.1,
-            // 3.9.0), a known member: `member.matches(protocols)` compares the protocol names
+            // GroupCoordinator.doJoinGroup (0.10.2.2, 2.0.1, 2.4.1) / doCurrentMemberJoinGroup
+            // (3.9.0), a known member: `member.matches(protocols)` compares the protocol names
             // and metadata, here the assignor and the subscribed topics.
             let is_leader = group.leader.as_deref() == Some(member_id.as_str());
             let m = &group.members[&member_id];
