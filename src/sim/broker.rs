@@ -10,6 +10,7 @@
 
 use super::config::Settings;
 use super::controller::ControllerRole;
+use super::coordinator::{Coordinator, CoordinatorState};
 use super::event::EventKind;
 use super::message::{Body, KafkaError, OpResult, Out, SessionId, Timer, ZkError, ZkOp};
 use super::message::{FetchPartition, PartitionInfo};
@@ -113,7 +114,7 @@ pub struct Broker {
     /// Controller writes to replay on the next session (0.10's zkclient).
     pub(crate) zk_replay: Vec<(ZkOp, Pending)>,
     /// The group coordinator's groups, timers and pending writes.
-    pub coordinator: super::coordinator::CoordinatorState,
+    pub coordinator: CoordinatorState,
 }
 
 impl Broker {
@@ -149,6 +150,30 @@ impl Broker {
 
     pub(crate) fn me(&self) -> Endpoint {
         Endpoint::Broker(self.id)
+    }
+
+    /// Hands one input to the group coordinator, which borrows its own state, the replicas and
+    /// the metadata cache; a group record it appended then goes through the replica manager.
+    pub(crate) fn with_coordinator(
+        &mut self,
+        now: u64,
+        settings: &Settings,
+        out: &mut Out,
+        input: impl FnOnce(&mut Coordinator<'_>),
+    ) {
+        let mut c = Coordinator::new(
+            self.id,
+            now,
+            settings,
+            &mut self.coordinator,
+            &mut self.replicas,
+            &self.metadata_partitions,
+            out,
+        );
+        input(&mut c);
+        for tp in c.into_appended() {
+            self.after_append(now, &tp, settings, out);
+        }
     }
 
     /// Forgets everything a process keeps in memory (a crash, or a fresh start).
@@ -633,7 +658,9 @@ impl Broker {
                 result,
             } => self.on_alter_partition_response(now, tp, proposed, result, settings, out),
             Body::Admin(request) => self.on_admin(now, request, settings, out),
-            Body::FindCoordinator { group } => self.on_find_coordinator(from, group, settings, out),
+            Body::FindCoordinator { group } => {
+                self.with_coordinator(now, settings, out, |c| c.on_find_coordinator(from, group))
+            }
             Body::JoinGroup {
                 group,
                 member_id,
@@ -643,36 +670,34 @@ impl Broker {
                 session_timeout_ms,
                 rebalance_timeout_ms,
                 new_member_id,
-            } => self.on_join_group(
-                now,
-                from,
-                (group, member_id, client_id),
-                (topics, assignor),
-                (session_timeout_ms, rebalance_timeout_ms),
-                new_member_id,
-                settings,
-                out,
-            ),
+            } => self.with_coordinator(now, settings, out, |c| {
+                c.on_join_group(
+                    from,
+                    (group, member_id, client_id),
+                    (topics, assignor),
+                    (session_timeout_ms, rebalance_timeout_ms),
+                    new_member_id,
+                )
+            }),
             Body::SyncGroup {
                 group,
                 generation,
                 member_id,
                 assignment,
-            } => self.on_sync_group(
-                now,
-                from,
-                (group, generation, member_id),
-                assignment,
-                settings,
-                out,
-            ),
+            } => self.with_coordinator(now, settings, out, |c| {
+                c.on_sync_group(from, (group, generation, member_id), assignment)
+            }),
             Body::Heartbeat {
                 group,
                 generation,
                 member_id,
-            } => self.on_heartbeat(now, from, (group, generation, member_id), settings, out),
+            } => self.with_coordinator(now, settings, out, |c| {
+                c.on_heartbeat(from, (group, generation, member_id))
+            }),
             Body::LeaveGroup { group, member_id } => {
-                self.on_leave_group(now, from, (group, member_id), settings, out)
+                self.with_coordinator(now, settings, out, |c| {
+                    c.on_leave_group(from, (group, member_id))
+                })
             }
             Body::FindCoordinatorResponse { .. }
             | Body::JoinGroupResponse { .. }
@@ -752,7 +777,7 @@ impl Broker {
             Timer::FetchBackoff { leader } => self.on_fetch_backoff(now, leader, out),
             Timer::ProduceTimeout { request } => self.on_produce_timeout(request, out),
             Timer::RebalanceCheck { epoch } => self.on_rebalance_timer(now, epoch, settings, out),
-            Timer::Group { id } => self.on_group_timer(now, id, settings, out),
+            Timer::Group { id } => self.with_coordinator(now, settings, out, |c| c.on_timer(id)),
             Timer::Resume
             | Timer::SessionDeadline(_)
             | Timer::ProduceTick { .. }
