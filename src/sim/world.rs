@@ -666,7 +666,7 @@ impl World {
                 let b = self.broker_mut(broker);
                 b.stalls
                     .retain(|s| !(s.topic == topic && s.partition == partition));
-                b.kick_fetchers(now, &mut out);
+                b.replica_manager().kick_fetchers(now, &mut out);
                 self.record(
                     EventKind::FetcherResumed { broker, what },
                     "resume action: the follower fetches again and catches up".into(),
