@@ -34,7 +34,7 @@ pub mod znodes;
 pub mod zookeeper;
 
 pub use config::{Profile, Settings};
-pub use event::{fmt_ms, Event, EventKind};
+pub use event::{fmt_ms, ElectionReason, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
 pub use state::{
     BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, ProducerBatchView,

@@ -7,7 +7,7 @@ use super::broker::{Broker, BrokerStatus};
 use super::config::Settings;
 use super::consumer::{Cluster, Consumers};
 use super::coordinator::{group_partition, OFFSETS_TOPIC};
-use super::event::{Event, EventKind};
+use super::event::{ElectionReason, Event, EventKind};
 use super::invariants::Monitor;
 use super::message::{AdminRequest, Body, Out, Timer};
 use super::net::{link, BrokerId, Endpoint, MessageRecord};
@@ -1168,7 +1168,7 @@ impl World {
             ..
         } = &kind
         {
-            if reason == "unclean" {
+            if *reason == ElectionReason::Unclean {
                 if let Some(tp) = self.tp_by_name(partition) {
                     self.producer
                         .unclean
