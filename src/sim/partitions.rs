@@ -18,7 +18,7 @@
 use super::broker::{Broker, Pending};
 use super::config::Settings;
 use super::election;
-use super::event::EventKind;
+use super::event::{ElectionReason, EventKind};
 use super::message::{
     AdminRequest, Body, IsrProposal, KafkaError, OpResult, Out, PartitionInfo, Timer, ZkError, ZkOp,
 };
@@ -1025,7 +1025,7 @@ impl Broker {
                                 leader: leader as i64,
                                 leader_epoch: 0,
                                 isr,
-                                reason: "new_partition".into(),
+                                reason: ElectionReason::NewPartition,
  controller: me,
  controller_epoch: epoch,
                             },
@@ -1102,11 +1102,11 @@ impl Broker {
                         }
                     };
                     let reason_name = match reason {
-                        _ if elected.unclean => "unclean",
-                        Reason::NewPartition => "new_partition",
-                        Reason::Offline | Reason::UncleanEnabled => "offline",
-                        Reason::Preferred { .. } => "preferred",
-                        Reason::ControlledShutdown(_) => "controlled_shutdown",
+                        _ if elected.unclean => ElectionReason::Unclean,
+                        Reason::NewPartition => ElectionReason::NewPartition,
+                        Reason::Offline | Reason::UncleanEnabled => ElectionReason::Offline,
+                        Reason::Preferred { .. } => ElectionReason::Preferred,
+                        Reason::ControlledShutdown(_) => ElectionReason::ControlledShutdown,
                     };
                     let new = bump(elected.leader as i64, elected.isr.clone());
                     changes.push(Change {
@@ -1116,7 +1116,7 @@ impl Broker {
                             leader: elected.leader as i64,
                             leader_epoch: new.leader_epoch,
                             isr: elected.isr,
-                            reason: reason_name.into(),
+                            reason: reason_name,
                             controller: me,
                             controller_epoch: epoch,
                         },
@@ -1293,7 +1293,7 @@ impl Broker {
                             leader: e.leader as i64,
                             leader_epoch: new.leader_epoch,
                             isr: e.isr,
-                            reason: "reassignment".into(),
+                            reason: ElectionReason::Reassignment,
                             controller: me,
                             controller_epoch: epoch,
                         },
