@@ -4,8 +4,8 @@
 
 use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
+use crate::sim::commands::{offsets_topic, GroupSpec};
 use crate::sim::rng::Rng;
-use crate::sim::world::{offsets_topic, GroupSpec};
 use crate::sim::{
     Acks, BrokerId, ClusterState, Command, Endpoint, Event, Profile, Settings, Setup, TopicConfig,
     TopicSpec, World,

@@ -12,6 +12,7 @@
 pub mod assignment;
 pub mod assignors;
 pub mod broker;
+pub mod commands;
 pub mod config;
 pub mod consumer;
 pub mod controller;
@@ -33,6 +34,7 @@ pub mod world;
 pub mod znodes;
 pub mod zookeeper;
 
+pub use commands::{Command, GroupSpec, Setup};
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
@@ -41,7 +43,9 @@ pub use state::{
     ProducerClientView, ProducerView, StreamView,
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
-pub use world::{Command, Setup, World};
+pub use world::World;
 
+#[cfg(test)]
+mod commands_test;
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,10 @@
 //! monitor after every step.
 
 use super::broker::{Broker, BrokerStatus};
+use super::commands::{check, scope, Command, GroupSpec, Layout, Live, Setup, STARTUP_SPACING_MS};
 use super::config::Settings;
-use super::consumer::{Cluster, Consumers};
-use super::coordinator::{group_partition, OFFSETS_TOPIC};
+use super::consumer::{Cluster, ConsumerState, Consumers};
+use super::coordinator::group_partition;
 use super::event::{Event, EventKind};
 use super::invariants::Monitor;
 use super::message::{AdminRequest, Body, Out, Timer};
@@ -15,7 +16,7 @@ use super::producer::{Producer, ProducerOut};
 use super::replication::{Role, Stall};
 use super::rng::Rng;
 use super::state::{BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, StreamView};
-use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
+use super::topic::{Acks, TopicPartition, TopicSpec};
 use super::znodes::{
     partition_state_path, topic_path, PartitionState, ReassignPartitions, TopicAssignment,
     REASSIGN_PARTITIONS_PATH,
@@ -25,220 +26,6 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How many message records the world keeps for the page.
 pub const MESSAGE_HISTORY: usize = 4096;
-
-/// Gap between the starts of the brokers listed at t=0, so the first listed registers first.
-pub const STARTUP_SPACING_MS: u64 = 100;
-
-/// Something a user or a scenario does to the cluster.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)] // the variants are documented; their fields say what they hold
-pub enum Command {
-    /// Start (or restart) a broker: a new ZooKeeper session and a new broker epoch.
-    Start(BrokerId),
-    /// Kill a broker without a goodbye.
-    Crash(BrokerId),
-    /// Controlled shutdown, then stop.
-    Shutdown(BrokerId),
-    /// Freeze a broker's process for a while.
-    Pause { broker: BrokerId, for_ms: u64 },
-    /// ZooKeeper expires the broker's session now.
-    ExpireSession(BrokerId),
-    /// Drop everything between two endpoints.
-    Cut(Endpoint, Endpoint),
-    /// Restore a cut link.
-    Heal(Endpoint, Endpoint),
-    /// The producer writes to a partition: one batch of `records`, or with `rate_per_s` a
-    /// steady stream (for `for_ms`, or until `records` are sent, or until stopped).
-    Produce {
-        topic: String,
-        partition: u32,
-        records: Option<u64>,
-        acks: Acks,
-        rate_per_s: Option<u64>,
-        for_ms: Option<u64>,
-    },
-    /// Stop the producer's stream to a partition.
-    StopProducing { topic: String, partition: u32 },
-    /// A broker's fetchers stop fetching (every partition, a topic, or one partition).
-    StallFetcher {
-        broker: BrokerId,
-        topic: Option<String>,
-        partition: Option<u32>,
-    },
-    /// Lift a stall.
-    ResumeFetcher {
-        broker: BrokerId,
-        topic: Option<String>,
-        partition: Option<u32>,
-    },
-    /// Change a setting at run time (`kafka-configs --alter`), broker-wide or for a topic.
-    SetConfig {
-        key: String,
-        value: serde_json::Value,
-        topic: Option<String>,
-    },
-    /// Preferred replica election for one partition, a topic, or all.
-    PreferredElection {
-        topic: Option<String>,
-        partition: Option<u32>,
-    },
-    /// Move a partition to other replicas.
-    Reassign {
-        topic: String,
-        partition: u32,
-        replicas: Vec<BrokerId>,
-    },
-    /// A consumer (the member `member` of `group`) starts and joins its group.
-    Join { group: String, member: String },
-    /// A consumer leaves its group cleanly (LeaveGroup).
-    Leave { group: String, member: String },
-    /// A consumer dies silently.
-    CrashConsumer { group: String, member: String },
-    /// An operator deletes `/controller` to move the controller.
-    DeleteController,
-}
-
-fn scope(topic: &Option<String>, partition: &Option<u32>) -> String {
-    match (topic, partition) {
-        (None, _) => "every partition".into(),
-        (Some(t), None) => format!("topic {t}"),
-        (Some(t), Some(p)) => format!("{t}-{p}"),
-    }
-}
-
-impl std::fmt::Display for Command {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Command::Start(b) => write!(f, "start broker {b}"),
-            Command::Crash(b) => write!(f, "crash broker {b}"),
-            Command::Shutdown(b) => write!(f, "shut broker {b} down"),
-            Command::Pause { broker, for_ms } => {
-                write!(
-                    f,
-                    "pause broker {broker} for {}",
-                    super::event::fmt_ms(*for_ms)
-                )
-            }
-            Command::ExpireSession(b) => write!(f, "expire the session of broker {b}"),
-            Command::Cut(a, b) => write!(f, "cut {a} from {b}"),
-            Command::Heal(a, b) => write!(f, "heal the link {a} <-> {b}"),
-            Command::Produce {
-                topic,
-                partition,
-                records,
-                acks,
-                rate_per_s,
-                for_ms,
-            } => match rate_per_s {
-                Some(r) => write!(
-                    f,
-                    "produce {r} records/s to {topic}-{partition} (acks={acks})"
-                )
-                .and_then(|_| match for_ms {
-                    Some(ms) => write!(f, " for {}", super::event::fmt_ms(*ms)),
-                    None => Ok(()),
-                }),
-                None => write!(
-                    f,
-                    "produce {} record(s) to {topic}-{partition} (acks={acks})",
-                    records.unwrap_or(0)
-                ),
-            },
-            Command::StopProducing { topic, partition } => {
-                write!(f, "stop producing to {topic}-{partition}")
-            }
-            Command::StallFetcher {
-                broker,
-                topic,
-                partition,
-            } => write!(
-                f,
-                "stall broker {broker}'s fetching of {}",
-                scope(topic, partition)
-            ),
-            Command::ResumeFetcher {
-                broker,
-                topic,
-                partition,
-            } => write!(
-                f,
-                "resume broker {broker}'s fetching of {}",
-                scope(topic, partition)
-            ),
-            Command::SetConfig { key, value, topic } => match topic {
-                Some(t) => write!(f, "set {key}={value} on topic {t}"),
-                None => write!(f, "set {key}={value}"),
-            },
-            Command::PreferredElection { topic, partition } => {
-                write!(
-                    f,
-                    "preferred leader election for {}",
-                    scope(topic, partition)
-                )
-            }
-            Command::Reassign {
-                topic,
-                partition,
-                replicas,
-            } => write!(f, "reassign {topic}-{partition} to {replicas:?}"),
-            Command::Join { group, member } => write!(f, "consumer {member} joins group {group}"),
-            Command::Leave { group, member } => write!(f, "consumer {member} leaves group {group}"),
-            Command::CrashConsumer { group, member } => {
-                write!(f, "crash consumer {member} of group {group}")
-            }
-            Command::DeleteController => write!(f, "delete /controller"),
-        }
-    }
-}
-
-/// How the world is set up.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Setup {
-    /// The seed of the world's one RNG.
-    pub seed: u64,
-    /// Profile and settings.
-    pub settings: Settings,
-    /// Broker ids with their start times (`None`: not started until a `start`).
-    pub brokers: Vec<(BrokerId, Option<u64>)>,
-    /// Topics, created by an admin write [`TOPIC_CREATION_DELAY_MS`] after the last broker
-    /// listed at t=0 starts.
-    pub topics: Vec<TopicSpec>,
-    /// Consumer groups. With any, `__consumer_offsets` is created along with the topics.
-    pub groups: Vec<GroupSpec>,
-}
-
-/// A consumer group as set up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GroupSpec {
-    /// The group id.
-    pub id: String,
-    /// The topics its members subscribe to.
-    pub topics: Vec<String>,
-    /// `range` or `roundrobin`.
-    pub assignor: String,
-}
-
-/// How long after the last broker listed at t=0 starts the topics are created.
-pub const TOPIC_CREATION_DELAY_MS: u64 = 500;
-
-impl Setup {
-    /// `n` brokers with ids 1..=n, started at t=0 in order.
-    pub fn with_brokers(seed: u64, settings: Settings, n: u32) -> Setup {
-        Setup {
-            seed,
-            settings,
-            brokers: (1..=n).map(|b| (b, Some(0))).collect(),
-            topics: Vec::new(),
-            groups: Vec::new(),
-        }
-    }
-
-    /// When the topics are created.
-    pub fn topics_created_ms(&self) -> u64 {
-        let initial = self.brokers.iter().filter(|(_, s)| *s == Some(0)).count() as u64;
-        initial.saturating_sub(1) * STARTUP_SPACING_MS + TOPIC_CREATION_DELAY_MS
-    }
-}
 
 #[derive(Debug, Clone)]
 enum Item {
@@ -257,34 +44,6 @@ enum Item {
     },
     Start(BrokerId),
     CreateTopics,
-}
-
-/// The assignment of `__consumer_offsets` over `brokers` (seeded, as Kafka's rack-unaware
-/// assignment), or why it cannot be made.
-pub fn offsets_topic(
-    settings: &Settings,
-    brokers: &[BrokerId],
-    seed: u64,
-) -> Result<TopicSpec, String> {
-    let rf = settings.offsets_topic_replication_factor;
-    if rf as usize > brokers.len() {
-        return Err(format!(
-            "offsets.topic.replication.factor ({rf}) is more than the {} broker(s): Kafka cannot create __consumer_offsets; set it lower in \"config\"",
-            brokers.len()
-        ));
-    }
-    let replicas = super::assignment::assign(
-        brokers,
-        settings.offsets_topic_num_partitions,
-        rf,
-        super::assignment::Start::Random,
-        &mut Rng::new(seed ^ 0x6f66_6673),
-    )?;
-    Ok(TopicSpec {
-        name: OFFSETS_TOPIC.into(),
-        replicas,
-        config: TopicConfig::default(),
-    })
 }
 
 /// Where ZooKeeper's session-tracker ticks fall: a phase in `[0, tickTime)` derived from the
@@ -346,6 +105,7 @@ pub struct World {
 impl World {
     /// A world at t=0 with the brokers of `setup` scheduled to start.
     pub fn new(setup: &Setup) -> World {
+        let topics = setup.world_topics();
         let mut w = World {
             settings: setup.settings.clone(),
             seed: setup.seed,
@@ -364,17 +124,16 @@ impl World {
             next_msg: 0,
             monitor: Monitor::default(),
             violations: Vec::new(),
-            topics: setup.topics.clone(),
+            partitions: topics
+                .iter()
+                .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
+                .collect(),
+            topics,
             groups: setup.groups.clone(),
             consumers: Consumers::default(),
             producer: Producer::default(),
             zk_leader_epochs: Vec::new(),
             zk_checked: Vec::new(),
-            partitions: setup
-                .topics
-                .iter()
-                .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
-                .collect(),
             zk_states: Vec::new(),
             partition_index: BTreeMap::new(),
             state_paths: Vec::new(),
@@ -383,15 +142,6 @@ impl World {
             last_leaders: Vec::new(),
             last_digest: (-1, 0),
         };
-        if !setup.groups.is_empty() {
-            let ids: Vec<BrokerId> = setup.brokers.iter().map(|(b, _)| *b).collect();
-            if let Ok(spec) = offsets_topic(&setup.settings, &ids, setup.seed) {
-                w.partitions.extend(
-                    (0..spec.replicas.len() as u32).map(|p| TopicPartition::new(OFFSETS_TOPIC, p)),
-                );
-                w.topics.push(spec);
-            }
-        }
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
         }
@@ -510,7 +260,14 @@ impl World {
     /// Applies a command now. A command that makes no sense in the current state changes
     /// nothing and says why.
     pub fn apply(&mut self, cmd: Command) -> Result<(), String> {
-        self.check(&cmd)?;
+        let ids = self.broker_ids();
+        let layout = Layout {
+            brokers: &ids,
+            topics: &self.topics,
+            groups: &self.groups,
+            settings: &self.settings,
+        };
+        check(&cmd, &layout, Some(self))?;
         let now = self.now;
         let mut out = Out::default();
         match cmd {
@@ -864,296 +621,6 @@ impl World {
             },
             "the safety monitor checks every invariant after every step".into(),
         );
-    }
-
-    fn find_topic(&self, topic: &str) -> Result<&TopicSpec, String> {
-        self.topics.iter().find(|t| t.name == topic).ok_or_else(|| {
-            if self.topics.is_empty() {
-                format!("there is no topic \"{topic}\": this cluster has no topics")
-            } else {
-                format!(
-                    "there is no topic \"{topic}\"; the topics are {}",
-                    self.topics
-                        .iter()
-                        .map(|t| format!("\"{}\"", t.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }
-        })
-    }
-
-    fn check_partition(&self, topic: &str, partition: u32) -> Result<&TopicSpec, String> {
-        let t = self.find_topic(topic)?;
-        if partition as usize >= t.replicas.len() {
-            return Err(format!(
-                "topic \"{topic}\" has partitions 0..{}, not {partition}",
-                t.replicas.len() - 1
-            ));
-        }
-        Ok(t)
-    }
-
-    fn check_scope(&self, topic: &Option<String>, partition: &Option<u32>) -> Result<(), String> {
-        match (topic, partition) {
-            (None, Some(_)) => Err("a partition needs its topic".into()),
-            (Some(t), None) => self.find_topic(t).map(|_| ()),
-            (Some(t), Some(p)) => self.check_partition(t, *p).map(|_| ()),
-            (None, None) => Ok(()),
-        }
-    }
-
-    fn check(&self, cmd: &Command) -> Result<(), String> {
-        let status = |b: &BrokerId| -> Result<BrokerStatus, String> {
-            self.brokers
-                .get(b)
-                .map(|x| x.status)
-                .ok_or_else(|| format!("there is no broker {b}"))
-        };
-        let endpoint = |e: &Endpoint| -> Result<(), String> {
-            match e {
-                Endpoint::Zk => Ok(()),
-                Endpoint::Broker(b) => status(b).map(|_| ()),
-                Endpoint::Client | Endpoint::Consumer(_) => {
-                    Err("only links between ZooKeeper and brokers can be cut".to_string())
-                }
-            }
-        };
-        match cmd {
-            Command::Start(b) => {
-                let s = status(b)?;
-                if s.is_alive() {
-                    return Err(format!("broker {b} is already {}", s.name()));
-                }
-            }
-            Command::Crash(b) => {
-                let s = status(b)?;
-                if !s.is_alive() {
-                    return Err(format!("broker {b} is not running (it is {})", s.name()));
-                }
-            }
-            Command::Shutdown(b) => {
-                let s = status(b)?;
-                if s != BrokerStatus::Running {
-                    return Err(format!("broker {b} cannot shut down: it is {}", s.name()));
-                }
-            }
-            Command::Pause { broker, for_ms } => {
-                let s = status(broker)?;
-                if !matches!(s, BrokerStatus::Running | BrokerStatus::ShuttingDown) {
-                    return Err(format!("broker {broker} cannot pause: it is {}", s.name()));
-                }
-                if *for_ms == 0 {
-                    return Err("a pause must last at least 1 ms".into());
-                }
-            }
-            Command::ExpireSession(b) => {
-                status(b)?;
-                if self.zk.live_session_of(*b).is_none() {
-                    return Err(format!("broker {b} has no live ZooKeeper session"));
-                }
-            }
-            Command::Produce {
-                topic,
-                partition,
-                records,
-                rate_per_s,
-                for_ms,
-                ..
-            } => {
-                self.check_partition(topic, *partition)?;
-                match (records, rate_per_s) {
-                    (None, None) => {
-                        return Err("produce needs \"records\" or \"rate_per_s\"".into())
-                    }
-                    (Some(0), None) => return Err("produce needs at least 1 record".into()),
-                    (_, Some(0)) => return Err("rate_per_s must be at least 1".into()),
-                    (_, Some(r)) if *r > 100_000 => {
-                        return Err("rate_per_s can be at most 100000".into())
-                    }
-                    (Some(r), _) if *r > 100_000_000 => {
-                        return Err("records can be at most 100000000".into())
-                    }
-                    _ => {}
-                }
-                if for_ms.is_some() && rate_per_s.is_none() {
-                    return Err("for_ms needs rate_per_s (a steady stream)".into());
-                }
-                if *for_ms == Some(0) {
-                    return Err("for_ms must be at least 1".into());
-                }
-                if let Command::Produce { acks, .. } = cmd {
-                    self.settings
-                        .producer_client(*acks)
-                        .map_err(|e| format!("KafkaProducer refuses its settings: {e}"))?;
-                }
-            }
-            Command::StopProducing { topic, partition } => {
-                self.check_partition(topic, *partition)?;
-                let tp = TopicPartition::new(topic, *partition);
-                if !self.producer.streams.values().any(|s| s.tp == tp) {
-                    return Err(format!("the producer is not streaming to {tp}"));
-                }
-            }
-            Command::StallFetcher {
-                broker,
-                topic,
-                partition,
-            } => {
-                status(broker)?;
-                self.check_scope(topic, partition)?;
-                let stall = Stall {
-                    topic: topic.clone(),
-                    partition: *partition,
-                };
-                if self.brokers[broker].stalls.contains(&stall) {
-                    return Err(format!(
-                        "broker {broker}'s fetching of {} is already stalled",
-                        scope(topic, partition)
-                    ));
-                }
-                if !self.brokers[broker].status.is_alive() {
-                    return Err(format!("broker {broker} is not running"));
-                }
-            }
-            Command::ResumeFetcher {
-                broker,
-                topic,
-                partition,
-            } => {
-                status(broker)?;
-                let stall = Stall {
-                    topic: topic.clone(),
-                    partition: *partition,
-                };
-                if !self.brokers[broker].stalls.contains(&stall) {
-                    return Err(format!(
-                        "broker {broker}'s fetching of {} is not stalled",
-                        scope(topic, partition)
-                    ));
-                }
-            }
-            Command::SetConfig { key, value, topic } => match topic {
-                Some(t) => {
-                    self.find_topic(t)?;
-                    TopicConfig::default().set(key, value)?;
-                }
-                None => {
-                    let mut s = self.settings.clone();
-                    s.set(key, value)?;
-                    s.check_producer()?;
-                    for acks in self.producer.clients_in_use() {
-                        s.producer_client(acks).map_err(|e| {
-                            format!("the producer with acks={acks} would refuse it: {e}")
-                        })?;
-                    }
-                }
-            },
-            Command::PreferredElection { topic, partition } => {
-                self.check_scope(topic, partition)?;
-                if self.zk.controller().is_none() {
-                    return Err("there is no controller right now to run the election".into());
-                }
-            }
-            Command::Reassign {
-                topic,
-                partition,
-                replicas,
-            } => {
-                self.check_partition(topic, *partition)?;
-                if replicas.is_empty() {
-                    return Err("a reassignment needs at least one replica".into());
-                }
-                let mut seen = BTreeSet::new();
-                for r in replicas {
-                    status(r)?;
-                    if !seen.insert(r) {
-                        return Err(format!("broker {r} is listed twice"));
-                    }
-                }
-                let tp = TopicPartition::new(topic, *partition);
-                if self.assignment(&tp) == *replicas {
-                    return Err(format!("{tp} already has the replicas {replicas:?}"));
-                }
-                let Some(controller) = self.zk.controller() else {
-                    return Err("there is no controller right now to run the reassignment".into());
-                };
-                let in_progress = self
-                    .brokers
-                    .get(&controller)
-                    .and_then(|b| b.controller.as_ref())
-                    .is_some_and(|c| c.partitions.reassigning.contains_key(&tp));
-                if in_progress {
-                    return Err(format!(
-                        "a reassignment of {tp} is already in progress; wait until it completes"
-                    ));
-                }
-            }
-            Command::Join { group, member } => {
-                let spec = self
-                    .groups
-                    .iter()
-                    .find(|g| g.id == *group)
-                    .ok_or_else(|| format!("there is no group \"{group}\""))?;
-                if member.is_empty() || member.len() > 64 {
-                    return Err("a member name has 1 to 64 characters".into());
-                }
-                if let Some(c) = self.consumers.find(group, member) {
-                    if !matches!(
-                        c.state,
-                        super::consumer::ConsumerState::Left
-                            | super::consumer::ConsumerState::Crashed
-                    ) {
-                        return Err(format!("consumer {member} is already in group {group}"));
-                    }
-                }
-                let _ = spec;
-                if !self.topics.iter().any(|t| t.name == OFFSETS_TOPIC) {
-                    return Err("__consumer_offsets does not exist in this cluster".into());
-                }
-            }
-            Command::Leave { group, member } | Command::CrashConsumer { group, member } => {
-                match self.consumers.find(group, member) {
-                    None => return Err(format!("there is no consumer {member} in group {group}")),
-                    Some(c)
-                        if matches!(
-                            c.state,
-                            super::consumer::ConsumerState::Left
-                                | super::consumer::ConsumerState::Crashed
-                        ) =>
-                    {
-                        return Err(format!(
-                            "consumer {member} of group {group} is not running (it is {})",
-                            c.state.name()
-                        ))
-                    }
-                    Some(_) => {}
-                }
-            }
-            Command::DeleteController => {
-                if self.zk.controller().is_none() {
-                    return Err(
-                        "there is no controller to move: /controller does not exist right now"
-                            .into(),
-                    );
-                }
-            }
-            Command::Cut(a, b) | Command::Heal(a, b) => {
-                endpoint(a)?;
-                endpoint(b)?;
-                if a == b {
-                    return Err(format!("{a} cannot be cut from itself"));
-                }
-                let is_cut = self.is_cut(*a, *b);
-                if matches!(cmd, Command::Cut(..)) && is_cut {
-                    return Err(format!("the link {a} <-> {b} is already cut"));
-                }
-                if matches!(cmd, Command::Heal(..)) && !is_cut {
-                    return Err(format!("the link {a} <-> {b} is not cut"));
-                }
-            }
-        }
-        Ok(())
     }
 
     fn broker_mut(&mut self, id: BrokerId) -> &mut Broker {
@@ -2042,6 +1509,53 @@ impl World {
     /// The topics as set up.
     pub fn topics(&self) -> &[TopicSpec] {
         &self.topics
+    }
+}
+
+/// The world answers the checks of a command about its state now.
+impl Live for World {
+    fn status(&self, broker: BrokerId) -> BrokerStatus {
+        self.brokers[&broker].status
+    }
+
+    fn is_stalled(&self, broker: BrokerId, stall: &Stall) -> bool {
+        self.brokers[&broker].stalls.contains(stall)
+    }
+
+    fn has_live_session(&self, broker: BrokerId) -> bool {
+        self.zk.live_session_of(broker).is_some()
+    }
+
+    fn is_cut(&self, a: Endpoint, b: Endpoint) -> bool {
+        World::is_cut(self, a, b)
+    }
+
+    fn is_streaming_to(&self, tp: &TopicPartition) -> bool {
+        self.producer.streams.values().any(|s| s.tp == *tp)
+    }
+
+    fn producer_clients_in_use(&self) -> BTreeSet<Acks> {
+        self.producer.clients_in_use()
+    }
+
+    fn controller(&self) -> Option<BrokerId> {
+        self.zk.controller()
+    }
+
+    fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
+        World::assignment(self, tp)
+    }
+
+    fn is_reassigning(&self, tp: &TopicPartition) -> bool {
+        self.zk
+            .controller()
+            .and_then(|c| self.brokers.get(&c))
+            .and_then(|b| b.controller.as_ref())
+            .is_some_and(|c| c.partitions.reassigning.contains_key(tp))
+    }
+
+    fn consumer_state(&self, group: &str, member: &str) -> Option<ConsumerState> {
+        self.consumers.find(group, member).map(|c| c.state)
     }
 }
 
