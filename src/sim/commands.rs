@@ -361,6 +361,14 @@ impl<'a> Layout<'a> {
         }
     }
 
+    fn group(&self, group: &str) -> Result<(), String> {
+        if self.groups.iter().any(|g| g.id == group) {
+            Ok(())
+        } else {
+            Err(format!("there is no group \"{group}\""))
+        }
+    }
+
     fn endpoint(&self, e: &Endpoint) -> Result<(), String> {
         match e {
             Endpoint::Zk => Ok(()),
@@ -431,6 +439,14 @@ pub fn check(cmd: &Command, layout: &Layout, live: Option<&dyn Live>) -> Result<
             for_ms,
         } => {
             layout.partition(topic, *partition)?;
+            if topic == OFFSETS_TOPIC {
+                // Only the group coordinator writes there: a client's produce is refused
+                // (ReplicaManager.appendToLocalLog: "Cannot append to internal topic", an
+                // InvalidTopicException, in every release modelled).
+                return Err(format!(
+                    "cannot produce to {OFFSETS_TOPIC}: it is Kafka's internal topic, which only the group coordinator writes"
+                ));
+            }
             match (records, rate_per_s) {
                 (None, None) => return Err("produce needs \"records\" or \"rate_per_s\"".into()),
                 (Some(0), None) => return Err("produce needs at least 1 record".into()),
@@ -490,6 +506,7 @@ pub fn check(cmd: &Command, layout: &Layout, live: Option<&dyn Live>) -> Result<
             partition,
         } => {
             layout.broker(broker)?;
+            layout.scope(topic, partition)?;
             if let Some(live) = live {
                 let stall = Stall {
                     topic: topic.clone(),
@@ -559,9 +576,7 @@ pub fn check(cmd: &Command, layout: &Layout, live: Option<&dyn Live>) -> Result<
             }
         }
         Command::Join { group, member } => {
-            if !layout.groups.iter().any(|g| g.id == *group) {
-                return Err(format!("there is no group \"{group}\""));
-            }
+            layout.group(group)?;
             if member.is_empty() || member.len() > 64 {
                 return Err("a member name has 1 to 64 characters".into());
             }
@@ -574,6 +589,7 @@ pub fn check(cmd: &Command, layout: &Layout, live: Option<&dyn Live>) -> Result<
             }
         }
         Command::Leave { group, member } | Command::CrashConsumer { group, member } => {
+            layout.group(group)?;
             if let Some(live) = live {
                 match live.consumer_state(group, member) {
                     None => return Err(format!("there is no consumer {member} in group {group}")),

@@ -294,3 +294,70 @@ fn a_stall_is_set_once_and_lifted_once() {
     );
     assert_eq!(run(resume, Some(&live)), Ok(()));
 }
+
+#[test]
+fn a_resume_and_a_leave_name_what_does_not_exist() {
+    assert_eq!(
+        run(
+            Command::ResumeFetcher {
+                broker: 1,
+                topic: Some("X".into()),
+                partition: None,
+            },
+            Some(&Fake::default())
+        ),
+        Err("there is no topic \"X\"; the topics are \"T\", \"__consumer_offsets\"".into())
+    );
+    assert_eq!(
+        run(
+            Command::Leave {
+                group: "h".into(),
+                member: "c1".into()
+            },
+            None
+        ),
+        Err("there is no group \"h\"".into())
+    );
+    assert_eq!(
+        run(
+            Command::CrashConsumer {
+                group: "g".into(),
+                member: "c9".into()
+            },
+            Some(&Fake::default())
+        ),
+        Err("there is no consumer c9 in group g".into())
+    );
+}
+
+#[test]
+fn no_client_produces_to_consumer_offsets() {
+    assert_eq!(
+        run(produce("__consumer_offsets", 0, Some(1), None), None),
+        Err("cannot produce to __consumer_offsets: it is Kafka's internal topic, which only the group coordinator writes".into())
+    );
+    // A stall of its fetching is fine: it is replicated as any topic.
+    assert_eq!(
+        run(
+            Command::StallFetcher {
+                broker: 1,
+                topic: Some("__consumer_offsets".into()),
+                partition: Some(3),
+            },
+            None
+        ),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_stream_length_needs_a_stream() {
+    let mut cmd = produce("T", 0, Some(5), None);
+    if let Command::Produce { for_ms, .. } = &mut cmd {
+        *for_ms = Some(1000);
+    }
+    assert_eq!(
+        run(cmd, None),
+        Err("for_ms needs rate_per_s (a steady stream)".into())
+    );
+}
