@@ -48,4 +48,6 @@ pub use world::World;
 #[cfg(test)]
 mod commands_test;
 #[cfg(test)]
+mod net_test;
+#[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use super::coordinator::group_partition;
 use super::event::{Event, EventKind};
 use super::invariants::Monitor;
 use super::message::{AdminRequest, Body, Out, Timer};
-use super::net::{link, BrokerId, Endpoint, MessageRecord};
+use super::net::{BrokerId, Endpoint, Envelope, MessageRecord, Network};
 use super::producer::{Producer, ProducerOut};
 use super::replication::{Role, Stall};
 use super::rng::Rng;
@@ -22,10 +22,7 @@ use super::znodes::{
     REASSIGN_PARTITIONS_PATH,
 };
 use super::zookeeper::ZooKeeper;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-/// How many message records the world keeps for the page.
-pub const MESSAGE_HISTORY: usize = 4096;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone)]
 enum Item {
@@ -65,13 +62,8 @@ pub struct World {
     zk: ZooKeeper,
     brokers: BTreeMap<BrokerId, Broker>,
     parked: BTreeMap<BrokerId, Vec<Item>>,
-    cut: BTreeSet<(Endpoint, Endpoint)>,
-    last_arrival: BTreeMap<(Endpoint, Endpoint), u64>,
-    /// Brokers whose ZooKeeper connection lost a message to a cut link.
-    zk_conn_lost: BTreeSet<BrokerId>,
+    net: Network,
     events: Vec<Event>,
-    messages: VecDeque<MessageRecord>,
-    next_msg: u64,
     monitor: Monitor,
     violations: Vec<String>,
     topics: Vec<TopicSpec>,
@@ -116,12 +108,8 @@ impl World {
             zk: ZooKeeper::with_clock(zk_clock(setup.seed)),
             brokers: BTreeMap::new(),
             parked: BTreeMap::new(),
-            cut: BTreeSet::new(),
-            last_arrival: BTreeMap::new(),
-            zk_conn_lost: BTreeSet::new(),
+            net: Network::default(),
             events: Vec::new(),
-            messages: VecDeque::new(),
-            next_msg: 0,
             monitor: Monitor::default(),
             violations: Vec::new(),
             partitions: topics
@@ -198,9 +186,10 @@ impl World {
         &self.events
     }
 
-    /// The most recent messages (up to [`MESSAGE_HISTORY`]), oldest first.
+    /// The most recent messages (up to [`MESSAGE_HISTORY`](super::net::MESSAGE_HISTORY)), oldest
+    /// first.
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
-        self.messages.iter()
+        self.net.messages()
     }
 
     /// The kept messages whose id is `id` or later, oldest first (without scanning the rest).
@@ -208,9 +197,7 @@ impl World {
         &self,
         id: u64,
     ) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
-        let first = self.messages.front().map_or(0, |m| m.id);
-        let skip = (id.saturating_sub(first) as usize).min(self.messages.len());
-        self.messages.range(skip..)
+        self.net.messages_since(id)
     }
 
     /// Broker ids in order.
@@ -230,7 +217,7 @@ impl World {
 
     /// Whether the link between two endpoints is cut.
     pub fn is_cut(&self, a: Endpoint, b: Endpoint) -> bool {
-        self.cut.contains(&link(a, b))
+        self.net.is_cut(a, b)
     }
 
     /// Virtual time of the next thing due, if any.
@@ -300,7 +287,7 @@ impl World {
                 self.finish(out);
             }
             Command::Cut(a, b) => {
-                self.cut.insert(link(a, b));
+                self.net.cut(a, b);
                 self.record(
                     EventKind::LinkCut {
                         from: name(a),
@@ -310,7 +297,7 @@ impl World {
                 );
             }
             Command::Heal(a, b) => {
-                self.cut.remove(&link(a, b));
+                let reset = self.net.heal(a, b);
                 self.record(
                     EventKind::LinkHealed {
                         from: name(a),
@@ -320,23 +307,18 @@ impl World {
                 );
                 // A ZooKeeper connection that lost packets is reset now; the client
                 // reconnects, replays what went unanswered and re-arms its watches.
-                if let (Endpoint::Zk, Endpoint::Broker(x)) | (Endpoint::Broker(x), Endpoint::Zk) =
-                    (a, b)
-                {
-                    if self.zk_conn_lost.remove(&x) {
-                        let msg = self.next_msg;
-                        self.next_msg += 1;
-                        self.push(
-                            now,
-                            Item::Deliver {
-                                msg,
-                                from: Endpoint::Zk,
-                                to: Endpoint::Broker(x),
-                                body: Body::ConnectionLoss,
-                                received: true,
-                            },
-                        );
-                    }
+                if let Some(x) = reset {
+                    let msg = self.net.next_id();
+                    self.push(
+                        now,
+                        Item::Deliver {
+                            msg,
+                            from: Endpoint::Zk,
+                            to: Endpoint::Broker(x),
+                            body: Body::ConnectionLoss,
+                            received: true,
+                        },
+                    );
                 }
             }
             Command::Produce {
@@ -694,8 +676,7 @@ impl World {
                 received,
             } => {
                 if !received && self.is_cut(from, to) {
-                    self.lost_on_link(from, to);
-                    self.mark_dropped(msg);
+                    self.net.lose(msg, from, to);
                     return;
                 }
                 let mut out = Out::default();
@@ -747,7 +728,7 @@ impl World {
                                         // Sent to a process that has since died: its
                                         // connection reset, and the new process never
                                         // reads it (the producer already failed it).
-                                        self.mark_dropped(msg);
+                                        self.net.mark_dropped(msg);
                                         return;
                                     }
                                 }
@@ -766,7 +747,7 @@ impl World {
                                     .handle(now, from, body, &settings, &mut out)
                             }
                             _ => {
-                                self.mark_dropped(msg);
+                                self.net.mark_dropped(msg);
                                 if let Endpoint::Consumer(i) = from {
                                     // No process behind the port: the connection is refused.
                                     let cluster = self.cluster_view();
@@ -876,24 +857,6 @@ impl World {
         self.monitor_step();
     }
 
-    fn lost_on_link(&mut self, from: Endpoint, to: Endpoint) {
-        if let (Endpoint::Zk, Endpoint::Broker(b)) | (Endpoint::Broker(b), Endpoint::Zk) =
-            (from, to)
-        {
-            self.zk_conn_lost.insert(b);
-        }
-    }
-
-    fn mark_dropped(&mut self, msg: u64) {
-        if let Some(first) = self.messages.front().map(|m| m.id) {
-            if msg >= first {
-                if let Some(m) = self.messages.get_mut((msg - first) as usize) {
-                    m.dropped = true;
-                }
-            }
-        }
-    }
-
     /// Turns a state machine's outputs into queue items and events.
     fn finish(&mut self, out: Out) {
         for (kind, cause) in out.events {
@@ -919,43 +882,26 @@ impl World {
     }
 
     fn send(&mut self, from: Endpoint, to: Endpoint, body: Body) {
-        let id = self.next_msg;
-        self.next_msg += 1;
-        let arrive = if from == to {
-            self.now
-        } else {
-            let latency =
-                self.settings.network_latency_ms + self.rng.up_to(self.settings.network_jitter_ms);
-            // One directed link is one TCP connection: messages arrive in the order sent.
-            let last = self.last_arrival.get(&(from, to)).copied().unwrap_or(0);
-            let at = (self.now + latency).max(last);
-            self.last_arrival.insert((from, to), at);
-            at
-        };
-        let dropped = self.is_cut(from, to);
         let (label, class) = body.label();
-        let reply = body.is_reply();
-        self.messages.push_back(MessageRecord {
-            id,
+        let envelope = Envelope {
             from,
             to,
             label,
             class,
-            reply,
-            sent_ms: self.now,
-            arrive_ms: arrive,
-            dropped,
-        });
-        if self.messages.len() > MESSAGE_HISTORY {
-            self.messages.pop_front();
-        }
-        if dropped {
-            self.lost_on_link(from, to);
-        } else {
+            reply: body.is_reply(),
+        };
+        let sent = self.net.send(
+            self.now,
+            envelope,
+            self.settings.network_latency_ms,
+            self.settings.network_jitter_ms,
+            &mut self.rng,
+        );
+        if let Some(arrive) = sent.arrive_ms {
             self.push(
                 arrive,
                 Item::Deliver {
-                    msg: id,
+                    msg: sent.id,
                     from,
                     to,
                     body,
