@@ -23,6 +23,7 @@ pub mod group_order;
 pub mod invariants;
 pub mod log;
 pub mod message;
+pub mod monitor;
 pub mod net;
 pub mod partitions;
 pub mod producer;
@@ -47,6 +48,8 @@ pub use world::World;
 
 #[cfg(test)]
 mod commands_test;
+#[cfg(test)]
+mod invariants_test;
 #[cfg(test)]
 mod net_test;
 #[cfg(test)]

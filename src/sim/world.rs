@@ -9,8 +9,9 @@ use super::config::Settings;
 use super::consumer::{Cluster, ConsumerState, Consumers};
 use super::coordinator::group_partition;
 use super::event::{Event, EventKind};
-use super::invariants::Monitor;
+use super::invariants;
 use super::message::{AdminRequest, Body, Out, Timer};
+use super::monitor::Monitor;
 use super::net::{BrokerId, Endpoint, Envelope, MessageRecord, Network};
 use super::producer::{Producer, ProducerOut};
 use super::replication::{Role, Stall};
@@ -18,8 +19,7 @@ use super::rng::Rng;
 use super::state::{BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, StreamView};
 use super::topic::{Acks, TopicPartition, TopicSpec};
 use super::znodes::{
-    partition_state_path, topic_path, PartitionState, ReassignPartitions, TopicAssignment,
-    REASSIGN_PARTITIONS_PATH,
+    topic_path, PartitionState, ReassignPartitions, TopicAssignment, REASSIGN_PARTITIONS_PATH,
 };
 use super::zookeeper::ZooKeeper;
 use std::collections::{BTreeMap, BTreeSet};
@@ -70,28 +70,6 @@ pub struct World {
     groups: Vec<GroupSpec>,
     consumers: Consumers,
     producer: Producer,
-    /// The newest leader epoch seen in ZooKeeper per partition, in partition order (leader
-    /// epochs only grow).
-    zk_leader_epochs: Vec<Option<u64>>,
-    /// The versions (partition state mzxid, assignment mzxid) the ZooKeeper-only invariants
-    /// were last checked at, in partition order.
-    zk_checked: Vec<Option<(i64, i64)>>,
-    /// Every partition, in order.
-    partitions: Vec<TopicPartition>,
-    /// Partition states parsed from ZooKeeper, with the mzxid they were parsed at.
-    zk_states: Vec<Option<(i64, PartitionState)>>,
-    /// Each partition's place in `partitions`.
-    partition_index: BTreeMap<TopicPartition, usize>,
-    /// Each partition's state znode path, in partition order.
-    state_paths: Vec<String>,
-    /// The zxid `zk_states` was refreshed at.
-    zk_states_zxid: i64,
-    /// Each topic's assignment znode, parsed, with the mzxid it was parsed at.
-    zk_assignments: BTreeMap<String, (i64, BTreeMap<u32, Vec<BrokerId>>)>,
-    /// The acting leaders at the last loss check.
-    last_leaders: Vec<Option<(BrokerId, u64)>>,
-    /// ZooKeeper's zxid and the replication digest at the last partition check.
-    last_digest: (i64, u64),
 }
 
 impl World {
@@ -110,44 +88,16 @@ impl World {
             parked: BTreeMap::new(),
             net: Network::default(),
             events: Vec::new(),
-            monitor: Monitor::default(),
+            monitor: Monitor::new(&topics),
             violations: Vec::new(),
-            partitions: topics
-                .iter()
-                .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
-                .collect(),
             topics,
             groups: setup.groups.clone(),
             consumers: Consumers::default(),
             producer: Producer::default(),
-            zk_leader_epochs: Vec::new(),
-            zk_checked: Vec::new(),
-            zk_states: Vec::new(),
-            partition_index: BTreeMap::new(),
-            state_paths: Vec::new(),
-            zk_states_zxid: -1,
-            zk_assignments: BTreeMap::new(),
-            last_leaders: Vec::new(),
-            last_digest: (-1, 0),
         };
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
         }
-        w.zk_leader_epochs = vec![None; w.partitions.len()];
-        w.zk_states = vec![None; w.partitions.len()];
-        w.last_leaders = vec![None; w.partitions.len()];
-        w.partition_index = w
-            .partitions
-            .iter()
-            .enumerate()
-            .map(|(i, tp)| (tp.clone(), i))
-            .collect();
-        w.zk_checked = vec![None; w.partitions.len()];
-        w.state_paths = w
-            .partitions
-            .iter()
-            .map(|tp| partition_state_path(&tp.topic, tp.partition))
-            .collect();
         if !w.topics.is_empty() {
             w.push(setup.topics_created_ms(), Item::CreateTopics);
         }
@@ -919,58 +869,18 @@ impl World {
 
     /// Every partition, in order.
     fn all_partitions(&self) -> Vec<TopicPartition> {
-        self.partitions.clone()
+        self.monitor.partitions().to_vec()
     }
 
     /// ZooKeeper's partition state of `tp`, if written (parsed once per change).
     fn zk_state(&self, tp: &TopicPartition) -> Option<PartitionState> {
-        let node = self
-            .zk
-            .node(&partition_state_path(&tp.topic, tp.partition))?;
-        match self.cached_zk_state(tp) {
-            Some((mzxid, st)) if *mzxid == node.stat.mzxid => Some(st.clone()),
-            _ => PartitionState::from_json(&node.data),
-        }
-    }
-
-    /// The partition state parsed at the last refresh, with its mzxid.
-    fn cached_zk_state(&self, tp: &TopicPartition) -> Option<&(i64, PartitionState)> {
-        let i = *self.partition_index.get(tp)?;
-        self.zk_states[i].as_ref()
-    }
-
-    /// Re-parses the partition states and topic assignments that changed since the last step.
-    fn refresh_zk_states(&mut self) {
-        if self.zk.zxid() == self.zk_states_zxid {
-            return;
-        }
-        self.zk_states_zxid = self.zk.zxid();
-        for t in &self.topics {
-            let Some(node) = self.zk.node(&topic_path(&t.name)) else {
-                continue;
-            };
-            if self.zk_assignments.get(&t.name).map(|(m, _)| *m) != Some(node.stat.mzxid) {
-                if let Ok(a) = serde_json::from_str::<TopicAssignment>(&node.data) {
-                    self.zk_assignments
-                        .insert(t.name.clone(), (node.stat.mzxid, a.by_partition()));
-                }
-            }
-        }
-        for (cached, path) in self.zk_states.iter_mut().zip(&self.state_paths) {
-            let Some(node) = self.zk.node(path) else {
-                continue;
-            };
-            if cached.as_ref().map(|(m, _)| *m) != Some(node.stat.mzxid) {
-                if let Some(st) = PartitionState::from_json(&node.data) {
-                    *cached = Some((node.stat.mzxid, st));
-                }
-            }
-        }
+        self.monitor.zk_state(&self.zk, tp)
     }
 
     /// The assignment in ZooKeeper (a reassignment changes it), else as set up.
     fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
-        self.zk_assignment(tp)
+        self.monitor
+            .zk_assignment(&self.zk, tp)
             .or_else(|| {
                 self.topics
                     .iter()
@@ -980,101 +890,12 @@ impl World {
             .unwrap_or_default()
     }
 
-    /// The replicas of `tp` in its topic's assignment znode: from the copy parsed at the last
-    /// step while ZooKeeper has not changed since, else parsed now.
-    fn zk_assignment(&self, tp: &TopicPartition) -> Option<Vec<BrokerId>> {
-        if self.zk_states_zxid == self.zk.zxid() {
-            return self
-                .zk_assignments
-                .get(&tp.topic)
-                .and_then(|(_, a)| a.get(&tp.partition).cloned());
-        }
-        self.zk
-            .node(&topic_path(&tp.topic))
-            .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
-            .and_then(|a| a.by_partition().remove(&tp.partition))
-    }
-
     /// The broker that leads `tp` now: ZooKeeper names it and it has taken that leader epoch.
     fn acting_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
-        match self.cached_zk_state(tp) {
-            Some((_, st)) => self.acting_leader_of(tp, st),
-            None => self.acting_leader_of(tp, &self.zk_state(tp)?),
-        }
+        self.monitor.acting_leader(&self.zk, &self.brokers, tp)
     }
 
-    /// The broker that leads `tp` now, given ZooKeeper's state of it.
-    fn acting_leader_of(
-        &self,
-        tp: &TopicPartition,
-        st: &PartitionState,
-    ) -> Option<(BrokerId, u64)> {
-        let leader = st.leader_id()?;
-        let b = self.brokers.get(&leader)?;
-        let r = b.replicas.get(tp)?.state.as_ref()?;
-        (b.status.is_alive()
-            && r.leader_epoch == st.leader_epoch
-            && matches!(r.role, Role::Leader(_)))
-        .then_some((leader, st.leader_epoch))
-    }
-
-    /// A cheap digest of everything the partition invariants read besides ZooKeeper: each
-    /// live replica's log end, high watermark, leader epoch, role and ISR.
-    fn replication_digest(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |v: u64| {
-            h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
-        };
-        for b in self.brokers.values() {
-            mix(u64::from(b.id));
-            mix(u64::from(b.status.is_alive()));
-            for r in b.replicas.values() {
-                mix(r.log.leo);
-                mix(r.log.hw);
-                if let Some(st) = &r.state {
-                    mix(st.leader_epoch);
-                    mix(u64::from(matches!(st.role, Role::Leader(_))));
-                    for m in &st.isr {
-                        mix(u64::from(*m));
-                    }
-                }
-            }
-        }
-        h
-    }
-
-    /// "One group leader per generation": no two consumers that completed a generation both
-    /// believe they lead it.
-    fn group_checks(&self) -> Vec<(String, String)> {
-        let mut found = Vec::new();
-        if self.groups.is_empty() {
-            return found;
-        }
-        for g in &self.groups {
-            let mut claims: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-            for c in &self.consumers.list {
-                // A generation is settled once its SyncGroup succeeded (the coordinator had
-                // committed the group); a zombie coordinator cannot get that far.
-                let settled = c.state == super::consumer::ConsumerState::Stable;
-                if settled && c.group == g.id && c.is_leader {
-                    claims.entry(c.generation).or_default().push(c.name.clone());
-                }
-            }
-            for (generation, names) in claims {
-                if names.len() > 1 {
-                    found.push((
-                        super::invariants::ONE_GROUP_LEADER.to_string(),
-                        format!(
-                            "group {}: consumers {names:?} all lead generation {generation}",
-                            g.id
-                        ),
-                    ));
-                }
-            }
-        }
-        found
-    }
-
+    /// Runs the safety monitor after a step: every invariant, each violation reported once.
     fn monitor_step(&mut self) {
         // The producer's connections to a broker whose process died reset now: it learns at
         // once, as a client whose TCP connection is closed does.
@@ -1090,117 +911,29 @@ impl World {
                 self.finish_producer(pout);
             }
         }
-        let mut found = self.monitor.check(&self.zk, &self.brokers);
-        found.extend(self.group_checks());
-        let digest = (self.zk.zxid(), self.replication_digest());
+        let mut found = self.monitor.check_controllers(&self.zk, &self.brokers);
+        found.extend(invariants::one_group_leader_per_generation(
+            &self.groups,
+            &self.consumers.list,
+        ));
         let new_acks = self.producer.take_new_acks();
-        if digest == self.last_digest && !new_acks {
-            let found = self.monitor.fresh(found);
-            for (name, detail) in found {
-                self.violation(name, detail);
-            }
-            return;
-        }
-        self.last_digest = digest;
-        self.refresh_zk_states();
-        // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
-        for (path, state, current) in self.zk.take_stale_controller_writes() {
-            found.push((
-                super::invariants::ONE_ACTING_CONTROLLER.to_string(),
-                format!(
-                    "{path} was rewritten by controller epoch {} (leader {}, leader epoch {}) while epoch {current} rules: a zombie controller's write landed (split brain)",
-                    state.controller_epoch, state.leader, state.leader_epoch
-                ),
+        if self
+            .monitor
+            .partitions_changed(&self.zk, &self.brokers, new_acks)
+        {
+            self.monitor.refresh(&self.zk, &self.topics);
+            // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
+            found.extend(invariants::only_the_current_controller_changes_leaders(
+                self.zk.take_stale_controller_writes(),
             ));
-        }
-        let mut leaders: Vec<Option<(BrokerId, u64)>> = vec![None; self.partitions.len()];
-        for (i, tp) in self.partitions.iter().enumerate() {
-            let Some((mzxid, st)) = self.zk_states[i].as_ref() else {
-                continue;
-            };
-            let assignment = self.zk_assignments.get(&tp.topic);
-            // What reads only ZooKeeper is checked again only when the partition's state or its
-            // topic's assignment changed (a violation is reported once anyway).
-            let version = (*mzxid, assignment.map_or(-1, |(m, _)| *m));
-            if self.zk_checked[i] != Some(version) {
-                self.zk_checked[i] = Some(version);
-                let prev = self.zk_leader_epochs[i]
-                    .replace(st.leader_epoch)
-                    .unwrap_or(0);
-                if st.leader_epoch < prev {
-                    found.push((
-                        super::invariants::LEADER_EPOCHS_ONLY_GROW.to_string(),
-                        format!(
-                            "{tp}: leader epoch went back from {prev} to {}",
-                            st.leader_epoch
-                        ),
-                    ));
-                }
-                if let Some(replicas) = assignment.and_then(|(_, a)| a.get(&tp.partition)) {
-                    let strangers: Vec<BrokerId> = st
-                        .isr
-                        .iter()
-                        .copied()
-                        .filter(|r| !replicas.contains(r))
-                        .collect();
-                    if !strangers.is_empty() {
-                        found.push((
-                            super::invariants::ISR_WITHIN_ASSIGNMENT.to_string(),
-                            format!(
-                                "{tp}: the ISR {:?} holds {strangers:?}, which the assignment {replicas:?} does not list",
-                                st.isr
-                            ),
-                        ));
-                    }
-                }
-                if let Some(l) = st.leader_id() {
-                    if !st.isr.contains(&l) {
-                        found.push((
-                            super::invariants::LEADER_IN_ISR.to_string(),
-                            format!("{tp}: leader {l} is not in the ISR {:?}", st.isr),
-                        ));
-                    }
-                }
+            let (in_partitions, leaders) = self.monitor.check_partitions(&self.brokers);
+            found.extend(in_partitions);
+            if let Some(by_partition) = self.monitor.loss_check_due(leaders, new_acks) {
+                let mut pout = ProducerOut::default();
+                self.producer
+                    .check_losses(&self.brokers, &by_partition, &self.settings, &mut pout);
+                self.finish_producer(pout);
             }
-            // The leader's high watermark never passes what its ISR holds.
-            let Some((leader, epoch)) = self.acting_leader_of(tp, st) else {
-                continue;
-            };
-            leaders[i] = Some((leader, epoch));
-            let r = &self.brokers[&leader].replicas[tp];
-            let rst = r.state.as_ref().expect("acting leader");
-            // Only the replicas the leader is assigned (see HW_WITHIN_ISR).
-            for m in rst.isr.iter().filter(|m| rst.replicas.contains(m)) {
-                let leo = self
-                    .brokers
-                    .get(m)
-                    .and_then(|x| x.replicas.get(tp))
-                    .map_or(0, |x| x.log.leo);
-                if leo < r.log.hw {
-                    found.push((
-                        super::invariants::HW_WITHIN_ISR.to_string(),
-                        format!(
-                            "{tp}: leader {leader}'s high watermark {} is above ISR member {m}'s log end offset {leo}",
-                            r.log.hw
-                        ),
-                    ));
-                }
-            }
-        }
-        // Acknowledged records can only go missing when the acting leaders change, or when an
-        // acknowledgement arrives (it may come from a leader that has since been replaced).
-        if leaders != self.last_leaders || new_acks {
-            let by_partition: BTreeMap<TopicPartition, (BrokerId, u64)> = self
-                .partitions
-                .iter()
-                .zip(&leaders)
-                .filter_map(|(tp, l)| l.map(|l| (tp.clone(), l)))
-                .collect();
-            let mut pout = ProducerOut::default();
-            self.producer
-                .check_losses(&self.brokers, &by_partition, &self.settings, &mut pout);
-            self.finish_producer(pout);
-            self.last_leaders = leaders;
         }
         let found = self.monitor.fresh(found);
         for (name, detail) in found {
