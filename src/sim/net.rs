@@ -30,6 +30,19 @@ pub enum Endpoint {
     Consumer(u32),
 }
 
+impl Endpoint {
+    /// How events name an endpoint: `zk`, the broker id, `producer`, `consumer-N` (as it
+    /// serializes).
+    pub fn short_name(self) -> String {
+        match self {
+            Endpoint::Zk => "zk".into(),
+            Endpoint::Broker(b) => b.to_string(),
+            Endpoint::Client => "producer".into(),
+            Endpoint::Consumer(c) => format!("consumer-{c}"),
+        }
+    }
+}
+
 impl fmt::Display for Endpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

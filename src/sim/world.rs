@@ -240,8 +240,8 @@ impl World {
                 self.net.cut(a, b);
                 self.record(
                     EventKind::LinkCut {
-                        from: name(a),
-                        to: name(b),
+                        from: a.short_name(),
+                        to: b.short_name(),
                     },
                     "cut action: the link drops every message, in flight or new".into(),
                 );
@@ -250,8 +250,8 @@ impl World {
                 let reset = self.net.heal(a, b);
                 self.record(
                     EventKind::LinkHealed {
-                        from: name(a),
-                        to: name(b),
+                        from: a.short_name(),
+                        to: b.short_name(),
                     },
                     "heal action: the link carries messages again".into(),
                 );
@@ -1235,15 +1235,6 @@ impl Live for World {
 
     fn consumer_state(&self, group: &str, member: &str) -> Option<ConsumerState> {
         self.consumers.find(group, member).map(|c| c.state)
-    }
-}
-
-fn name(e: Endpoint) -> String {
-    match e {
-        Endpoint::Zk => "zk".into(),
-        Endpoint::Broker(b) => b.to_string(),
-        Endpoint::Client => "producer".into(),
-        Endpoint::Consumer(c) => format!("consumer-{c}"),
     }
 }
 
