@@ -254,12 +254,11 @@ impl Network {
 
     /// Marks a message's record as dropped (no process read it).
     pub fn mark_dropped(&mut self, msg: u64) {
-        if let Some(first) = self.messages.front().map(|m| m.id) {
-            if msg >= first {
-                if let Some(m) = self.messages.get_mut((msg - first) as usize) {
-                    m.dropped = true;
-                }
-            }
+        // Found by id, not by offset: a message that never went on the wire (the reset of a
+        // ZooKeeper connection) has an id but no record.
+        let i = self.messages.partition_point(|m| m.id < msg);
+        if let Some(m) = self.messages.get_mut(i).filter(|m| m.id == msg) {
+            m.dropped = true;
         }
     }
 
@@ -268,13 +267,12 @@ impl Network {
         self.messages.iter()
     }
 
-    /// The kept messages whose id is `id` or later, oldest first (without scanning the rest).
+    /// The kept messages whose id is `id` or later, oldest first (found by a binary search).
     pub fn messages_since(
         &self,
         id: u64,
     ) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
-        let first = self.messages.front().map_or(0, |m| m.id);
-        let skip = (id.saturating_sub(first) as usize).min(self.messages.len());
+        let skip = self.messages.partition_point(|m| m.id < id);
         self.messages.range(skip..)
     }
 }
