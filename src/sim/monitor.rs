@@ -1,5 +1,5 @@
 //! The safety monitor's memory between steps, and the order in which it checks the
-//! invariants of [`invariants`](super::invariants).
+//! invariants of [`super::invariants`].
 //!
 //! The monitor runs after every step, so it keeps what it parsed: each partition's state znode
 //! and each topic's assignment znode, parsed once per change (by their mzxid); the versions the

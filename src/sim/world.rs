@@ -1,7 +1,8 @@
 //! The discrete-event world: a virtual clock, one seeded RNG and a queue of timed
-//! deliveries, timers and actions. It routes messages between ZooKeeper and the brokers,
-//! applies commands (a click on the page, an action of a scenario) and runs the safety
-//! monitor after every step.
+//! deliveries, timers and actions. It applies commands (a click on the page, an action of a
+//! scenario) once [`check`] passes them, hands each item that falls due to its owner
+//! (ZooKeeper, a broker, the producer, a consumer), sends what they output through the
+//! [`Network`], and runs the safety [`Monitor`] after every step.
 
 use super::broker::{Broker, BrokerStatus};
 use super::commands::{check, scope, Command, GroupSpec, Layout, Live, Setup, STARTUP_SPACING_MS};
