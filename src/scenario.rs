@@ -4,8 +4,8 @@
 
 use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
+use crate::sim::commands::{check, offsets_topic, GroupSpec, Layout};
 use crate::sim::rng::Rng;
-use crate::sim::world::{offsets_topic, GroupSpec};
 use crate::sim::{
     Acks, BrokerId, ClusterState, Command, Endpoint, Event, Profile, Settings, Setup, TopicConfig,
     TopicSpec, World,
@@ -592,10 +592,20 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             assignor,
         });
     }
+    // Every topic the world will hold: the actions are checked against them.
+    let mut world_topics = topics.clone();
     if !groups.is_empty() {
-        let ids: Vec<BrokerId> = brokers.iter().map(|(b, _)| *b).collect();
-        offsets_topic(&settings, &ids, file.seed).map_err(|e| ScenarioError::at("groups", e))?;
+        world_topics.push(
+            offsets_topic(&settings, &all_ids, file.seed)
+                .map_err(|e| ScenarioError::at("groups", e))?,
+        );
     }
+    let layout = Layout {
+        brokers: &all_ids,
+        topics: &world_topics,
+        groups: &groups,
+        settings: &settings,
+    };
     let group_ids: BTreeSet<String> = groups.iter().map(|g| g.id.clone()).collect();
     if !groups.is_empty() {
         partition_names.extend(
@@ -618,23 +628,8 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         let cmd = a
             .to_command(&settings)
             .map_err(|e| ScenarioError::at(&place, e))?;
-        for b in command_brokers(&cmd) {
-            if !ids.contains(&b) {
-                return Err(ScenarioError::at(&place, format!("there is no broker {b}")));
-            }
-        }
-        check_command_topics(&cmd, &topics, &settings).map_err(|e| ScenarioError::at(&place, e))?;
-        if let Command::Join { group, .. }
-        | Command::Leave { group, .. }
-        | Command::CrashConsumer { group, .. } = &cmd
-        {
-            if !group_ids.contains(group) {
-                return Err(ScenarioError::at(
-                    &place,
-                    format!("there is no group \"{group}\""),
-                ));
-            }
-        }
+        // What the world's state decides is checked when the action applies.
+        check(&cmd, &layout, None).map_err(|e| ScenarioError::at(&place, e))?;
         actions.push((a.at_ms, cmd));
     }
 
@@ -959,115 +954,6 @@ fn parse_topic(t: &TopicFile, brokers: &[BrokerId], rng: &mut Rng) -> Result<Top
         replicas,
         config,
     })
-}
-
-fn check_command_topics(
-    cmd: &Command,
-    topics: &[TopicSpec],
-    settings: &Settings,
-) -> Result<(), String> {
-    let find = |t: &str| -> Result<&TopicSpec, String> {
-        topics
-            .iter()
-            .find(|x| x.name == t)
-            .ok_or_else(|| format!("there is no topic \"{t}\""))
-    };
-    let part = |t: &str, p: u32| -> Result<&TopicSpec, String> {
-        let spec = find(t)?;
-        if p as usize >= spec.replicas.len() {
-            return Err(format!(
-                "topic \"{t}\" has partitions 0..{}, not {p}",
-                spec.replicas.len() - 1
-            ));
-        }
-        Ok(spec)
-    };
-    let scope = |t: &Option<String>, p: &Option<u32>| -> Result<(), String> {
-        match (t, p) {
-            (Some(t), Some(p)) => part(t, *p).map(|_| ()),
-            (Some(t), None) => find(t).map(|_| ()),
-            _ => Ok(()),
-        }
-    };
-    match cmd {
-        Command::Produce {
-            topic,
-            partition,
-            records,
-            rate_per_s,
-            acks,
-            ..
-        } => {
-            part(topic, *partition)?;
-            settings
-                .producer_client(*acks)
-                .map_err(|e| format!("KafkaProducer refuses its settings: {e}"))?;
-            if *records == Some(0) || *rate_per_s == Some(0) {
-                return Err("\"records\" and \"rate_per_s\" must be at least 1".into());
-            }
-            if rate_per_s.is_some_and(|r| r > 100_000) {
-                return Err("rate_per_s can be at most 100000".into());
-            }
-        }
-        Command::StallFetcher {
-            topic, partition, ..
-        }
-        | Command::ResumeFetcher {
-            topic, partition, ..
-        }
-        | Command::PreferredElection { topic, partition } => scope(topic, partition)?,
-        Command::SetConfig { key, value, topic } => match topic {
-            Some(t) => {
-                find(t)?;
-                TopicConfig::default().set(key, value)?;
-            }
-            None => settings.clone().set(key, value)?,
-        },
-        Command::Reassign {
-            topic,
-            partition,
-            replicas,
-        } => {
-            part(topic, *partition)?;
-            if replicas.is_empty() {
-                return Err("\"replicas\" needs at least one broker".into());
-            }
-            let mut seen = BTreeSet::new();
-            for r in replicas {
-                if !seen.insert(r) {
-                    return Err(format!("broker {r} is listed twice"));
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-fn command_brokers(cmd: &Command) -> Vec<BrokerId> {
-    let ep = |e: &Endpoint| match e {
-        Endpoint::Broker(b) => Some(*b),
-        Endpoint::Zk | Endpoint::Client | Endpoint::Consumer(_) => None,
-    };
-    match cmd {
-        Command::Start(b)
-        | Command::Crash(b)
-        | Command::Shutdown(b)
-        | Command::ExpireSession(b) => vec![*b],
-        Command::Pause { broker, .. }
-        | Command::StallFetcher { broker, .. }
-        | Command::ResumeFetcher { broker, .. } => vec![*broker],
-        Command::Cut(a, b) | Command::Heal(a, b) => ep(a).into_iter().chain(ep(b)).collect(),
-        Command::Reassign { replicas, .. } => replicas.clone(),
-        Command::Produce { .. }
-        | Command::Join { .. }
-        | Command::Leave { .. }
-        | Command::CrashConsumer { .. }
-        | Command::StopProducing { .. }
-        | Command::SetConfig { .. }
-        | Command::PreferredElection { .. }
-        | Command::DeleteController => Vec::new(),
-    }
 }
 
 /// A scenario being run: the world and how far through the actions it is.
@@ -1629,6 +1515,25 @@ mod tests {
             bad(r#"{"at_ms": 1, "do": "join", "group": "g", "member": "c1"}"#)
                 .contains("no group \"g\"")
         );
+        // The scenario's actions get the world's own check of a command, before anything runs.
+        assert_eq!(
+            bad(r#"{"at_ms": 1, "do": "produce", "topic": "X", "partition": 0, "records": 1}"#),
+            "actions[0]: there is no topic \"X\"; the topics are \"T\""
+        );
+        assert_eq!(
+            bad(
+                r#"{"at_ms": 1, "do": "produce", "topic": "T", "partition": 0, "records": 5, "for_ms": 100}"#
+            ),
+            "actions[0]: for_ms needs rate_per_s (a steady stream)"
+        );
+        assert_eq!(
+            bad(r#"{"at_ms": 1, "do": "reassign", "topic": "T", "partition": 0, "replicas": []}"#),
+            "actions[0]: a reassignment needs at least one replica"
+        );
+        assert_eq!(
+            bad(r#"{"at_ms": 1, "do": "resume_fetcher", "broker": 2, "topic": "U"}"#),
+            "actions[0]: there is no topic \"U\"; the topics are \"T\""
+        );
     }
 
     #[test]
@@ -1644,6 +1549,19 @@ mod tests {
             g(r#", "actions": [{"at_ms": 1, "do": "leave", "group": "g"}]"#)
                 .contains("needs \"member\"")
         );
+        assert_eq!(
+            g(r#", "actions": [{"at_ms": 1, "do": "join", "group": "g", "member": ""}]"#),
+            "actions[0]: a member name has 1 to 64 characters"
+        );
+        assert_eq!(
+            g(r#", "actions": [{"at_ms": 1, "do": "produce", "topic": "__consumer_offsets", "partition": 0, "records": 1}]"#),
+            "actions[0]: cannot produce to __consumer_offsets: it is Kafka's internal topic, which only the group coordinator writes"
+        );
+        // Stalling the fetching of a group's partition is an action like any other.
+        assert!(parse(&format!(
+            r#"{{"version": 1, "brokers": [1, 2, 3], {TOPIC}, "groups": [{{"id": "g", "topics": ["T"]}}], "actions": [{{"at_ms": 1, "do": "stall_fetcher", "broker": 2, "topic": "__consumer_offsets", "partition": 7}}]}}"#
+        ))
+        .is_ok());
         assert!(g(r#", "expect": [{"at_ms": 1, "groups": {"h": {}}}]"#).contains("no group h"));
         assert!(
             g(r#", "expect": [{"at_ms": 1, "groups": {"g": {"leadr": "c1"}}}]"#)

@@ -12,6 +12,7 @@
 pub mod assignment;
 pub mod assignors;
 pub mod broker;
+pub mod commands;
 pub mod config;
 pub mod consumer;
 pub mod controller;
@@ -23,6 +24,7 @@ pub mod history;
 pub mod invariants;
 pub mod log;
 pub mod message;
+pub mod monitor;
 pub mod net;
 pub mod partitions;
 pub mod producer;
@@ -35,6 +37,7 @@ pub mod zk_client;
 pub mod znodes;
 pub mod zookeeper;
 
+pub use commands::{Command, GroupSpec, Setup};
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, ElectionReason, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
@@ -44,7 +47,13 @@ pub use state::{
     ProducerView, ReplicaState, StreamView, ZkConnection,
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
-pub use world::{Command, Setup, World};
+pub use world::World;
 
+#[cfg(test)]
+mod commands_test;
+#[cfg(test)]
+mod invariants_test;
+#[cfg(test)]
+mod net_test;
 #[cfg(test)]
 mod tests;

@@ -1304,7 +1304,7 @@ impl Producer {
 mod tests {
     use super::*;
     use crate::sim::message::PartitionInfo;
-    use crate::sim::world::{Command, Setup, World};
+    use crate::sim::{Command, Setup, World};
     use crate::sim::{TopicConfig, TopicSpec};
 
     fn tp() -> TopicPartition {

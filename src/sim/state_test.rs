@@ -3,7 +3,8 @@
 //! exactly what they promise.
 
 use super::*;
-use crate::sim::world::{Command, GroupSpec, Setup, World};
+use crate::sim::commands::{Command, GroupSpec, Setup};
+use crate::sim::world::World;
 use crate::sim::{Profile, Settings, TopicConfig, TopicSpec};
 use serde_json::json;
 

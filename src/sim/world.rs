@@ -1,16 +1,19 @@
 //! The discrete-event world: a virtual clock, one seeded RNG and a queue of timed
-//! deliveries, timers and actions. It routes messages between ZooKeeper and the brokers,
-//! applies commands (a click on the page, an action of a scenario) and runs the safety
-//! monitor after every step.
+//! deliveries, timers and actions. It applies commands (a click on the page, an action of a
+//! scenario) once [`check`] passes them, hands each item that falls due to its owner
+//! (ZooKeeper, a broker, the producer, a consumer), sends what they output through the
+//! [`Network`], and runs the safety [`Monitor`] after every step.
 
 use super::broker::{Broker, BrokerStatus, ZkState};
+use super::commands::{check, scope, Command, GroupSpec, Layout, Live, Setup, STARTUP_SPACING_MS};
 use super::config::Settings;
 use super::consumer::{Cluster, ConsumerState, Consumers};
-use super::coordinator::{group_partition, Group, GroupState, OFFSETS_TOPIC};
+use super::coordinator::{group_partition, Group, GroupState};
 use super::event::{ElectionReason, Event, EventKind};
-use super::invariants::Monitor;
+use super::invariants;
 use super::message::{AdminRequest, Body, Out, Timer};
-use super::net::{link, BrokerId, Endpoint, MessageRecord};
+use super::monitor::Monitor;
+use super::net::{BrokerId, Endpoint, Envelope, MessageRecord, Network};
 use super::producer::{Producer, ProducerOut};
 use super::replication::{Role, Stall};
 use super::rng::Rng;
@@ -18,230 +21,12 @@ use super::state::{
     self as view, replica_lag, BrokerView, ClusterState, ConsumerView, ControllerRole, GroupView,
     PartitionHealth, PartitionView, ReplicaState, StreamView,
 };
-use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
+use super::topic::{Acks, TopicPartition, TopicSpec};
 use super::znodes::{
-    partition_state_path, topic_path, PartitionState, ReassignPartitions, TopicAssignment,
-    REASSIGN_PARTITIONS_PATH,
+    topic_path, PartitionState, ReassignPartitions, TopicAssignment, REASSIGN_PARTITIONS_PATH,
 };
 use super::zookeeper::ZooKeeper;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-/// How many message records the world keeps for the page.
-pub const MESSAGE_HISTORY: usize = 4096;
-
-/// Gap between the starts of the brokers listed at t=0, so the first listed registers first.
-pub const STARTUP_SPACING_MS: u64 = 100;
-
-/// Something a user or a scenario does to the cluster.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)] // the variants are documented; their fields say what they hold
-pub enum Command {
-    /// Start (or restart) a broker: a new ZooKeeper session and a new broker epoch.
-    Start(BrokerId),
-    /// Kill a broker without a goodbye.
-    Crash(BrokerId),
-    /// Controlled shutdown, then stop.
-    Shutdown(BrokerId),
-    /// Freeze a broker's process for a while.
-    Pause { broker: BrokerId, for_ms: u64 },
-    /// ZooKeeper expires the broker's session now.
-    ExpireSession(BrokerId),
-    /// Drop everything between two endpoints.
-    Cut(Endpoint, Endpoint),
-    /// Restore a cut link.
-    Heal(Endpoint, Endpoint),
-    /// The producer writes to a partition: one batch of `records`, or with `rate_per_s` a
-    /// steady stream (for `for_ms`, or until `records` are sent, or until stopped).
-    Produce {
-        topic: String,
-        partition: u32,
-        records: Option<u64>,
-        acks: Acks,
-        rate_per_s: Option<u64>,
-        for_ms: Option<u64>,
-    },
-    /// Stop the producer's stream to a partition.
-    StopProducing { topic: String, partition: u32 },
-    /// A broker's fetchers stop fetching (every partition, a topic, or one partition).
-    StallFetcher {
-        broker: BrokerId,
-        topic: Option<String>,
-        partition: Option<u32>,
-    },
-    /// Lift a stall.
-    ResumeFetcher {
-        broker: BrokerId,
-        topic: Option<String>,
-        partition: Option<u32>,
-    },
-    /// Change a setting at run time (`kafka-configs --alter`), broker-wide or for a topic.
-    SetConfig {
-        key: String,
-        value: serde_json::Value,
-        topic: Option<String>,
-    },
-    /// Preferred replica election for one partition, a topic, or all.
-    PreferredElection {
-        topic: Option<String>,
-        partition: Option<u32>,
-    },
-    /// Move a partition to other replicas.
-    Reassign {
-        topic: String,
-        partition: u32,
-        replicas: Vec<BrokerId>,
-    },
-    /// A consumer (the member `member` of `group`) starts and joins its group.
-    Join { group: String, member: String },
-    /// A consumer leaves its group cleanly (LeaveGroup).
-    Leave { group: String, member: String },
-    /// A consumer dies silently.
-    CrashConsumer { group: String, member: String },
-    /// An operator deletes `/controller` to move the controller.
-    DeleteController,
-}
-
-fn scope(topic: &Option<String>, partition: &Option<u32>) -> String {
-    match (topic, partition) {
-        (None, _) => "every partition".into(),
-        (Some(t), None) => format!("topic {t}"),
-        (Some(t), Some(p)) => format!("{t}-{p}"),
-    }
-}
-
-impl std::fmt::Display for Command {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Command::Start(b) => write!(f, "start broker {b}"),
-            Command::Crash(b) => write!(f, "crash broker {b}"),
-            Command::Shutdown(b) => write!(f, "shut broker {b} down"),
-            Command::Pause { broker, for_ms } => {
-                write!(
-                    f,
-                    "pause broker {broker} for {}",
-                    super::event::fmt_ms(*for_ms)
-                )
-            }
-            Command::ExpireSession(b) => write!(f, "expire the session of broker {b}"),
-            Command::Cut(a, b) => write!(f, "cut {a} from {b}"),
-            Command::Heal(a, b) => write!(f, "heal the link {a} <-> {b}"),
-            Command::Produce {
-                topic,
-                partition,
-                records,
-                acks,
-                rate_per_s,
-                for_ms,
-            } => match rate_per_s {
-                Some(r) => write!(
-                    f,
-                    "produce {r} records/s to {topic}-{partition} (acks={acks})"
-                )
-                .and_then(|_| match for_ms {
-                    Some(ms) => write!(f, " for {}", super::event::fmt_ms(*ms)),
-                    None => Ok(()),
-                }),
-                None => write!(
-                    f,
-                    "produce {} record(s) to {topic}-{partition} (acks={acks})",
-                    records.unwrap_or(0)
-                ),
-            },
-            Command::StopProducing { topic, partition } => {
-                write!(f, "stop producing to {topic}-{partition}")
-            }
-            Command::StallFetcher {
-                broker,
-                topic,
-                partition,
-            } => write!(
-                f,
-                "stall broker {broker}'s fetching of {}",
-                scope(topic, partition)
-            ),
-            Command::ResumeFetcher {
-                broker,
-                topic,
-                partition,
-            } => write!(
-                f,
-                "resume broker {broker}'s fetching of {}",
-                scope(topic, partition)
-            ),
-            Command::SetConfig { key, value, topic } => match topic {
-                Some(t) => write!(f, "set {key}={value} on topic {t}"),
-                None => write!(f, "set {key}={value}"),
-            },
-            Command::PreferredElection { topic, partition } => {
-                write!(
-                    f,
-                    "preferred leader election for {}",
-                    scope(topic, partition)
-                )
-            }
-            Command::Reassign {
-                topic,
-                partition,
-                replicas,
-            } => write!(f, "reassign {topic}-{partition} to {replicas:?}"),
-            Command::Join { group, member } => write!(f, "consumer {member} joins group {group}"),
-            Command::Leave { group, member } => write!(f, "consumer {member} leaves group {group}"),
-            Command::CrashConsumer { group, member } => {
-                write!(f, "crash consumer {member} of group {group}")
-            }
-            Command::DeleteController => write!(f, "delete /controller"),
-        }
-    }
-}
-
-/// How the world is set up.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Setup {
-    /// The seed of the world's one RNG.
-    pub seed: u64,
-    /// Profile and settings.
-    pub settings: Settings,
-    /// Broker ids with their start times (`None`: not started until a `start`).
-    pub brokers: Vec<(BrokerId, Option<u64>)>,
-    /// Topics, created by an admin write [`TOPIC_CREATION_DELAY_MS`] after the last broker
-    /// listed at t=0 starts.
-    pub topics: Vec<TopicSpec>,
-    /// Consumer groups. With any, `__consumer_offsets` is created along with the topics.
-    pub groups: Vec<GroupSpec>,
-}
-
-/// A consumer group as set up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GroupSpec {
-    /// The group id.
-    pub id: String,
-    /// The topics its members subscribe to.
-    pub topics: Vec<String>,
-    /// `range` or `roundrobin`.
-    pub assignor: String,
-}
-
-/// How long after the last broker listed at t=0 starts the topics are created.
-pub const TOPIC_CREATION_DELAY_MS: u64 = 500;
-
-impl Setup {
-    /// `n` brokers with ids 1..=n, started at t=0 in order.
-    pub fn with_brokers(seed: u64, settings: Settings, n: u32) -> Setup {
-        Setup {
-            seed,
-            settings,
-            brokers: (1..=n).map(|b| (b, Some(0))).collect(),
-            topics: Vec::new(),
-            groups: Vec::new(),
-        }
-    }
-
-    /// When the topics are created.
-    pub fn topics_created_ms(&self) -> u64 {
-        let initial = self.brokers.iter().filter(|(_, s)| *s == Some(0)).count() as u64;
-        initial.saturating_sub(1) * STARTUP_SPACING_MS + TOPIC_CREATION_DELAY_MS
-    }
-}
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone)]
 enum Item {
@@ -260,34 +45,6 @@ enum Item {
     },
     Start(BrokerId),
     CreateTopics,
-}
-
-/// The assignment of `__consumer_offsets` over `brokers` (seeded, as Kafka's rack-unaware
-/// assignment), or why it cannot be made.
-pub fn offsets_topic(
-    settings: &Settings,
-    brokers: &[BrokerId],
-    seed: u64,
-) -> Result<TopicSpec, String> {
-    let rf = settings.offsets_topic_replication_factor;
-    if rf as usize > brokers.len() {
-        return Err(format!(
-            "offsets.topic.replication.factor ({rf}) is more than the {} broker(s): Kafka cannot create __consumer_offsets; set it lower in \"config\"",
-            brokers.len()
-        ));
-    }
-    let replicas = super::assignment::assign(
-        brokers,
-        settings.offsets_topic_num_partitions,
-        rf,
-        super::assignment::Start::Random,
-        &mut Rng::new(seed ^ 0x6f66_6673),
-    )?;
-    Ok(TopicSpec {
-        name: OFFSETS_TOPIC.into(),
-        replicas,
-        config: TopicConfig::default(),
-    })
 }
 
 /// Where ZooKeeper's session-tracker ticks fall: a phase in `[0, tickTime)` derived from the
@@ -309,46 +66,20 @@ pub struct World {
     zk: ZooKeeper,
     brokers: BTreeMap<BrokerId, Broker>,
     parked: BTreeMap<BrokerId, Vec<Item>>,
-    cut: BTreeSet<(Endpoint, Endpoint)>,
-    last_arrival: BTreeMap<(Endpoint, Endpoint), u64>,
-    /// Brokers whose ZooKeeper connection lost a message to a cut link.
-    zk_conn_lost: BTreeSet<BrokerId>,
+    net: Network,
     events: Vec<Event>,
-    messages: VecDeque<MessageRecord>,
-    next_msg: u64,
     monitor: Monitor,
     violations: Vec<String>,
     topics: Vec<TopicSpec>,
     groups: Vec<GroupSpec>,
     consumers: Consumers,
     producer: Producer,
-    /// The newest leader epoch seen in ZooKeeper per partition, in partition order (leader
-    /// epochs only grow).
-    zk_leader_epochs: Vec<Option<u64>>,
-    /// The versions (partition state mzxid, assignment mzxid) the ZooKeeper-only invariants
-    /// were last checked at, in partition order.
-    zk_checked: Vec<Option<(i64, i64)>>,
-    /// Every partition, in order.
-    partitions: Vec<TopicPartition>,
-    /// Partition states parsed from ZooKeeper, with the mzxid they were parsed at.
-    zk_states: Vec<Option<(i64, PartitionState)>>,
-    /// Each partition's place in `partitions`.
-    partition_index: BTreeMap<TopicPartition, usize>,
-    /// Each partition's state znode path, in partition order.
-    state_paths: Vec<String>,
-    /// The zxid `zk_states` was refreshed at.
-    zk_states_zxid: i64,
-    /// Each topic's assignment znode, parsed, with the mzxid it was parsed at.
-    zk_assignments: BTreeMap<String, (i64, BTreeMap<u32, Vec<BrokerId>>)>,
-    /// The acting leaders at the last loss check.
-    last_leaders: Vec<Option<(BrokerId, u64)>>,
-    /// ZooKeeper's zxid and the replication digest at the last partition check.
-    last_digest: (i64, u64),
 }
 
 impl World {
     /// A world at t=0 with the brokers of `setup` scheduled to start.
     pub fn new(setup: &Setup) -> World {
+        let topics = setup.world_topics();
         let mut w = World {
             settings: setup.settings.clone(),
             seed: setup.seed,
@@ -359,60 +90,18 @@ impl World {
             zk: ZooKeeper::with_clock(zk_clock(setup.seed)),
             brokers: BTreeMap::new(),
             parked: BTreeMap::new(),
-            cut: BTreeSet::new(),
-            last_arrival: BTreeMap::new(),
-            zk_conn_lost: BTreeSet::new(),
+            net: Network::default(),
             events: Vec::new(),
-            messages: VecDeque::new(),
-            next_msg: 0,
-            monitor: Monitor::default(),
+            monitor: Monitor::new(&topics),
             violations: Vec::new(),
-            topics: setup.topics.clone(),
+            topics,
             groups: setup.groups.clone(),
             consumers: Consumers::default(),
             producer: Producer::default(),
-            zk_leader_epochs: Vec::new(),
-            zk_checked: Vec::new(),
-            partitions: setup
-                .topics
-                .iter()
-                .flat_map(|t| (0..t.replicas.len() as u32).map(|p| TopicPartition::new(&t.name, p)))
-                .collect(),
-            zk_states: Vec::new(),
-            partition_index: BTreeMap::new(),
-            state_paths: Vec::new(),
-            zk_states_zxid: -1,
-            zk_assignments: BTreeMap::new(),
-            last_leaders: Vec::new(),
-            last_digest: (-1, 0),
         };
-        if !setup.groups.is_empty() {
-            let ids: Vec<BrokerId> = setup.brokers.iter().map(|(b, _)| *b).collect();
-            if let Ok(spec) = offsets_topic(&setup.settings, &ids, setup.seed) {
-                w.partitions.extend(
-                    (0..spec.replicas.len() as u32).map(|p| TopicPartition::new(OFFSETS_TOPIC, p)),
-                );
-                w.topics.push(spec);
-            }
-        }
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
         }
-        w.zk_leader_epochs = vec![None; w.partitions.len()];
-        w.zk_states = vec![None; w.partitions.len()];
-        w.last_leaders = vec![None; w.partitions.len()];
-        w.partition_index = w
-            .partitions
-            .iter()
-            .enumerate()
-            .map(|(i, tp)| (tp.clone(), i))
-            .collect();
-        w.zk_checked = vec![None; w.partitions.len()];
-        w.state_paths = w
-            .partitions
-            .iter()
-            .map(|tp| partition_state_path(&tp.topic, tp.partition))
-            .collect();
         if !w.topics.is_empty() {
             w.push(setup.topics_created_ms(), Item::CreateTopics);
         }
@@ -451,9 +140,10 @@ impl World {
         &self.events
     }
 
-    /// The most recent messages (up to [`MESSAGE_HISTORY`]), oldest first.
+    /// The most recent messages (up to [`MESSAGE_HISTORY`](super::net::MESSAGE_HISTORY)), oldest
+    /// first.
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
-        self.messages.iter()
+        self.net.messages()
     }
 
     /// The kept messages whose id is `id` or later, oldest first (without scanning the rest).
@@ -461,9 +151,7 @@ impl World {
         &self,
         id: u64,
     ) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
-        let first = self.messages.front().map_or(0, |m| m.id);
-        let skip = (id.saturating_sub(first) as usize).min(self.messages.len());
-        self.messages.range(skip..)
+        self.net.messages_since(id)
     }
 
     /// Broker ids in order.
@@ -483,7 +171,7 @@ impl World {
 
     /// Whether the link between two endpoints is cut.
     pub fn is_cut(&self, a: Endpoint, b: Endpoint) -> bool {
-        self.cut.contains(&link(a, b))
+        self.net.is_cut(a, b)
     }
 
     /// Virtual time of the next thing due, if any.
@@ -513,7 +201,14 @@ impl World {
     /// Applies a command now. A command that makes no sense in the current state changes
     /// nothing and says why.
     pub fn apply(&mut self, cmd: Command) -> Result<(), String> {
-        self.check(&cmd)?;
+        let ids = self.broker_ids();
+        let layout = Layout {
+            brokers: &ids,
+            topics: &self.topics,
+            groups: &self.groups,
+            settings: &self.settings,
+        };
+        check(&cmd, &layout, Some(self))?;
         let now = self.now;
         let mut out = Out::default();
         match cmd {
@@ -546,43 +241,38 @@ impl World {
                 self.finish(out);
             }
             Command::Cut(a, b) => {
-                self.cut.insert(link(a, b));
+                self.net.cut(a, b);
                 self.record(
                     EventKind::LinkCut {
-                        from: name(a),
-                        to: name(b),
+                        from: a.short_name(),
+                        to: b.short_name(),
                     },
                     "cut action: the link drops every message, in flight or new".into(),
                 );
             }
             Command::Heal(a, b) => {
-                self.cut.remove(&link(a, b));
+                let reset = self.net.heal(a, b);
                 self.record(
                     EventKind::LinkHealed {
-                        from: name(a),
-                        to: name(b),
+                        from: a.short_name(),
+                        to: b.short_name(),
                     },
                     "heal action: the link carries messages again".into(),
                 );
                 // A ZooKeeper connection that lost packets is reset now; the client
                 // reconnects, replays what went unanswered and re-arms its watches.
-                if let (Endpoint::Zk, Endpoint::Broker(x)) | (Endpoint::Broker(x), Endpoint::Zk) =
-                    (a, b)
-                {
-                    if self.zk_conn_lost.remove(&x) {
-                        let msg = self.next_msg;
-                        self.next_msg += 1;
-                        self.push(
-                            now,
-                            Item::Deliver {
-                                msg,
-                                from: Endpoint::Zk,
-                                to: Endpoint::Broker(x),
-                                body: Body::ConnectionLoss,
-                                received: true,
-                            },
-                        );
-                    }
+                if let Some(x) = reset {
+                    let msg = self.net.next_id();
+                    self.push(
+                        now,
+                        Item::Deliver {
+                            msg,
+                            from: Endpoint::Zk,
+                            to: Endpoint::Broker(x),
+                            body: Body::ConnectionLoss,
+                            received: true,
+                        },
+                    );
                 }
             }
             Command::Produce {
@@ -869,296 +559,6 @@ impl World {
         );
     }
 
-    fn find_topic(&self, topic: &str) -> Result<&TopicSpec, String> {
-        self.topics.iter().find(|t| t.name == topic).ok_or_else(|| {
-            if self.topics.is_empty() {
-                format!("there is no topic \"{topic}\": this cluster has no topics")
-            } else {
-                format!(
-                    "there is no topic \"{topic}\"; the topics are {}",
-                    self.topics
-                        .iter()
-                        .map(|t| format!("\"{}\"", t.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }
-        })
-    }
-
-    fn check_partition(&self, topic: &str, partition: u32) -> Result<&TopicSpec, String> {
-        let t = self.find_topic(topic)?;
-        if partition as usize >= t.replicas.len() {
-            return Err(format!(
-                "topic \"{topic}\" has partitions 0..{}, not {partition}",
-                t.replicas.len() - 1
-            ));
-        }
-        Ok(t)
-    }
-
-    fn check_scope(&self, topic: &Option<String>, partition: &Option<u32>) -> Result<(), String> {
-        match (topic, partition) {
-            (None, Some(_)) => Err("a partition needs its topic".into()),
-            (Some(t), None) => self.find_topic(t).map(|_| ()),
-            (Some(t), Some(p)) => self.check_partition(t, *p).map(|_| ()),
-            (None, None) => Ok(()),
-        }
-    }
-
-    fn check(&self, cmd: &Command) -> Result<(), String> {
-        let status = |b: &BrokerId| -> Result<BrokerStatus, String> {
-            self.brokers
-                .get(b)
-                .map(|x| x.status)
-                .ok_or_else(|| format!("there is no broker {b}"))
-        };
-        let endpoint = |e: &Endpoint| -> Result<(), String> {
-            match e {
-                Endpoint::Zk => Ok(()),
-                Endpoint::Broker(b) => status(b).map(|_| ()),
-                Endpoint::Client | Endpoint::Consumer(_) => {
-                    Err("only links between ZooKeeper and brokers can be cut".to_string())
-                }
-            }
-        };
-        match cmd {
-            Command::Start(b) => {
-                let s = status(b)?;
-                if s.is_alive() {
-                    return Err(format!("broker {b} is already {}", s.name()));
-                }
-            }
-            Command::Crash(b) => {
-                let s = status(b)?;
-                if !s.is_alive() {
-                    return Err(format!("broker {b} is not running (it is {})", s.name()));
-                }
-            }
-            Command::Shutdown(b) => {
-                let s = status(b)?;
-                if s != BrokerStatus::Running {
-                    return Err(format!("broker {b} cannot shut down: it is {}", s.name()));
-                }
-            }
-            Command::Pause { broker, for_ms } => {
-                let s = status(broker)?;
-                if !matches!(s, BrokerStatus::Running | BrokerStatus::ShuttingDown) {
-                    return Err(format!("broker {broker} cannot pause: it is {}", s.name()));
-                }
-                if *for_ms == 0 {
-                    return Err("a pause must last at least 1 ms".into());
-                }
-            }
-            Command::ExpireSession(b) => {
-                status(b)?;
-                if self.zk.live_session_of(*b).is_none() {
-                    return Err(format!("broker {b} has no live ZooKeeper session"));
-                }
-            }
-            Command::Produce {
-                topic,
-                partition,
-                records,
-                rate_per_s,
-                for_ms,
-                ..
-            } => {
-                self.check_partition(topic, *partition)?;
-                match (records, rate_per_s) {
-                    (None, None) => {
-                        return Err("produce needs \"records\" or \"rate_per_s\"".into())
-                    }
-                    (Some(0), None) => return Err("produce needs at least 1 record".into()),
-                    (_, Some(0)) => return Err("rate_per_s must be at least 1".into()),
-                    (_, Some(r)) if *r > 100_000 => {
-                        return Err("rate_per_s can be at most 100000".into())
-                    }
-                    (Some(r), _) if *r > 100_000_000 => {
-                        return Err("records can be at most 100000000".into())
-                    }
-                    _ => {}
-                }
-                if for_ms.is_some() && rate_per_s.is_none() {
-                    return Err("for_ms needs rate_per_s (a steady stream)".into());
-                }
-                if *for_ms == Some(0) {
-                    return Err("for_ms must be at least 1".into());
-                }
-                if let Command::Produce { acks, .. } = cmd {
-                    self.settings
-                        .producer_client(*acks)
-                        .map_err(|e| format!("KafkaProducer refuses its settings: {e}"))?;
-                }
-            }
-            Command::StopProducing { topic, partition } => {
-                self.check_partition(topic, *partition)?;
-                let tp = TopicPartition::new(topic, *partition);
-                if !self.producer.streams.values().any(|s| s.tp == tp) {
-                    return Err(format!("the producer is not streaming to {tp}"));
-                }
-            }
-            Command::StallFetcher {
-                broker,
-                topic,
-                partition,
-            } => {
-                status(broker)?;
-                self.check_scope(topic, partition)?;
-                let stall = Stall {
-                    topic: topic.clone(),
-                    partition: *partition,
-                };
-                if self.brokers[broker].stalls.contains(&stall) {
-                    return Err(format!(
-                        "broker {broker}'s fetching of {} is already stalled",
-                        scope(topic, partition)
-                    ));
-                }
-                if !self.brokers[broker].status.is_alive() {
-                    return Err(format!("broker {broker} is not running"));
-                }
-            }
-            Command::ResumeFetcher {
-                broker,
-                topic,
-                partition,
-            } => {
-                status(broker)?;
-                let stall = Stall {
-                    topic: topic.clone(),
-                    partition: *partition,
-                };
-                if !self.brokers[broker].stalls.contains(&stall) {
-                    return Err(format!(
-                        "broker {broker}'s fetching of {} is not stalled",
-                        scope(topic, partition)
-                    ));
-                }
-            }
-            Command::SetConfig { key, value, topic } => match topic {
-                Some(t) => {
-                    self.find_topic(t)?;
-                    TopicConfig::default().set(key, value)?;
-                }
-                None => {
-                    let mut s = self.settings.clone();
-                    s.set(key, value)?;
-                    s.check_producer()?;
-                    for acks in self.producer.clients_in_use() {
-                        s.producer_client(acks).map_err(|e| {
-                            format!("the producer with acks={acks} would refuse it: {e}")
-                        })?;
-                    }
-                }
-            },
-            Command::PreferredElection { topic, partition } => {
-                self.check_scope(topic, partition)?;
-                if self.zk.controller().is_none() {
-                    return Err("there is no controller right now to run the election".into());
-                }
-            }
-            Command::Reassign {
-                topic,
-                partition,
-                replicas,
-            } => {
-                self.check_partition(topic, *partition)?;
-                if replicas.is_empty() {
-                    return Err("a reassignment needs at least one replica".into());
-                }
-                let mut seen = BTreeSet::new();
-                for r in replicas {
-                    status(r)?;
-                    if !seen.insert(r) {
-                        return Err(format!("broker {r} is listed twice"));
-                    }
-                }
-                let tp = TopicPartition::new(topic, *partition);
-                if self.assignment(&tp) == *replicas {
-                    return Err(format!("{tp} already has the replicas {replicas:?}"));
-                }
-                let Some(controller) = self.zk.controller() else {
-                    return Err("there is no controller right now to run the reassignment".into());
-                };
-                let in_progress = self
-                    .brokers
-                    .get(&controller)
-                    .and_then(|b| b.controller.as_ref())
-                    .is_some_and(|c| c.partitions.reassigning.contains_key(&tp));
-                if in_progress {
-                    return Err(format!(
-                        "a reassignment of {tp} is already in progress; wait until it completes"
-                    ));
-                }
-            }
-            Command::Join { group, member } => {
-                let spec = self
-                    .groups
-                    .iter()
-                    .find(|g| g.id == *group)
-                    .ok_or_else(|| format!("there is no group \"{group}\""))?;
-                if member.is_empty() || member.len() > 64 {
-                    return Err("a member name has 1 to 64 characters".into());
-                }
-                if let Some(c) = self.consumers.find(group, member) {
-                    if !matches!(
-                        c.state,
-                        super::consumer::ConsumerState::Left
-                            | super::consumer::ConsumerState::Crashed
-                    ) {
-                        return Err(format!("consumer {member} is already in group {group}"));
-                    }
-                }
-                let _ = spec;
-                if !self.topics.iter().any(|t| t.name == OFFSETS_TOPIC) {
-                    return Err("__consumer_offsets does not exist in this cluster".into());
-                }
-            }
-            Command::Leave { group, member } | Command::CrashConsumer { group, member } => {
-                match self.consumers.find(group, member) {
-                    None => return Err(format!("there is no consumer {member} in group {group}")),
-                    Some(c)
-                        if matches!(
-                            c.state,
-                            super::consumer::ConsumerState::Left
-                                | super::consumer::ConsumerState::Crashed
-                        ) =>
-                    {
-                        return Err(format!(
-                            "consumer {member} of group {group} is not running (it is {})",
-                            c.state.name()
-                        ))
-                    }
-                    Some(_) => {}
-                }
-            }
-            Command::DeleteController => {
-                if self.zk.controller().is_none() {
-                    return Err(
-                        "there is no controller to move: /controller does not exist right now"
-                            .into(),
-                    );
-                }
-            }
-            Command::Cut(a, b) | Command::Heal(a, b) => {
-                endpoint(a)?;
-                endpoint(b)?;
-                if a == b {
-                    return Err(format!("{a} cannot be cut from itself"));
-                }
-                let is_cut = self.is_cut(*a, *b);
-                if matches!(cmd, Command::Cut(..)) && is_cut {
-                    return Err(format!("the link {a} <-> {b} is already cut"));
-                }
-                if matches!(cmd, Command::Heal(..)) && !is_cut {
-                    return Err(format!("the link {a} <-> {b} is not cut"));
-                }
-            }
-        }
-        Ok(())
-    }
-
     fn broker_mut(&mut self, id: BrokerId) -> &mut Broker {
         self.brokers.get_mut(&id).expect("checked by the caller")
     }
@@ -1230,8 +630,7 @@ impl World {
                 received,
             } => {
                 if !received && self.is_cut(from, to) {
-                    self.lost_on_link(from, to);
-                    self.mark_dropped(msg);
+                    self.net.lose(msg, from, to);
                     return;
                 }
                 let mut out = Out::default();
@@ -1283,7 +682,7 @@ impl World {
                                         // Sent to a process that has since died: its
                                         // connection reset, and the new process never
                                         // reads it (the producer already failed it).
-                                        self.mark_dropped(msg);
+                                        self.net.mark_dropped(msg);
                                         return;
                                     }
                                 }
@@ -1302,7 +701,7 @@ impl World {
                                     .handle(now, from, body, &settings, &mut out)
                             }
                             _ => {
-                                self.mark_dropped(msg);
+                                self.net.mark_dropped(msg);
                                 if let Endpoint::Consumer(i) = from {
                                     // No process behind the port: the connection is refused.
                                     let cluster = self.cluster_view();
@@ -1412,24 +811,6 @@ impl World {
         self.monitor_step();
     }
 
-    fn lost_on_link(&mut self, from: Endpoint, to: Endpoint) {
-        if let (Endpoint::Zk, Endpoint::Broker(b)) | (Endpoint::Broker(b), Endpoint::Zk) =
-            (from, to)
-        {
-            self.zk_conn_lost.insert(b);
-        }
-    }
-
-    fn mark_dropped(&mut self, msg: u64) {
-        if let Some(first) = self.messages.front().map(|m| m.id) {
-            if msg >= first {
-                if let Some(m) = self.messages.get_mut((msg - first) as usize) {
-                    m.dropped = true;
-                }
-            }
-        }
-    }
-
     /// Turns a state machine's outputs into queue items and events.
     fn finish(&mut self, out: Out) {
         for (kind, cause) in out.events {
@@ -1455,43 +836,26 @@ impl World {
     }
 
     fn send(&mut self, from: Endpoint, to: Endpoint, body: Body) {
-        let id = self.next_msg;
-        self.next_msg += 1;
-        let arrive = if from == to {
-            self.now
-        } else {
-            let latency =
-                self.settings.network_latency_ms + self.rng.up_to(self.settings.network_jitter_ms);
-            // One directed link is one TCP connection: messages arrive in the order sent.
-            let last = self.last_arrival.get(&(from, to)).copied().unwrap_or(0);
-            let at = (self.now + latency).max(last);
-            self.last_arrival.insert((from, to), at);
-            at
-        };
-        let dropped = self.is_cut(from, to);
         let (label, class) = body.label();
-        let reply = body.is_reply();
-        self.messages.push_back(MessageRecord {
-            id,
+        let envelope = Envelope {
             from,
             to,
             label,
             class,
-            reply,
-            sent_ms: self.now,
-            arrive_ms: arrive,
-            dropped,
-        });
-        if self.messages.len() > MESSAGE_HISTORY {
-            self.messages.pop_front();
-        }
-        if dropped {
-            self.lost_on_link(from, to);
-        } else {
+            reply: body.is_reply(),
+        };
+        let sent = self.net.send(
+            self.now,
+            envelope,
+            self.settings.network_latency_ms,
+            self.settings.network_jitter_ms,
+            &mut self.rng,
+        );
+        if let Some(arrive) = sent.arrive_ms {
             self.push(
                 arrive,
                 Item::Deliver {
-                    msg: id,
+                    msg: sent.id,
                     from,
                     to,
                     body,
@@ -1509,58 +873,18 @@ impl World {
 
     /// Every partition, in order.
     fn all_partitions(&self) -> Vec<TopicPartition> {
-        self.partitions.clone()
+        self.monitor.partitions().to_vec()
     }
 
     /// ZooKeeper's partition state of `tp`, if written (parsed once per change).
     fn zk_state(&self, tp: &TopicPartition) -> Option<PartitionState> {
-        let node = self
-            .zk
-            .node(&partition_state_path(&tp.topic, tp.partition))?;
-        match self.cached_zk_state(tp) {
-            Some((mzxid, st)) if *mzxid == node.stat.mzxid => Some(st.clone()),
-            _ => PartitionState::from_json(&node.data),
-        }
-    }
-
-    /// The partition state parsed at the last refresh, with its mzxid.
-    fn cached_zk_state(&self, tp: &TopicPartition) -> Option<&(i64, PartitionState)> {
-        let i = *self.partition_index.get(tp)?;
-        self.zk_states[i].as_ref()
-    }
-
-    /// Re-parses the partition states and topic assignments that changed since the last step.
-    fn refresh_zk_states(&mut self) {
-        if self.zk.zxid() == self.zk_states_zxid {
-            return;
-        }
-        self.zk_states_zxid = self.zk.zxid();
-        for t in &self.topics {
-            let Some(node) = self.zk.node(&topic_path(&t.name)) else {
-                continue;
-            };
-            if self.zk_assignments.get(&t.name).map(|(m, _)| *m) != Some(node.stat.mzxid) {
-                if let Ok(a) = serde_json::from_str::<TopicAssignment>(&node.data) {
-                    self.zk_assignments
-                        .insert(t.name.clone(), (node.stat.mzxid, a.by_partition()));
-                }
-            }
-        }
-        for (cached, path) in self.zk_states.iter_mut().zip(&self.state_paths) {
-            let Some(node) = self.zk.node(path) else {
-                continue;
-            };
-            if cached.as_ref().map(|(m, _)| *m) != Some(node.stat.mzxid) {
-                if let Some(st) = PartitionState::from_json(&node.data) {
-                    *cached = Some((node.stat.mzxid, st));
-                }
-            }
-        }
+        self.monitor.zk_state(&self.zk, tp)
     }
 
     /// The assignment in ZooKeeper (a reassignment changes it), else as set up.
     fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
-        self.zk_assignment(tp)
+        self.monitor
+            .zk_assignment(&self.zk, tp)
             .or_else(|| {
                 self.topics
                     .iter()
@@ -1570,101 +894,12 @@ impl World {
             .unwrap_or_default()
     }
 
-    /// The replicas of `tp` in its topic's assignment znode: from the copy parsed at the last
-    /// step while ZooKeeper has not changed since, else parsed now.
-    fn zk_assignment(&self, tp: &TopicPartition) -> Option<Vec<BrokerId>> {
-        if self.zk_states_zxid == self.zk.zxid() {
-            return self
-                .zk_assignments
-                .get(&tp.topic)
-                .and_then(|(_, a)| a.get(&tp.partition).cloned());
-        }
-        self.zk
-            .node(&topic_path(&tp.topic))
-            .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
-            .and_then(|a| a.by_partition().remove(&tp.partition))
-    }
-
     /// The broker that leads `tp` now: ZooKeeper names it and it has taken that leader epoch.
     fn acting_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
-        match self.cached_zk_state(tp) {
-            Some((_, st)) => self.acting_leader_of(tp, st),
-            None => self.acting_leader_of(tp, &self.zk_state(tp)?),
-        }
+        self.monitor.acting_leader(&self.zk, &self.brokers, tp)
     }
 
-    /// The broker that leads `tp` now, given ZooKeeper's state of it.
-    fn acting_leader_of(
-        &self,
-        tp: &TopicPartition,
-        st: &PartitionState,
-    ) -> Option<(BrokerId, u64)> {
-        let leader = st.leader_id()?;
-        let b = self.brokers.get(&leader)?;
-        let r = b.replicas.get(tp)?.state.as_ref()?;
-        (b.status.is_alive()
-            && r.leader_epoch == st.leader_epoch
-            && matches!(r.role, Role::Leader(_)))
-        .then_some((leader, st.leader_epoch))
-    }
-
-    /// A cheap digest of everything the partition invariants read besides ZooKeeper: each
-    /// live replica's log end, high watermark, leader epoch, role and ISR.
-    fn replication_digest(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |v: u64| {
-            h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
-        };
-        for b in self.brokers.values() {
-            mix(u64::from(b.id));
-            mix(u64::from(b.status.is_alive()));
-            for r in b.replicas.values() {
-                mix(r.log.leo);
-                mix(r.log.hw);
-                if let Some(st) = &r.state {
-                    mix(st.leader_epoch);
-                    mix(u64::from(matches!(st.role, Role::Leader(_))));
-                    for m in &st.isr {
-                        mix(u64::from(*m));
-                    }
-                }
-            }
-        }
-        h
-    }
-
-    /// "One group leader per generation": no two consumers that completed a generation both
-    /// believe they lead it.
-    fn group_checks(&self) -> Vec<(String, String)> {
-        let mut found = Vec::new();
-        if self.groups.is_empty() {
-            return found;
-        }
-        for g in &self.groups {
-            let mut claims: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-            for c in &self.consumers.list {
-                // A generation is settled once its SyncGroup succeeded (the coordinator had
-                // committed the group); a zombie coordinator cannot get that far.
-                let settled = c.state == super::consumer::ConsumerState::Stable;
-                if settled && c.group == g.id && c.is_leader {
-                    claims.entry(c.generation).or_default().push(c.name.clone());
-                }
-            }
-            for (generation, names) in claims {
-                if names.len() > 1 {
-                    found.push((
-                        super::invariants::ONE_GROUP_LEADER.to_string(),
-                        format!(
-                            "group {}: consumers {names:?} all lead generation {generation}",
-                            g.id
-                        ),
-                    ));
-                }
-            }
-        }
-        found
-    }
-
+    /// Runs the safety monitor after a step: every invariant, each violation reported once.
     fn monitor_step(&mut self) {
         // The producer's connections to a broker whose process died reset now: it learns at
         // once, as a client whose TCP connection is closed does.
@@ -1680,117 +915,29 @@ impl World {
                 self.finish_producer(pout);
             }
         }
-        let mut found = self.monitor.check(&self.zk, &self.brokers);
-        found.extend(self.group_checks());
-        let digest = (self.zk.zxid(), self.replication_digest());
+        let mut found = self.monitor.check_controllers(&self.zk, &self.brokers);
+        found.extend(invariants::one_group_leader_per_generation(
+            &self.groups,
+            &self.consumers.list,
+        ));
         let new_acks = self.producer.take_new_acks();
-        if digest == self.last_digest && !new_acks {
-            let found = self.monitor.fresh(found);
-            for (name, detail) in found {
-                self.violation(name, detail);
-            }
-            return;
-        }
-        self.last_digest = digest;
-        self.refresh_zk_states();
-        // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
-        for (path, state, current) in self.zk.take_stale_controller_writes() {
-            found.push((
-                super::invariants::ONE_ACTING_CONTROLLER.to_string(),
-                format!(
-                    "{path} was rewritten by controller epoch {} (leader {}, leader epoch {}) while epoch {current} rules: a zombie controller's write landed (split brain)",
-                    state.controller_epoch, state.leader, state.leader_epoch
-                ),
+        if self
+            .monitor
+            .partitions_changed(&self.zk, &self.brokers, new_acks)
+        {
+            self.monitor.refresh(&self.zk, &self.topics);
+            // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
+            found.extend(invariants::only_the_current_controller_changes_leaders(
+                self.zk.take_stale_controller_writes(),
             ));
-        }
-        let mut leaders: Vec<Option<(BrokerId, u64)>> = vec![None; self.partitions.len()];
-        for (i, tp) in self.partitions.iter().enumerate() {
-            let Some((mzxid, st)) = self.zk_states[i].as_ref() else {
-                continue;
-            };
-            let assignment = self.zk_assignments.get(&tp.topic);
-            // What reads only ZooKeeper is checked again only when the partition's state or its
-            // topic's assignment changed (a violation is reported once anyway).
-            let version = (*mzxid, assignment.map_or(-1, |(m, _)| *m));
-            if self.zk_checked[i] != Some(version) {
-                self.zk_checked[i] = Some(version);
-                let prev = self.zk_leader_epochs[i]
-                    .replace(st.leader_epoch)
-                    .unwrap_or(0);
-                if st.leader_epoch < prev {
-                    found.push((
-                        super::invariants::LEADER_EPOCHS_ONLY_GROW.to_string(),
-                        format!(
-                            "{tp}: leader epoch went back from {prev} to {}",
-                            st.leader_epoch
-                        ),
-                    ));
-                }
-                if let Some(replicas) = assignment.and_then(|(_, a)| a.get(&tp.partition)) {
-                    let strangers: Vec<BrokerId> = st
-                        .isr
-                        .iter()
-                        .copied()
-                        .filter(|r| !replicas.contains(r))
-                        .collect();
-                    if !strangers.is_empty() {
-                        found.push((
-                            super::invariants::ISR_WITHIN_ASSIGNMENT.to_string(),
-                            format!(
-                                "{tp}: the ISR {:?} holds {strangers:?}, which the assignment {replicas:?} does not list",
-                                st.isr
-                            ),
-                        ));
-                    }
-                }
-                if let Some(l) = st.leader_id() {
-                    if !st.isr.contains(&l) {
-                        found.push((
-                            super::invariants::LEADER_IN_ISR.to_string(),
-                            format!("{tp}: leader {l} is not in the ISR {:?}", st.isr),
-                        ));
-                    }
-                }
+            let (in_partitions, leaders) = self.monitor.check_partitions(&self.brokers);
+            found.extend(in_partitions);
+            if let Some(by_partition) = self.monitor.loss_check_due(leaders, new_acks) {
+                let mut pout = ProducerOut::default();
+                self.producer
+                    .check_losses(&self.brokers, &by_partition, &self.settings, &mut pout);
+                self.finish_producer(pout);
             }
-            // The leader's high watermark never passes what its ISR holds.
-            let Some((leader, epoch)) = self.acting_leader_of(tp, st) else {
-                continue;
-            };
-            leaders[i] = Some((leader, epoch));
-            let r = &self.brokers[&leader].replicas[tp];
-            let rst = r.state.as_ref().expect("acting leader");
-            // Only the replicas the leader is assigned (see HW_WITHIN_ISR).
-            for m in rst.isr.iter().filter(|m| rst.replicas.contains(m)) {
-                let leo = self
-                    .brokers
-                    .get(m)
-                    .and_then(|x| x.replicas.get(tp))
-                    .map_or(0, |x| x.log.leo);
-                if leo < r.log.hw {
-                    found.push((
-                        super::invariants::HW_WITHIN_ISR.to_string(),
-                        format!(
-                            "{tp}: leader {leader}'s high watermark {} is above ISR member {m}'s log end offset {leo}",
-                            r.log.hw
-                        ),
-                    ));
-                }
-            }
-        }
-        // Acknowledged records can only go missing when the acting leaders change, or when an
-        // acknowledgement arrives (it may come from a leader that has since been replaced).
-        if leaders != self.last_leaders || new_acks {
-            let by_partition: BTreeMap<TopicPartition, (BrokerId, u64)> = self
-                .partitions
-                .iter()
-                .zip(&leaders)
-                .filter_map(|(tp, l)| l.map(|l| (tp.clone(), l)))
-                .collect();
-            let mut pout = ProducerOut::default();
-            self.producer
-                .check_losses(&self.brokers, &by_partition, &self.settings, &mut pout);
-            self.finish_producer(pout);
-            self.last_leaders = leaders;
         }
         let found = self.monitor.fresh(found);
         for (name, detail) in found {
@@ -2133,12 +1280,50 @@ fn consumer_state(s: ConsumerState) -> view::ConsumerState {
     }
 }
 
-fn name(e: Endpoint) -> String {
-    match e {
-        Endpoint::Zk => "zk".into(),
-        Endpoint::Broker(b) => b.to_string(),
-        Endpoint::Client => "producer".into(),
-        Endpoint::Consumer(c) => format!("consumer-{c}"),
+/// The world answers the checks of a command about its state now.
+impl Live for World {
+    fn status(&self, broker: BrokerId) -> BrokerStatus {
+        self.brokers[&broker].status
+    }
+
+    fn is_stalled(&self, broker: BrokerId, stall: &Stall) -> bool {
+        self.brokers[&broker].stalls.contains(stall)
+    }
+
+    fn has_live_session(&self, broker: BrokerId) -> bool {
+        self.zk.live_session_of(broker).is_some()
+    }
+
+    fn is_cut(&self, a: Endpoint, b: Endpoint) -> bool {
+        World::is_cut(self, a, b)
+    }
+
+    fn is_streaming_to(&self, tp: &TopicPartition) -> bool {
+        self.producer.streams.values().any(|s| s.tp == *tp)
+    }
+
+    fn producer_clients_in_use(&self) -> BTreeSet<Acks> {
+        self.producer.clients_in_use()
+    }
+
+    fn controller(&self) -> Option<BrokerId> {
+        self.zk.controller()
+    }
+
+    fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
+        World::assignment(self, tp)
+    }
+
+    fn is_reassigning(&self, tp: &TopicPartition) -> bool {
+        self.zk
+            .controller()
+            .and_then(|c| self.brokers.get(&c))
+            .and_then(|b| b.controller.as_ref())
+            .is_some_and(|c| c.partitions.reassigning.contains_key(tp))
+    }
+
+    fn consumer_state(&self, group: &str, member: &str) -> Option<ConsumerState> {
+        self.consumers.find(group, member).map(|c| c.state)
     }
 }
 

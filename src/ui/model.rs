@@ -10,8 +10,8 @@ use super::stories;
 use crate::scenario::Runner;
 use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
+use crate::sim::commands::GroupSpec;
 use crate::sim::rng::Rng;
-use crate::sim::world::GroupSpec;
 use crate::sim::{
     Acks, BrokerId, Command, GroupView, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
