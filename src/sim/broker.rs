@@ -133,7 +133,7 @@ pub enum Pending {
     ControllerChange,
     /// Controller failover: read the live brokers and their epochs.
     LoadBrokers { epoch: u64 },
-    /// A step of the controller's current task (see [`super::partitions`]).
+    /// A step of the controller's current task (see [`super::controller`]).
     Ctrl { epoch: u64, step: u64 },
     /// The leader's compare-and-set of a partition's ISR (before 2.7).
     IsrUpdate {

@@ -23,7 +23,6 @@ pub mod invariants;
 pub mod log;
 pub mod message;
 pub mod net;
-pub mod partitions;
 pub mod producer;
 pub mod replication;
 pub mod rng;
