@@ -9,7 +9,7 @@
 //! [`super::controller`].
 
 use super::config::Settings;
-use super::controller::ControllerRole;
+use super::controller::{ControllerPending, ControllerRole, ElectionPending};
 use super::event::EventKind;
 use super::message::{
     Body, KafkaError, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp,
@@ -103,38 +103,10 @@ pub enum Pending {
     Register,
     /// The create of `/brokers/ids/N` met NODEEXISTS: read the znode's owner.
     RegisterCheck,
-    /// `elect()`: does `/controller` exist? (sets the watch)
-    ElectCheck,
-    /// `elect()`: read `/controller_epoch`.
-    ReadEpoch,
-    /// `elect()`: create `/controller_epoch` with "0" in a fresh cluster.
-    CreateEpoch,
-    /// `elect()`: the atomic create of `/controller` + increment of `/controller_epoch`.
-    ElectMulti { epoch: u64 },
-    /// Before 2.1, `elect()`'s first step: the checked ephemeral create of `/controller`.
-    CreateController,
-    /// That create met NODEEXISTS: whose session owns `/controller`?
-    CreateControllerCheck,
-    /// Before 2.1, `onControllerFailover`: `readControllerEpochFromZooKeeper`.
-    FailoverReadEpoch,
-    /// Before 2.1, `incrementControllerEpoch`: setData of `/controller_epoch` to `epoch` on
-    /// the version read.
-    IncrementEpoch { epoch: u64 },
-    /// `incrementControllerEpoch` found no `/controller_epoch`: create it with 1.
-    CreateInitialEpoch,
-    /// `triggerControllerMove` (2.0.1) / `resign` (0.10.2.2): delete `/controller`.
-    DeleteController,
-    /// After losing the race: who won?
-    AfterRaceLost { error: ZkError },
-    /// The multi-op failed with NODEEXISTS or BADVERSION: read `/controller` and
-    /// `/controller_epoch` to see whether it was this broker's own, resent after a lost reply.
-    CheckElection { epoch: u64, error: ZkError },
-    /// `/controller` was created or changed: re-read it (and re-arm the watch).
-    ControllerChange,
-    /// Controller failover: read the live brokers and their epochs.
-    LoadBrokers { epoch: u64 },
-    /// A step of the controller's current task (see [`super::controller`]).
-    Ctrl { epoch: u64, step: u64 },
+    /// A request of the `/controller` race (see [`super::controller`]).
+    Election(ElectionPending),
+    /// A request of the acting controller.
+    Controller(ControllerPending),
     /// The leader's compare-and-set of a partition's ISR (before 2.7).
     IsrUpdate {
         tp: TopicPartition,
@@ -613,16 +585,17 @@ impl Broker {
         // unfinished ZooKeeper work on it before the controller handles the expiry. From 1.1
         // (Kafka's ZooKeeperClient) those requests fail with the session, and the Expire event
         // resigns the controller before the new session is made.
-        let replay: Vec<(ZkOp, Pending)> =
-            if self.controller.is_some() && settings.profile.retries_zk_work_across_sessions() {
-                let mut ops: Vec<(ZkOp, Pending)> =
-                    std::mem::take(&mut self.zk.pending).into_values().collect();
-                ops.append(&mut self.zk.queued);
-                ops.retain(|(_, p)| matches!(p, Pending::Ctrl { .. }));
-                ops
-            } else {
-                Vec::new()
-            };
+        let replay: Vec<(ZkOp, Pending)> = if self.controller.is_some()
+            && settings.profile.retries_zk_work_across_sessions()
+        {
+            let mut ops: Vec<(ZkOp, Pending)> =
+                std::mem::take(&mut self.zk.pending).into_values().collect();
+            ops.append(&mut self.zk.queued);
+            ops.retain(|(_, p)| matches!(p, Pending::Controller(ControllerPending::Step { .. })));
+            ops
+        } else {
+            Vec::new()
+        };
         if self.controller.is_some() && replay.is_empty() {
             self.resign(
                 if settings.profile.retries_zk_work_across_sessions() {
@@ -678,10 +651,10 @@ impl Broker {
                 leader_epoch,
             } => self.on_isr_update_check(now, (tp, isr, leader_epoch), result, settings, out),
             Pending::IsrNotify => {}
-            Pending::Ctrl { epoch, step } => {
-                self.on_ctrl_response(now, epoch, step, result, settings, out)
+            Pending::Election(p) => self.on_election_response(now, p, result, settings, out),
+            Pending::Controller(p) => {
+                self.with_controller(now, settings, out, |c| c.on_zk_response(p, result))
             }
-            other => self.on_controller_response(now, other, result, settings, out),
         }
     }
 
@@ -1115,10 +1088,7 @@ impl Broker {
                     self.send_controlled_shutdown(now, attempt + 1, settings, out);
                 }
             }
-            Timer::ControllerRequestTimeout {
-                broker,
-                correlation_id,
-            } => self.on_controller_request_timeout(now, broker, correlation_id, settings, out),
+            Timer::Controller(t) => self.with_controller(now, settings, out, |c| c.on_timer(t)),
             Timer::IsrExpiration => self.on_isr_expiration(now, settings, out),
             Timer::DelayedFetch {
                 follower,
@@ -1130,7 +1100,6 @@ impl Broker {
             } => self.on_fetch_timeout(now, leader, correlation_id, out),
             Timer::FetchBackoff { leader } => self.on_fetch_backoff(now, leader, out),
             Timer::ProduceTimeout { request } => self.on_produce_timeout(request, out),
-            Timer::RebalanceCheck { epoch } => self.on_rebalance_timer(now, epoch, settings, out),
             Timer::Group { id } => self.on_group_timer(now, id, settings, out),
             Timer::Resume
             | Timer::SessionDeadline(_)

@@ -3,36 +3,26 @@
 //! the controller knew, and the events each change queues, in Kafka's order per release.
 
 use super::queue::{online_partition_state_change, Reason, Task};
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
+use super::Controller;
 use crate::sim::event::EventKind;
-use crate::sim::message::Out;
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
 use std::collections::BTreeMap;
 
-impl Broker {
+impl Controller<'_> {
     /// `processBrokerChange`: compare the registered brokers with the ones the controller knew.
-    pub(crate) fn on_broker_change(
-        &mut self,
-        now: u64,
-        now_live: BTreeMap<BrokerId, i64>,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let Some(role) = self.controller.as_mut() else {
-            return;
-        };
+    pub(crate) fn on_broker_change(&mut self, now_live: BTreeMap<BrokerId, i64>) {
+        let role = &mut *self.role;
         let before = std::mem::replace(&mut role.live, now_live.clone());
-        let me = self.id;
-        let bounces = settings.profile.has_broker_epochs();
+        let me = self.me;
+        let bounces = self.settings.profile.has_broker_epochs();
         let mut dead = Vec::new();
         let mut bounced = Vec::new();
         for (b, epoch) in &before {
             match now_live.get(b) {
                 None => {
                     dead.push(*b);
-                    out.event(
+                    self.out.event(
                         EventKind::BrokerLost {
                             controller: me,
                             broker: *b,
@@ -44,7 +34,7 @@ impl Broker {
                 }
                 Some(new_epoch) if new_epoch > epoch && bounces => {
                     bounced.push(*b);
-                    out.event(
+                    self.out.event(
                         EventKind::BrokerLost {
                             controller: me,
                             broker: *b,
@@ -62,7 +52,7 @@ impl Broker {
                 if !bounced.contains(b) {
                     new.push(*b);
                 }
-                out.event(
+                self.out.event(
                     EventKind::BrokerOnline {
                         controller: me,
                         broker: *b,
@@ -73,7 +63,7 @@ impl Broker {
             }
         }
         if !dead.is_empty() || !new.is_empty() || !bounced.is_empty() {
-            self.on_brokers_changed(now, (new, bounced, dead), settings, out);
+            self.on_brokers_changed((new, bounced, dead));
         }
     }
 
@@ -85,22 +75,19 @@ impl Broker {
     /// dead brokers leave the live set before the new ones start up.
     pub(crate) fn on_brokers_changed(
         &mut self,
-        now: u64,
         (new, bounced, dead): (Vec<BrokerId>, Vec<BrokerId>, Vec<BrokerId>),
-        settings: &Settings,
-        out: &mut Out,
     ) {
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         for b in new.iter().chain(&bounced).chain(&dead) {
             ctx.channels.remove(b);
             ctx.shutting_down.remove(b);
         }
         let loaded = ctx.loaded;
-        let dead_live_at_startup = settings.profile.has_broker_epochs();
+        let dead_live_at_startup = self.settings.profile.has_broker_epochs();
         if dead_live_at_startup && !dead.is_empty() && loaded {
             ctx.live_override.extend(dead.iter().map(|b| (*b, true)));
         }
-        self.broadcast_metadata(now, settings, out);
+        self.broadcast_metadata();
         if !loaded {
             return;
         }
@@ -137,7 +124,7 @@ impl Broker {
     /// died, then move each dead broker's replicas to OfflineReplica (one write per broker
     /// still in an ISR).
     pub(super) fn broker_failure(&mut self, dead: &[BrokerId]) {
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         let mut tasks = Vec::new();
         let led: Vec<TopicPartition> = ctx
             .states
@@ -165,7 +152,7 @@ impl Broker {
     /// partitions are elected, and a reassignment with a target replica on a new broker is sent
     /// out again (`maybeResumeReassignments`, 3.9.0; `partitionsWithReplicasOnNewBrokers`, 2.0.1).
     pub(super) fn brokers_started(&mut self, new: &[BrokerId]) {
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         let mut tasks: Vec<Task> = new.iter().map(|b| Task::BrokerStartup(*b)).collect();
         tasks.extend(online_partition_state_change());
         for (tp, re) in &ctx.reassigning {

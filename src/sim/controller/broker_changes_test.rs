@@ -38,7 +38,9 @@ fn a_broker_change_handles_new_brokers_then_bounced_then_dead() {
     // bounced (counted as dead in between), failure of the dead, which count as live until then.
     let (mut b, settings) = controller(Profile::V3_9);
     let mut out = Out::default();
-    b.on_brokers_changed(0, (vec![4], vec![2], vec![3]), &settings, &mut out);
+    b.with_controller(0, &settings, &mut out, |c| {
+        c.on_brokers_changed((vec![4], vec![2], vec![3]))
+    });
     let ctx = &b.controller.as_ref().unwrap().partitions;
     assert_eq!(
         ctx.tasks.iter().cloned().collect::<Vec<_>>(),
@@ -64,7 +66,9 @@ fn a_broker_change_handles_new_brokers_then_bounced_then_dead() {
     assert_eq!(ctx.live_override, BTreeMap::from([(3, true)]));
     // Before 2.2 there are no bounces, and the dead brokers are out before the new ones start.
     let (mut b, settings) = controller(Profile::V2_0);
-    b.on_brokers_changed(0, (vec![4], vec![], vec![3]), &settings, &mut out);
+    b.with_controller(0, &settings, &mut out, |c| {
+        c.on_brokers_changed((vec![4], vec![], vec![3]))
+    });
     let ctx = &b.controller.as_ref().unwrap().partitions;
     assert_eq!(
         ctx.tasks.iter().cloned().collect::<Vec<_>>(),

@@ -2,9 +2,9 @@
 //! broker with one request in flight at a time, resent after `controller.socket.timeout.ms`
 //! until the broker answers, as long as it is live.
 
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
-use crate::sim::message::{Body, Out, PartitionInfo, Timer};
+use super::inputs::ControllerTimer;
+use super::Controller;
+use crate::sim::message::{Body, PartitionInfo, Timer};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
 use std::collections::{BTreeMap, VecDeque};
@@ -29,18 +29,11 @@ pub struct Channel {
     pub in_flight: Option<(u64, Req)>,
 }
 
-impl Broker {
+impl Controller<'_> {
     /// LeaderAndIsr for `tps` to every live replica of each (but `except`).
-    pub(super) fn send_leader_and_isr(
-        &mut self,
-        now: u64,
-        tps: &[TopicPartition],
-        except: Option<BrokerId>,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
+    pub(super) fn send_leader_and_isr(&mut self, tps: &[TopicPartition], except: Option<BrokerId>) {
         let live = self.live_set();
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         // The request holds the states as they are now: resent, it says the same thing
         // (ControllerChannelManager's RequestSendThread retries the request it built).
         let mut by_broker: BTreeMap<BrokerId, Vec<PartitionInfo>> = BTreeMap::new();
@@ -55,36 +48,29 @@ impl Broker {
             }
         }
         for (b, infos) in by_broker {
-            self.enqueue(now, b, Req::LeaderAndIsr(infos), settings, out);
+            self.enqueue(b, Req::LeaderAndIsr(infos));
         }
     }
 
     /// UpdateMetadata to every live broker.
-    pub(crate) fn broadcast_metadata(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+    pub(crate) fn broadcast_metadata(&mut self) {
         for b in self.live_set() {
-            self.enqueue(now, b, Req::UpdateMetadata, settings, out);
+            self.enqueue(b, Req::UpdateMetadata);
         }
     }
 
-    pub(crate) fn enqueue(
-        &mut self,
-        now: u64,
-        broker: BrokerId,
-        req: Req,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let Some(ctx) = self.ctx() else { return };
+    pub(crate) fn enqueue(&mut self, broker: BrokerId, req: Req) {
+        let ctx = &mut self.role.partitions;
         let ch = ctx.channels.entry(broker).or_default();
         if req == Req::UpdateMetadata && ch.queue.contains(&Req::UpdateMetadata) {
             return;
         }
         ch.queue.push_back(req);
-        self.pump(now, broker, settings, out);
+        self.pump(broker);
     }
 
-    fn pump(&mut self, now: u64, broker: BrokerId, settings: &Settings, out: &mut Out) {
-        let Some(ctx) = self.ctx() else { return };
+    fn pump(&mut self, broker: BrokerId) {
+        let ctx = &mut self.role.partitions;
         let Some(ch) = ctx.channels.get_mut(&broker) else {
             return;
         };
@@ -94,22 +80,13 @@ impl Broker {
         let Some(req) = ch.queue.pop_front() else {
             return;
         };
-        self.send_req(now, broker, req, settings, out);
+        self.send_req(broker, req);
     }
 
-    fn send_req(
-        &mut self,
-        now: u64,
-        broker: BrokerId,
-        req: Req,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let me = self.me();
-        let id = self.id;
-        let Some(role) = self.controller.as_mut() else {
-            return;
-        };
+    fn send_req(&mut self, broker: BrokerId, req: Req) {
+        let me = Endpoint::Broker(self.me);
+        let id = self.me;
+        let role = &mut *self.role;
         let Some(broker_epoch) = role.live.get(&broker).copied() else {
             return;
         };
@@ -146,30 +123,20 @@ impl Broker {
             },
         };
         ctx.channels.entry(broker).or_default().in_flight = Some((correlation_id, req));
-        out.send(me, Endpoint::Broker(broker), body);
-        out.timer(
-            now + settings.controller_socket_timeout_ms,
+        self.out.send(me, Endpoint::Broker(broker), body);
+        self.out.timer(
+            self.now + self.settings.controller_socket_timeout_ms,
             me,
-            Timer::ControllerRequestTimeout {
+            Timer::Controller(ControllerTimer::RequestTimeout {
                 broker,
                 correlation_id,
-            },
+            }),
         );
     }
 
     /// A broker answered a controller request: the channel sends its next one.
-    pub(crate) fn on_channel_response(
-        &mut self,
-        now: u64,
-        from: BrokerId,
-        epoch: u64,
-        correlation_id: u64,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let Some(role) = self.controller.as_mut() else {
-            return;
-        };
+    pub(crate) fn on_channel_response(&mut self, from: BrokerId, epoch: u64, correlation_id: u64) {
+        let role = &mut *self.role;
         if role.epoch != epoch {
             return;
         }
@@ -178,23 +145,14 @@ impl Broker {
         };
         if ch.in_flight.as_ref().map(|(c, _)| *c) == Some(correlation_id) {
             ch.in_flight = None;
-            self.pump(now, from, settings, out);
+            self.pump(from);
         }
     }
 
     /// No answer within controller.socket.timeout.ms: the RequestSendThread reconnects and
     /// sends the request again, for as long as the broker is live.
-    pub(crate) fn on_controller_request_timeout(
-        &mut self,
-        now: u64,
-        broker: BrokerId,
-        correlation_id: u64,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let Some(role) = self.controller.as_mut() else {
-            return;
-        };
+    pub(crate) fn on_controller_request_timeout(&mut self, broker: BrokerId, correlation_id: u64) {
+        let role = &mut *self.role;
         if !role.live.contains_key(&broker) {
             return;
         }
@@ -205,6 +163,6 @@ impl Broker {
             return;
         }
         let (_, req) = ch.in_flight.take().expect("checked");
-        self.send_req(now, broker, req, settings, out);
+        self.send_req(broker, req);
     }
 }

@@ -3,25 +3,33 @@
 //! hears the cluster metadata and the first rebalance check is scheduled; and topic creation
 //! (`/brokers/topics` watched: `onNewPartitionCreation`).
 
+use super::broker_changes::parse_brokers;
+use super::inputs::ControllerTimer;
 use super::queue::{online_partition_state_change, Phase, Reason, Task};
 use super::reassignment::Reassignment;
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
+use super::Controller;
 use crate::sim::event::EventKind;
-use crate::sim::message::{OpResult, Out, Timer, ZkError, ZkOp};
-use crate::sim::net::BrokerId;
+use crate::sim::message::{OpResult, Timer, ZkError, ZkOp};
+use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{topic_path, ReassignPartitions, TopicAssignment};
 use std::collections::{BTreeMap, BTreeSet};
 
-impl Broker {
-    pub(super) fn on_list_topics(
-        &mut self,
-        now: u64,
-        task: Task,
-        results: Vec<Result<OpResult, ZkError>>,
-        out: &mut Out,
-    ) {
+impl Controller<'_> {
+    /// The live brokers and their epochs, read at failover: then the topics. An answer to a
+    /// controller that has since resigned (or been re-elected) is void.
+    pub(super) fn on_brokers_loaded(&mut self, epoch: u64, result: Result<OpResult, ZkError>) {
+        if self.role.epoch != epoch {
+            return;
+        }
+        let Ok(OpResult::Children(children)) = result else {
+            return;
+        };
+        self.role.live = parse_brokers(&children);
+        self.push_task(Task::LoadTopics);
+    }
+
+    pub(super) fn on_list_topics(&mut self, task: Task, results: Vec<Result<OpResult, ZkError>>) {
         let mut it = results.into_iter();
         let topics: Vec<String> = match it.next() {
             Some(Ok(OpResult::Children(c))) => c.into_iter().map(|(n, _)| n).collect(),
@@ -34,7 +42,8 @@ impl Broker {
         // Before 2.4 the reassignments in progress are in /admin/reassign_partitions
         // (`initializePartitionReassignment`, 2.0.1).
         if let Some(Ok(OpResult::Node(Some(n)))) = it.next() {
-            if let (Some(list), Some(ctx)) = (ReassignPartitions::from_json(&n.data), self.ctx()) {
+            if let Some(list) = ReassignPartitions::from_json(&n.data) {
+                let ctx = &mut self.role.partitions;
                 for p in list.partitions {
                     ctx.recovered.insert(
                         TopicPartition::new(&p.topic, p.partition),
@@ -43,11 +52,7 @@ impl Broker {
                 }
             }
         }
-        let known: BTreeSet<String> = self
-            .controller
-            .as_ref()
-            .map(|c| c.partitions.topics.keys().cloned().collect())
-            .unwrap_or_default();
+        let known: BTreeSet<String> = self.role.partitions.topics.keys().cloned().collect();
         let new: Vec<String> = topics.into_iter().filter(|t| !known.contains(t)).collect();
         if new.is_empty() && task != Task::LoadTopics {
             return;
@@ -60,17 +65,14 @@ impl Broker {
                 })
                 .collect(),
         );
-        self.zk_step(now, task, Phase::ReadTopics(new), 0, op, out);
+        self.zk_step(task, Phase::ReadTopics(new), 0, op);
     }
 
     pub(super) fn on_read_topics(
         &mut self,
-        now: u64,
         task: Task,
         topics: Vec<String>,
         results: Vec<Result<OpResult, ZkError>>,
-        settings: &Settings,
-        out: &mut Out,
     ) {
         let mut new_tps = Vec::new();
         for (t, r) in topics.iter().zip(results) {
@@ -97,58 +99,55 @@ impl Broker {
                 let removing: BTreeMap<u32, Vec<BrokerId>> =
                     key_of(&a.removing_replicas).into_iter().collect();
                 let moving: BTreeSet<u32> = adding.keys().chain(removing.keys()).copied().collect();
-                if let Some(ctx) = self.ctx() {
-                    for p in moving {
-                        let Some(rs) = parts.get(p as usize) else {
-                            continue;
-                        };
-                        let (add, rem) = (
-                            adding.get(&p).cloned().unwrap_or_default(),
-                            removing.get(&p).cloned().unwrap_or_default(),
-                        );
-                        let original: Vec<BrokerId> =
-                            rs.iter().copied().filter(|r| !add.contains(r)).collect();
-                        let target: Vec<BrokerId> =
-                            rs.iter().copied().filter(|r| !rem.contains(r)).collect();
-                        ctx.recovered
-                            .insert(TopicPartition::new(t, p), (Some(original), target));
-                    }
+                let ctx = &mut self.role.partitions;
+                for p in moving {
+                    let Some(rs) = parts.get(p as usize) else {
+                        continue;
+                    };
+                    let (add, rem) = (
+                        adding.get(&p).cloned().unwrap_or_default(),
+                        removing.get(&p).cloned().unwrap_or_default(),
+                    );
+                    let original: Vec<BrokerId> =
+                        rs.iter().copied().filter(|r| !add.contains(r)).collect();
+                    let target: Vec<BrokerId> =
+                        rs.iter().copied().filter(|r| !rem.contains(r)).collect();
+                    ctx.recovered
+                        .insert(TopicPartition::new(t, p), (Some(original), target));
                 }
             }
             if task == Task::TopicsChanged {
-                out.event(
+                self.out.event(
                     EventKind::TopicCreated {
                         topic: t.clone(),
                         partitions: parts.len() as u32,
-                        controller: self.id,
+                        controller: self.me,
                     },
                     "the controller watches /brokers/topics; an admin tool wrote the new topic's assignment there",
                 );
             }
-            if let Some(ctx) = self.ctx() {
-                ctx.topics.insert(t.clone(), parts);
-            }
+            let ctx = &mut self.role.partitions;
+            ctx.topics.insert(t.clone(), parts);
         }
         if task == Task::LoadTopics {
             // Read every partition's state, then finish the failover.
-            let all = self.ctx().map(|c| c.partitions()).unwrap_or_default();
-            self.read_states(now, Task::LoadTopics, all, 0, out);
+            let all = self.role.partitions.partitions();
+            self.read_states(Task::LoadTopics, all, 0);
         } else {
             // onNewPartitionCreation: the first live replica leads, the live replicas are the ISR.
             self.push_front(vec![Task::Elect {
                 reason: Reason::NewPartition,
                 partitions: Some(new_tps),
             }]);
-            let _ = settings;
         }
     }
 
     /// The end of `onControllerFailover`: tell every broker, move dead replicas offline
     /// (2.4+), elect, send LeaderAndIsr to every live replica, schedule the first rebalance
     /// check 5 s later.
-    pub(super) fn finish_failover(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+    pub(super) fn finish_failover(&mut self) {
         let live = self.live_set();
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         ctx.loaded = true;
         let mut dead: BTreeSet<BrokerId> = BTreeSet::new();
         for a in ctx.topics.values().flatten() {
@@ -159,7 +158,7 @@ impl Broker {
             }
         }
         let mut tasks = Vec::new();
-        if settings.profile.offlines_dead_replicas_on_failover() {
+        if self.settings.profile.offlines_dead_replicas_on_failover() {
             for b in dead {
                 tasks.push(Task::OfflineReplica {
                     broker: b,
@@ -170,12 +169,9 @@ impl Broker {
         }
         tasks.extend(online_partition_state_change());
         // The reassignments in progress carry on under this controller.
-        let recovered = self
-            .ctx()
-            .map(|c| std::mem::take(&mut c.recovered))
-            .unwrap_or_default();
+        let recovered = std::mem::take(&mut self.role.partitions.recovered);
         for (tp, (original, target)) in recovered {
-            let Some(ctx) = self.ctx() else { break };
+            let ctx = &mut self.role.partitions;
             let Some(current) = ctx.assignment(&tp).cloned() else {
                 continue;
             };
@@ -189,13 +185,18 @@ impl Broker {
             }
         }
         self.push_front(tasks);
-        self.broadcast_metadata(now, settings, out);
+        self.broadcast_metadata();
         // ReplicaStateMachine.startup: every live replica hears its partition's state.
-        let all = self.ctx().map(|c| c.partitions()).unwrap_or_default();
-        self.send_leader_and_isr(now, &all, None, settings, out);
-        if settings.auto_leader_rebalance_enable {
-            if let Some(epoch) = self.controller.as_ref().map(|c| c.epoch) {
-                out.timer(now + 5_000, self.me(), Timer::RebalanceCheck { epoch });
+        let all = self.role.partitions.partitions();
+        self.send_leader_and_isr(&all, None);
+        if self.settings.auto_leader_rebalance_enable {
+            {
+                let epoch = self.role.epoch;
+                self.out.timer(
+                    self.now + 5_000,
+                    Endpoint::Broker(self.me),
+                    Timer::Controller(ControllerTimer::RebalanceCheck { epoch }),
+                );
             }
         }
     }

@@ -4,8 +4,7 @@
 //! re-reads those partitions and tells every broker.
 
 use super::queue::{Phase, Task};
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
+use super::Controller;
 use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, Out, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
@@ -16,11 +15,10 @@ fn parse_tp(name: &str) -> Option<TopicPartition> {
     Some(TopicPartition::new(&name[..i], name[i + 1..].parse().ok()?))
 }
 
-impl Broker {
+impl Controller<'_> {
     /// A leader's AlterPartition (2.7+).
     pub(crate) fn on_alter_partition(
         &mut self,
-        now: u64,
         from: BrokerId,
         (broker_epoch, tp, leader_epoch, isr, zk_version): (
             i64,
@@ -29,46 +27,21 @@ impl Broker {
             Vec<BrokerId>,
             i32,
         ),
-        settings: &Settings,
-        out: &mut Out,
     ) {
-        if self.controller.is_none() {
-            out.send(
-                self.me(),
-                Endpoint::Broker(from),
-                Body::AlterPartitionResponse {
-                    tp,
-                    proposed: IsrProposal {
-                        isr,
-                        leader_epoch,
-                        zk_version,
-                    },
-                    result: Err(KafkaError::NotController),
-                },
-            );
-            return;
-        }
-        self.push_task(
-            now,
-            Task::AlterPartition {
-                from,
-                broker_epoch,
-                tp,
-                leader_epoch,
-                isr,
-                zk_version,
-            },
-            settings,
-            out,
-        );
+        self.push_task(Task::AlterPartition {
+            from,
+            broker_epoch,
+            tp,
+            leader_epoch,
+            isr,
+            zk_version,
+        });
     }
 
     pub(super) fn on_list_notifications(
         &mut self,
-        now: u64,
         task: Task,
         results: Vec<Result<OpResult, ZkError>>,
-        out: &mut Out,
     ) {
         let names: Vec<String> = match results.into_iter().next() {
             Some(Ok(OpResult::Children(c))) => c.into_iter().map(|(n, _)| n).collect(),
@@ -89,16 +62,14 @@ impl Broker {
                 }))
                 .collect(),
         );
-        self.zk_step(now, task, Phase::ReadNotifications(names), 0, op, out);
+        self.zk_step(task, Phase::ReadNotifications(names), 0, op);
     }
 
     pub(super) fn on_read_notifications(
         &mut self,
-        now: u64,
         _task: Task,
         names: Vec<String>,
         results: Vec<Result<OpResult, ZkError>>,
-        out: &mut Out,
     ) {
         let mut tps = BTreeSet::new();
         for r in results.into_iter().take(names.len()) {
@@ -115,7 +86,29 @@ impl Broker {
         // processIsrChangeNotification: re-read those partitions and tell every broker.
         let tps: Vec<TopicPartition> = tps.into_iter().collect();
         if !tps.is_empty() {
-            self.read_states(now, Task::IsrNotification, tps, 0, out);
+            self.read_states(Task::IsrNotification, tps, 0);
         }
     }
+}
+
+/// A broker that is not controller answers an AlterPartition with NOT_CONTROLLER.
+pub(crate) fn refuse_alter_partition(
+    me: BrokerId,
+    from: BrokerId,
+    (tp, leader_epoch, isr, zk_version): (TopicPartition, u64, Vec<BrokerId>, i32),
+    out: &mut Out,
+) {
+    out.send(
+        Endpoint::Broker(me),
+        Endpoint::Broker(from),
+        Body::AlterPartitionResponse {
+            tp,
+            proposed: IsrProposal {
+                isr,
+                leader_epoch,
+                zk_version,
+            },
+            result: Err(KafkaError::NotController),
+        },
+    );
 }

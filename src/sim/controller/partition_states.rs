@@ -5,12 +5,10 @@
 //! `/controller_epoch` (see [`crate::sim::znodes::fenced`]).
 
 use super::queue::{Phase, Reason, Task};
-use super::Known;
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
+use super::{Controller, Exit, Known};
 use crate::sim::election;
 use crate::sim::event::EventKind;
-use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, Out, ZkError, ZkOp};
+use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{fenced, partition_state_path, PartitionState};
@@ -27,17 +25,13 @@ pub(super) struct Change {
     cause: String,
 }
 
-impl Broker {
-    #[allow(clippy::too_many_arguments)]
+impl Controller<'_> {
     pub(super) fn on_read_states(
         &mut self,
-        now: u64,
         task: Task,
         tps: Vec<TopicPartition>,
         results: Vec<Result<OpResult, ZkError>>,
         retries: u32,
-        settings: &Settings,
-        out: &mut Out,
     ) {
         let mut read: BTreeMap<TopicPartition, Known> = BTreeMap::new();
         for (tp, r) in tps.iter().zip(results) {
@@ -53,13 +47,12 @@ impl Broker {
                 }
             }
         }
-        if let Some(ctx) = self.ctx() {
-            for (tp, k) in &read {
-                ctx.states.insert(tp.clone(), k.clone());
-            }
+        let ctx = &mut self.role.partitions;
+        for (tp, k) in &read {
+            ctx.states.insert(tp.clone(), k.clone());
         }
         if task == Task::LoadTopics {
-            self.finish_failover(now, settings, out);
+            self.finish_failover();
             return;
         }
         if task == Task::IsrNotification {
@@ -67,20 +60,17 @@ impl Broker {
             for tp in &tps {
                 self.maybe_queue_reassignment_step(tp);
             }
-            self.broadcast_metadata(now, settings, out);
+            self.broadcast_metadata();
             return;
         }
         if let Task::ReassignStep { tp, .. } = &task {
             self.maybe_complete_reassignment(tp, read.get(tp));
         }
-        let changes = self.compute(now, &task, &tps, &read, settings, out);
+        let changes = self.compute(&task, &tps, &read);
         if changes.is_empty() {
             return;
         }
-        let (profile, zkv) = match self.controller.as_ref() {
-            Some(c) => (settings.profile, c.epoch_zk_version),
-            None => return,
-        };
+        let (profile, zkv) = (self.settings.profile, self.role.epoch_zk_version);
         let op = ZkOp::Batch(
             changes
                 .iter()
@@ -102,24 +92,19 @@ impl Broker {
                 })
                 .collect(),
         );
-        self.zk_step(now, task, Phase::Write(changes), retries, op, out);
+        self.zk_step(task, Phase::Write(changes), retries, op);
     }
 
     /// What a task changes, from the states just read.
     fn compute(
         &mut self,
-        now: u64,
         task: &Task,
         tps: &[TopicPartition],
         read: &BTreeMap<TopicPartition, Known>,
-        settings: &Settings,
-        out: &mut Out,
     ) -> Vec<Change> {
-        let me = self.id;
+        let me = self.me;
         let live = self.live_set();
-        let Some(role) = self.controller.as_ref() else {
-            return Vec::new();
-        };
+        let role = &*self.role;
         let epoch = role.epoch;
         let ctx = &role.partitions;
         let mut changes = Vec::new();
@@ -187,7 +172,7 @@ impl Broker {
                             if leader.is_some_and(|l| live.contains(&l)) {
                                 continue;
                             }
-                            let unclean = settings.topic_unclean(&tp.topic);
+                            let unclean = self.settings.topic_unclean(&tp.topic);
                             match election::offline(&assignment, &s.isr, &live, unclean) {
                                 Some(e) => {
                                     let why = if e.unclean {
@@ -441,7 +426,7 @@ impl Broker {
             }
         }
         for (tp, isr) in failed {
-            out.event(
+            self.out.event(
                 EventKind::LeaderElectionFailed {
                     partition: tp.to_string(),
                     isr: isr.clone(),
@@ -466,8 +451,8 @@ impl Broker {
                 },
                 _ => return changes,
             };
-            out.send(
-                self.me(),
+            self.out.send(
+                Endpoint::Broker(self.me),
                 Endpoint::Broker(to),
                 Body::AlterPartitionResponse {
                     tp: tps[0].clone(),
@@ -476,20 +461,15 @@ impl Broker {
                 },
             );
         }
-        let _ = now;
         changes
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_written(
         &mut self,
-        now: u64,
         task: Task,
         changes: Vec<Change>,
         results: Vec<Result<OpResult, ZkError>>,
         retries: u32,
-        settings: &Settings,
-        out: &mut Out,
     ) {
         let mut done = Vec::new();
         let mut retry = Vec::new();
@@ -501,11 +481,9 @@ impl Broker {
                     _ => None,
                 }),
                 Err(ZkError::CheckFailed) => {
-                    self.resign_moved(
-                        now,
+                    self.exit = Some(Exit::Moved(
                         "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)",
-                        out,
-                    );
+                    ));
                     return;
                 }
                 _ => None,
@@ -515,23 +493,22 @@ impl Broker {
                 None => retry.push(c.tp),
             }
         }
-        let me = self.id;
+        let me = self.me;
         let mut touched = Vec::new();
         for (c, version) in done {
-            out.event(c.event.clone(), c.cause.clone());
-            if let Some(ctx) = self.ctx() {
-                ctx.states.insert(
-                    c.tp.clone(),
-                    Known {
-                        state: c.new.clone(),
-                        version,
-                    },
-                );
-            }
+            self.out.event(c.event.clone(), c.cause.clone());
+            let ctx = &mut self.role.partitions;
+            ctx.states.insert(
+                c.tp.clone(),
+                Known {
+                    state: c.new.clone(),
+                    version,
+                },
+            );
             if let Some((from, proposed)) = task.isr_proposal() {
-                let info = self.ctx().and_then(|ctx| ctx.info(&c.tp));
+                let info = self.role.partitions.info(&c.tp);
                 if let Some(info) = info {
-                    out.send(
+                    self.out.send(
                         Endpoint::Broker(me),
                         Endpoint::Broker(from),
                         Body::AlterPartitionResponse {
@@ -550,19 +527,19 @@ impl Broker {
                 Task::OfflineReplica { broker, .. } => Some(*broker),
                 _ => None,
             };
-            self.send_leader_and_isr(now, &touched, except, settings, out);
+            self.send_leader_and_isr(&touched, except);
         }
-        self.broadcast_metadata(now, settings, out);
+        self.broadcast_metadata();
         if !retry.is_empty() && retries < 5 {
             // The znode changed under the controller (a leader's ISR update): read and redo.
-            self.read_states(now, task.clone(), retry, retries + 1, out);
+            self.read_states(task.clone(), retry, retries + 1);
             return;
         }
         if let (Task::AlterPartition { tp, .. }, Some((from, proposed))) =
             (&task, task.isr_proposal())
         {
             if !retry.is_empty() {
-                out.send(
+                self.out.send(
                     Endpoint::Broker(me),
                     Endpoint::Broker(from),
                     Body::AlterPartitionResponse {

@@ -5,11 +5,11 @@
 
 use super::broker_changes::parse_brokers;
 use super::channels::Req;
+use super::inputs::{ControllerPending, ControllerTimer};
 use super::partition_states::Change;
-use crate::sim::broker::{Broker, Pending};
-use crate::sim::config::Settings;
+use super::{Controller, Exit};
 use crate::sim::event::EventKind;
-use crate::sim::message::{Body, IsrProposal, OpResult, Out, ZkError, ZkOp};
+use crate::sim::message::{Body, IsrProposal, OpResult, WatchChange, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{partition_state_path, TopicAssignment, REASSIGN_PARTITIONS_PATH};
@@ -131,7 +131,7 @@ pub enum Task {
         tp: TopicPartition,
     },
     /// `/controller` was deleted while an event was in progress: the Reelect event, queued
-    /// behind it (see [`Broker::reelect`]).
+    /// behind it (see `Broker::reelect` in `race.rs`).
     Reelect,
 }
 
@@ -203,56 +203,45 @@ pub(super) fn online_partition_state_change() -> [Task; 2] {
     ]
 }
 
-impl Broker {
+impl Controller<'_> {
     /// Queues a task and starts it if the controller is idle.
-    pub(crate) fn push_task(&mut self, now: u64, task: Task, settings: &Settings, out: &mut Out) {
-        if let Some(ctx) = self.ctx() {
-            ctx.tasks.push_back(task);
-        }
-        self.next_task(now, settings, out);
+    pub(crate) fn push_task(&mut self, task: Task) {
+        let ctx = &mut self.role.partitions;
+        ctx.tasks.push_back(task);
+        self.next_task();
     }
 
     pub(super) fn push_front(&mut self, tasks: Vec<Task>) {
-        if let Some(ctx) = self.ctx() {
-            for t in tasks.into_iter().rev() {
-                ctx.tasks.push_front(t);
-            }
+        let ctx = &mut self.role.partitions;
+        for t in tasks.into_iter().rev() {
+            ctx.tasks.push_front(t);
         }
     }
 
     /// Starts the next task if none is running.
-    fn next_task(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+    fn next_task(&mut self) {
         loop {
-            let Some(role) = self.controller.as_ref() else {
+            if self.exit.is_some() {
                 return;
-            };
+            }
+            let role = &*self.role;
             if role.partitions.running.is_some() {
                 return;
             }
             if role.expired {
-                self.resign(crate::sim::broker::ZOMBIE_RESIGNS, out);
+                self.exit = Some(Exit::Zombie);
                 return;
             }
-            let Some(ctx) = self.ctx() else { return };
+            let ctx = &mut self.role.partitions;
             let Some(task) = ctx.tasks.pop_front() else {
                 return;
             };
-            self.start_task(now, task, settings, out);
+            self.start_task(task);
         }
     }
 
-    pub(super) fn zk_step(
-        &mut self,
-        now: u64,
-        task: Task,
-        phase: Phase,
-        retries: u32,
-        op: ZkOp,
-        out: &mut Out,
-    ) {
-        let Some(role) = self.controller.as_mut() else {
-            return;
-        };
+    pub(super) fn zk_step(&mut self, task: Task, phase: Phase, retries: u32, op: ZkOp) {
+        let role = &mut *self.role;
         let epoch = role.epoch;
         role.partitions.next_step += 1;
         let step = role.partitions.next_step;
@@ -262,17 +251,10 @@ impl Broker {
             step,
             retries,
         });
-        self.zk_request(now, op, Pending::Ctrl { epoch, step }, out);
+        self.zk_request(op, ControllerPending::Step { epoch, step });
     }
 
-    pub(super) fn read_states(
-        &mut self,
-        now: u64,
-        task: Task,
-        tps: Vec<TopicPartition>,
-        retries: u32,
-        out: &mut Out,
-    ) {
+    pub(super) fn read_states(&mut self, task: Task, tps: Vec<TopicPartition>, retries: u32) {
         let op = ZkOp::Batch(
             tps.iter()
                 .map(|tp| ZkOp::Exists {
@@ -281,13 +263,11 @@ impl Broker {
                 })
                 .collect(),
         );
-        self.zk_step(now, task, Phase::ReadStates(tps), retries, op, out);
+        self.zk_step(task, Phase::ReadStates(tps), retries, op);
     }
 
-    fn start_task(&mut self, now: u64, task: Task, settings: &Settings, out: &mut Out) {
-        let Some(ctx) = self.controller.as_ref().map(|c| &c.partitions) else {
-            return;
-        };
+    fn start_task(&mut self, task: Task) {
+        let ctx = &self.role.partitions;
         match &task {
             Task::LoadTopics => {
                 let op = ZkOp::Batch(vec![
@@ -304,35 +284,35 @@ impl Broker {
                         watch: false,
                     },
                 ]);
-                self.zk_step(now, task, Phase::ListTopics, 0, op, out);
+                self.zk_step(task, Phase::ListTopics, 0, op);
             }
             Task::TopicsChanged => {
                 let op = ZkOp::Batch(vec![ZkOp::GetChildren {
                     path: "/brokers/topics".into(),
                     watch: true,
                 }]);
-                self.zk_step(now, task, Phase::ListTopics, 0, op, out);
+                self.zk_step(task, Phase::ListTopics, 0, op);
             }
             Task::BrokerChange => {
                 let op = ZkOp::GetChildren {
                     path: "/brokers/ids".into(),
                     watch: true,
                 };
-                self.zk_step(now, task, Phase::ReadBrokers, 0, op, out);
+                self.zk_step(task, Phase::ReadBrokers, 0, op);
             }
             Task::IsrNotification => {
                 let op = ZkOp::GetChildren {
                     path: "/isr_change_notification".into(),
                     watch: true,
                 };
-                self.zk_step(now, task, Phase::ListNotifications, 0, op, out);
+                self.zk_step(task, Phase::ListNotifications, 0, op);
             }
             Task::Elect { partitions, .. } => {
                 let tps = partitions.clone().unwrap_or_else(|| ctx.partitions());
                 if tps.is_empty() {
                     return;
                 }
-                self.read_states(now, task, tps, 0, out);
+                self.read_states(task, tps, 0);
             }
             Task::OfflineReplica {
                 broker, partitions, ..
@@ -346,11 +326,11 @@ impl Broker {
                 if tps.is_empty() {
                     return;
                 }
-                self.read_states(now, task, tps, 0, out);
+                self.read_states(task, tps, 0);
             }
             Task::AlterPartition { tp, .. } => {
                 let tps = vec![tp.clone()];
-                self.read_states(now, task, tps, 0, out);
+                self.read_states(task, tps, 0);
             }
             Task::ControlledShutdown {
                 broker,
@@ -358,7 +338,7 @@ impl Broker {
                 attempt,
             } => {
                 let (broker, broker_epoch, attempt) = (*broker, *broker_epoch, *attempt);
-                self.begin_controlled_shutdown(now, broker, broker_epoch, attempt, settings, out);
+                self.begin_controlled_shutdown(broker, broker_epoch, attempt);
             }
             Task::ControlledShutdownReply { broker, attempt } => {
                 let (broker, attempt) = (*broker, *attempt);
@@ -371,9 +351,9 @@ impl Broker {
                     })
                     .map(|(tp, _)| tp.clone())
                     .collect();
-                let me = self.id;
+                let me = self.me;
                 if remaining.is_empty() {
-                    out.event(
+                    self.out.event(
                         EventKind::ControlledShutdownCompleted {
                             broker,
                             controller: me,
@@ -381,8 +361,8 @@ impl Broker {
                         "the controller moved every leadership of the stopping broker to another in-sync replica and took it out of the ISRs",
                     );
                 }
-                out.send(
-                    self.me(),
+                self.out.send(
+                    Endpoint::Broker(self.me),
                     Endpoint::Broker(broker),
                     Body::ControlledShutdownResponse {
                         attempt,
@@ -391,7 +371,7 @@ impl Broker {
                     },
                 );
             }
-            Task::RebalanceCheck => self.rebalance_check(now, settings, out),
+            Task::RebalanceCheck => self.rebalance_check(),
             Task::BrokersStarted(new) => {
                 let new = new.clone();
                 self.brokers_started(&new);
@@ -402,13 +382,12 @@ impl Broker {
             }
             Task::LiveOverride { brokers, live } => {
                 let (brokers, live) = (brokers.clone(), *live);
-                if let Some(ctx) = self.ctx() {
-                    for b in brokers {
-                        match live {
-                            Some(l) => ctx.live_override.insert(b, l),
-                            None => ctx.live_override.remove(&b),
-                        };
-                    }
+                let ctx = &mut self.role.partitions;
+                for b in brokers {
+                    match live {
+                        Some(l) => ctx.live_override.insert(b, l),
+                        None => ctx.live_override.remove(&b),
+                    };
                 }
             }
             Task::BrokerStartup(b) => {
@@ -421,46 +400,88 @@ impl Broker {
                             && ctx.states.contains_key(tp)
                     })
                     .collect();
-                let live = self
-                    .controller
-                    .as_ref()
-                    .is_some_and(|c| c.live.contains_key(&b));
+                let live = self.role.live.contains_key(&b);
                 if live && !theirs.is_empty() {
                     let infos = theirs.iter().filter_map(|tp| ctx.info(tp)).collect();
-                    self.enqueue(now, b, Req::LeaderAndIsr(infos), settings, out);
+                    self.enqueue(b, Req::LeaderAndIsr(infos));
                 }
             }
             Task::Reassign { tp, target } => {
                 let (tp, target) = (tp.clone(), target.clone());
-                self.begin_reassignment(now, tp, target, out);
+                self.begin_reassignment(tp, target);
             }
             Task::ReassignStep { tp, .. } => {
                 if ctx.reassigning.contains_key(tp) {
                     let tps = vec![tp.clone()];
-                    self.read_states(now, task, tps, 0, out);
+                    self.read_states(task, tps, 0);
                 }
             }
             Task::ReassignDone { tp } => {
                 let tp = tp.clone();
-                self.finish_reassignment(now, tp, settings, out);
+                self.finish_reassignment(tp);
             }
-            Task::Reelect => self.reelect(now, true, out),
+            Task::Reelect => self.exit = Some(Exit::Reelect),
+        }
+    }
+
+    /// A ZooKeeper answer to one of the role's requests.
+    pub(crate) fn on_zk_response(
+        &mut self,
+        purpose: ControllerPending,
+        result: Result<OpResult, ZkError>,
+    ) {
+        match purpose {
+            ControllerPending::LoadBrokers { epoch } => self.on_brokers_loaded(epoch, result),
+            ControllerPending::Step { epoch, step } => self.on_ctrl_response(epoch, step, result),
+        }
+    }
+
+    /// One of the role's timers.
+    pub(crate) fn on_timer(&mut self, timer: ControllerTimer) {
+        match timer {
+            ControllerTimer::RequestTimeout {
+                broker,
+                correlation_id,
+            } => self.on_controller_request_timeout(broker, correlation_id),
+            ControllerTimer::RebalanceCheck { epoch } => self.on_rebalance_timer(epoch),
+        }
+    }
+
+    /// A notification of one of the watches only the controller sets: each queues an event.
+    pub(crate) fn on_watch(&mut self, path: &str, change: WatchChange) {
+        match (path, change) {
+            ("/brokers/ids", WatchChange::ChildrenChanged) => {
+                self.out.event(
+                    EventKind::WatchFired {
+                        broker: self.me,
+                        path: path.into(),
+                        change: change.words().into(),
+                    },
+                    "the controller watches /brokers/ids to learn of brokers joining and leaving",
+                );
+                // BrokerChange is an event of the controller's queue (ControllerEventManager): it
+                // runs, reading /brokers/ids, after the events queued before it and before the
+                // ones queued after.
+                self.push_task(Task::BrokerChange);
+            }
+            ("/brokers/topics", WatchChange::ChildrenChanged) => {
+                self.push_task(Task::TopicsChanged)
+            }
+            ("/isr_change_notification", WatchChange::ChildrenChanged) => {
+                self.push_task(Task::IsrNotification)
+            }
+            _ => {}
         }
     }
 
     /// A ZooKeeper answer for the current task.
     pub(crate) fn on_ctrl_response(
         &mut self,
-        now: u64,
         epoch: u64,
         step: u64,
         result: Result<OpResult, ZkError>,
-        settings: &Settings,
-        out: &mut Out,
     ) {
-        let Some(role) = self.controller.as_mut() else {
-            return;
-        };
+        let role = &mut *self.role;
         if role.epoch != epoch {
             return;
         }
@@ -483,30 +504,22 @@ impl Broker {
             ..
         } = running;
         match phase {
-            Phase::ListTopics => self.on_list_topics(now, task, results, out),
-            Phase::ReadTopics(topics) => {
-                self.on_read_topics(now, task, topics, results, settings, out)
-            }
-            Phase::ReadStates(tps) => {
-                self.on_read_states(now, task, tps, results, retries, settings, out)
-            }
-            Phase::Write(changes) => {
-                self.on_written(now, task, changes, results, retries, settings, out)
-            }
+            Phase::ListTopics => self.on_list_topics(task, results),
+            Phase::ReadTopics(topics) => self.on_read_topics(task, topics, results),
+            Phase::ReadStates(tps) => self.on_read_states(task, tps, results, retries),
+            Phase::Write(changes) => self.on_written(task, changes, results, retries),
             Phase::ReadBrokers => {
                 if let Some(Ok(OpResult::Children(children))) = results.into_iter().next() {
                     let live = parse_brokers(&children);
-                    self.on_broker_change(now, live, settings, out);
+                    self.on_broker_change(live);
                 }
             }
-            Phase::ListNotifications => self.on_list_notifications(now, task, results, out),
-            Phase::ReadNotifications(names) => {
-                self.on_read_notifications(now, task, names, results, out)
-            }
+            Phase::ListNotifications => self.on_list_notifications(task, results),
+            Phase::ReadNotifications(names) => self.on_read_notifications(task, names, results),
             Phase::WriteAssignment(assignment) => {
-                self.on_assignment_written(now, task, assignment, results, settings, out)
+                self.on_assignment_written(task, assignment, results)
             }
         }
-        self.next_task(now, settings, out);
+        self.next_task();
     }
 }

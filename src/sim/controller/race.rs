@@ -12,7 +12,7 @@
 //! or BADVERSION and watch `/controller`. When the znode goes away, every live broker races
 //! again.
 
-use super::broker_changes::parse_brokers;
+use super::inputs::ControllerPending;
 use super::queue::Task;
 use super::{ControllerRole, PartitionContext};
 use crate::sim::broker::{Broker, Pending};
@@ -22,6 +22,40 @@ use crate::sim::message::{NodeData, OpResult, Out, WatchChange, ZkError, ZkOp};
 use crate::sim::net::BrokerId;
 use crate::sim::zookeeper::parse_broker_id;
 use std::collections::BTreeMap;
+
+/// What one of the `/controller` race's ZooKeeper requests was for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // the variants are documented; their fields say what they hold
+pub enum ElectionPending {
+    /// `elect()`: does `/controller` exist? (sets the watch)
+    ElectCheck,
+    /// `elect()`: read `/controller_epoch`.
+    ReadEpoch,
+    /// `elect()`: create `/controller_epoch` with "0" in a fresh cluster.
+    CreateEpoch,
+    /// `elect()`: the atomic create of `/controller` + increment of `/controller_epoch`.
+    ElectMulti { epoch: u64 },
+    /// Before 2.1, `elect()`'s first step: the checked ephemeral create of `/controller`.
+    CreateController,
+    /// That create met NODEEXISTS: whose session owns `/controller`?
+    CreateControllerCheck,
+    /// Before 2.1, `onControllerFailover`: `readControllerEpochFromZooKeeper`.
+    FailoverReadEpoch,
+    /// Before 2.1, `incrementControllerEpoch`: setData of `/controller_epoch` to `epoch` on
+    /// the version read.
+    IncrementEpoch { epoch: u64 },
+    /// `incrementControllerEpoch` found no `/controller_epoch`: create it with 1.
+    CreateInitialEpoch,
+    /// `triggerControllerMove` (2.0.1) / `resign` (0.10.2.2): delete `/controller`.
+    DeleteController,
+    /// After losing the race: who won?
+    AfterRaceLost { error: ZkError },
+    /// The multi-op failed with NODEEXISTS or BADVERSION: read `/controller` and
+    /// `/controller_epoch` to see whether it was this broker's own, resent after a lost reply.
+    CheckElection { epoch: u64, error: ZkError },
+    /// `/controller` was created or changed: re-read it (and re-arm the watch).
+    ControllerChange,
+}
 
 impl Broker {
     /// `KafkaController.elect`: if `/controller` exists, follow it (the read sets a watch);
@@ -33,7 +67,7 @@ impl Broker {
                 path: "/controller".into(),
                 watch: true,
             },
-            Pending::ElectCheck,
+            Pending::Election(ElectionPending::ElectCheck),
             out,
         );
     }
@@ -45,33 +79,33 @@ impl Broker {
                 path: "/controller_epoch".into(),
                 watch: false,
             },
-            Pending::ReadEpoch,
+            Pending::Election(ElectionPending::ReadEpoch),
             out,
         );
     }
 
-    /// Handles the response to one of the election's or the controller's ZooKeeper requests.
-    pub(crate) fn on_controller_response(
+    /// Handles the response to one of the election's ZooKeeper requests.
+    pub(crate) fn on_election_response(
         &mut self,
         now: u64,
-        purpose: Pending,
+        purpose: ElectionPending,
         result: Result<OpResult, ZkError>,
         settings: &Settings,
         out: &mut Out,
     ) {
         match (purpose, result) {
-            (Pending::ElectCheck, Ok(OpResult::Node(node))) => match node {
+            (ElectionPending::ElectCheck, Ok(OpResult::Node(node))) => match node {
                 Some(n) => self.follow(parse_broker_id(&n.data), out),
                 None if settings.profile.elects_with_one_multi_op() => self.read_epoch(now, out),
                 None => self.create_controller_znode(now, out),
             },
             // ----- before 2.1: two steps -----
-            (Pending::CreateController, Ok(OpResult::Created(_))) => self.controller_znode_created(
+            (ElectionPending::CreateController, Ok(OpResult::Created(_))) => self.controller_znode_created(
                 now,
                 "KafkaController.elect (ZookeeperLeaderElector.elect in 0.10): first broker to create the ephemeral /controller znode; before 2.1 the controller epoch is a second step (onControllerFailover's incrementControllerEpoch)",
                 out,
             ),
-            (Pending::CreateController, Err(ZkError::NodeExists)) => {
+            (ElectionPending::CreateController, Err(ZkError::NodeExists)) => {
                 // checkedEphemeralCreate: whose is it?
                 self.zk_request(
                     now,
@@ -79,12 +113,12 @@ impl Broker {
                         path: "/controller".into(),
                         watch: true,
                     },
-                    Pending::CreateControllerCheck,
+                    Pending::Election(ElectionPending::CreateControllerCheck),
                     out,
                 );
             }
-            (Pending::CreateController, Err(error)) => self.race_lost(now, error, out),
-            (Pending::CreateControllerCheck, Ok(OpResult::Node(node))) => match node {
+            (ElectionPending::CreateController, Err(error)) => self.race_lost(now, error, out),
+            (ElectionPending::CreateControllerCheck, Ok(OpResult::Node(node))) => match node {
                 Some(n)
                     if n.stat.ephemeral_owner.is_some()
                         && n.stat.ephemeral_owner == self.zk.session =>
@@ -99,7 +133,7 @@ impl Broker {
                 // "The ephemeral node went away while reading it, attempting create() again".
                 None => self.create_controller_znode(now, out),
             },
-            (Pending::FailoverReadEpoch, Ok(OpResult::Node(node))) => {
+            (ElectionPending::FailoverReadEpoch, Ok(OpResult::Node(node))) => {
                 // incrementControllerEpoch: epoch + 1 on the version read. With no
                 // /controller_epoch yet, the controller context's initial values stand
                 // (InitialControllerEpoch - 1 = 0, version 0), so the setData meets NONODE.
@@ -113,11 +147,11 @@ impl Broker {
                         data: (read + 1).to_string(),
                         version: Some(version),
                     },
-                    Pending::IncrementEpoch { epoch: read + 1 },
+                    Pending::Election(ElectionPending::IncrementEpoch { epoch: read + 1 }),
                     out,
                 );
             }
-            (Pending::IncrementEpoch { epoch }, Ok(OpResult::Set(stat))) => self.become_controller(
+            (ElectionPending::IncrementEpoch { epoch }, Ok(OpResult::Set(stat))) => self.become_controller(
                 now,
                 (epoch, stat.version),
                 settings.profile,
@@ -127,7 +161,7 @@ impl Broker {
                 ),
                 out,
             ),
-            (Pending::IncrementEpoch { .. }, Err(ZkError::NoNode)) => {
+            (ElectionPending::IncrementEpoch { .. }, Err(ZkError::NoNode)) => {
                 // "If path doesn't exist, this is the first controller whose epoch should be 1".
                 self.zk_request(
                     now,
@@ -136,11 +170,11 @@ impl Broker {
                         data: "1".into(),
                         ephemeral: false,
                     },
-                    Pending::CreateInitialEpoch,
+                    Pending::Election(ElectionPending::CreateInitialEpoch),
                     out,
                 );
             }
-            (Pending::CreateInitialEpoch, Ok(OpResult::Created(stat))) => self.become_controller(
+            (ElectionPending::CreateInitialEpoch, Ok(OpResult::Created(stat))) => self.become_controller(
                 now,
                 (1, stat.version),
                 settings.profile,
@@ -151,11 +185,11 @@ impl Broker {
             // create of /controller_epoch. (0.10.2.2's incrementControllerEpoch catches its own
             // exception for BADVERSION and logs it; only a holder of /controller writes the
             // epoch, so that conflict cannot arise here.)
-            (Pending::IncrementEpoch { .. }, Err(error))
-            | (Pending::CreateInitialEpoch, Err(error)) => {
+            (ElectionPending::IncrementEpoch { .. }, Err(error))
+            | (ElectionPending::CreateInitialEpoch, Err(error)) => {
                 self.controller_moved(now, error, out)
             }
-            (Pending::ReadEpoch, Ok(OpResult::Node(None))) => {
+            (ElectionPending::ReadEpoch, Ok(OpResult::Node(None))) => {
                 // A fresh cluster: create /controller_epoch with "0" first.
                 self.zk_request(
                     now,
@@ -164,11 +198,11 @@ impl Broker {
                         data: "0".into(),
                         ephemeral: false,
                     },
-                    Pending::CreateEpoch,
+                    Pending::Election(ElectionPending::CreateEpoch),
                     out,
                 );
             }
-            (Pending::ReadEpoch, Ok(OpResult::Node(Some(n)))) => {
+            (ElectionPending::ReadEpoch, Ok(OpResult::Node(Some(n)))) => {
                 let epoch: u64 = n.data.parse().unwrap_or(0) + 1;
                 self.zk_request(
                     now,
@@ -187,14 +221,14 @@ impl Broker {
                             version: Some(n.stat.version),
                         },
                     ]),
-                    Pending::ElectMulti { epoch },
+                    Pending::Election(ElectionPending::ElectMulti { epoch }),
                     out,
                 );
             }
-            (Pending::CreateEpoch, Ok(_)) | (Pending::CreateEpoch, Err(ZkError::NodeExists)) => {
+            (ElectionPending::CreateEpoch, Ok(_)) | (ElectionPending::CreateEpoch, Err(ZkError::NodeExists)) => {
                 self.read_epoch(now, out)
             }
-            (Pending::ElectMulti { epoch }, Ok(OpResult::Multi(results))) => {
+            (ElectionPending::ElectMulti { epoch }, Ok(OpResult::Multi(results))) => {
                 let version = results
                     .iter()
                     .find_map(|r| match r {
@@ -210,7 +244,7 @@ impl Broker {
                 self.become_controller(now, (epoch, version), settings.profile, cause, out);
             }
             (
-                Pending::ElectMulti { epoch },
+                ElectionPending::ElectMulti { epoch },
                 Err(error @ (ZkError::NodeExists | ZkError::BadVersion)),
             ) => {
                 // KafkaZkClient.registerControllerAndIncrementControllerEpoch (2.1+): on
@@ -229,12 +263,12 @@ impl Broker {
                             watch: false,
                         },
                     ]),
-                    Pending::CheckElection { epoch, error },
+                    Pending::Election(ElectionPending::CheckElection { epoch, error }),
                     out,
                 );
             }
-            (Pending::ElectMulti { .. }, Err(error)) => self.race_lost(now, error, out),
-            (Pending::CheckElection { epoch, error }, Ok(OpResult::Batch(results))) => {
+            (ElectionPending::ElectMulti { .. }, Err(error)) => self.race_lost(now, error, out),
+            (ElectionPending::CheckElection { epoch, error }, Ok(OpResult::Batch(results))) => {
                 let mut it = results.into_iter();
                 let (Some(Ok(OpResult::Node(controller))), Some(Ok(OpResult::Node(epoch_node)))) =
                     (it.next(), it.next())
@@ -257,22 +291,12 @@ impl Broker {
                     _ => self.after_race_lost(now, error, controller, out),
                 }
             }
-            (Pending::AfterRaceLost { error }, Ok(OpResult::Node(node))) => {
+            (ElectionPending::AfterRaceLost { error }, Ok(OpResult::Node(node))) => {
                 self.after_race_lost(now, error, node, out)
             }
-            (Pending::ControllerChange, Ok(OpResult::Node(node))) => {
+            (ElectionPending::ControllerChange, Ok(OpResult::Node(node))) => {
                 let now_controller = node.and_then(|n| parse_broker_id(&n.data));
                 self.follow(now_controller, out);
-            }
-            // Answers to a controller that has since resigned (or been re-elected) are void.
-            (Pending::LoadBrokers { epoch }, Ok(OpResult::Children(children)))
-                if self.acts_in_epoch(epoch) =>
-            {
-                let live = parse_brokers(&children);
-                if let Some(c) = self.controller.as_mut() {
-                    c.live = live;
-                }
-                self.push_task(now, Task::LoadTopics, settings, out);
             }
             _ => {}
         }
@@ -290,7 +314,7 @@ impl Broker {
                 ),
                 ephemeral: true,
             },
-            Pending::CreateController,
+            Pending::Election(ElectionPending::CreateController),
             out,
         );
     }
@@ -306,7 +330,7 @@ impl Broker {
                 path: "/controller_epoch".into(),
                 watch: false,
             },
-            Pending::FailoverReadEpoch,
+            Pending::Election(ElectionPending::FailoverReadEpoch),
             out,
         );
     }
@@ -329,7 +353,7 @@ impl Broker {
             ZkOp::Delete {
                 path: "/controller".into(),
             },
-            Pending::DeleteController,
+            Pending::Election(ElectionPending::DeleteController),
             out,
         );
     }
@@ -342,7 +366,7 @@ impl Broker {
                 path: "/controller".into(),
                 watch: true,
             },
-            Pending::AfterRaceLost { error },
+            Pending::Election(ElectionPending::AfterRaceLost { error }),
             out,
         );
     }
@@ -367,6 +391,10 @@ impl Broker {
             // Gone again already: race again.
             None => self.elect(now, out),
         }
+    }
+
+    fn acts_in_epoch(&self, epoch: u64) -> bool {
+        self.controller.as_ref().is_some_and(|c| c.epoch == epoch)
     }
 
     /// Another broker (or nobody) is controller now; resign if this one was.
@@ -418,7 +446,7 @@ impl Broker {
                 path: "/brokers/ids".into(),
                 watch: true,
             },
-            Pending::LoadBrokers { epoch },
+            Pending::Controller(ControllerPending::LoadBrokers { epoch }),
             out,
         );
     }
@@ -454,7 +482,7 @@ impl Broker {
                     path: "/controller".into(),
                     watch: true,
                 },
-                Pending::ControllerChange,
+                Pending::Election(ElectionPending::ControllerChange),
                 out,
             );
         }
@@ -508,7 +536,7 @@ impl Broker {
                     },
                 );
                 if busy {
-                    self.push_task(now, Task::Reelect, settings, out);
+                    self.with_controller(now, settings, out, |c| c.push_task(Task::Reelect));
                 } else {
                     self.reelect(now, false, out);
                 }
@@ -520,33 +548,13 @@ impl Broker {
                         path: "/controller".into(),
                         watch: true,
                     },
-                    Pending::ControllerChange,
+                    Pending::Election(ElectionPending::ControllerChange),
                     out,
                 );
             }
-            ("/brokers/ids", WatchChange::ChildrenChanged) if self.controller.is_some() => {
-                out.event(
-                    EventKind::WatchFired {
-                        broker: self.id,
-                        path: path.into(),
-                        change: change.words().into(),
-                    },
-                    "the controller watches /brokers/ids to learn of brokers joining and leaving",
-                );
-                // BrokerChange is an event of the controller's queue (ControllerEventManager): it
-                // runs, reading /brokers/ids, after the events queued before it and before the
-                // ones queued after.
-                self.push_task(now, Task::BrokerChange, settings, out);
+            _ => {
+                self.with_controller(now, settings, out, |c| c.on_watch(path, change));
             }
-            ("/brokers/topics", WatchChange::ChildrenChanged) if self.controller.is_some() => {
-                self.push_task(now, Task::TopicsChanged, settings, out)
-            }
-            ("/isr_change_notification", WatchChange::ChildrenChanged)
-                if self.controller.is_some() =>
-            {
-                self.push_task(now, Task::IsrNotification, settings, out)
-            }
-            _ => {}
         }
     }
 }

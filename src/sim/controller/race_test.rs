@@ -1,6 +1,7 @@
 //! Unit tests of the `/controller` race and of resigning.
 
 use super::queue::{Reason, Task};
+use super::race::ElectionPending;
 use crate::sim::broker::tests::{answer, answer_in, connected_broker, node, requests};
 use crate::sim::broker::{Broker, Pending};
 use crate::sim::config::{Profile, Settings};
@@ -14,7 +15,7 @@ fn electing(b: &mut Broker, epoch: u64) -> u64 {
     b.zk_request(
         0,
         ZkOp::Multi(Vec::new()),
-        Pending::ElectMulti { epoch },
+        Pending::Election(ElectionPending::ElectMulti { epoch }),
         &mut out,
     );
     requests(&out)[0].0
@@ -320,15 +321,12 @@ fn a_controller_in_the_middle_of_an_event_handles_the_deletion_after_it() {
     let mut b = controller();
     let tp = TopicPartition::new("T", 0);
     let mut out = Out::default();
-    b.push_task(
-        0,
-        Task::Elect {
+    b.with_controller(0, &settings, &mut out, |c| {
+        c.push_task(Task::Elect {
             reason: Reason::Preferred { automatic: false },
             partitions: Some(vec![tp]),
-        },
-        &settings,
-        &mut out,
-    );
+        })
+    });
     let (read, _) = only_request(&out);
     let mut out = Out::default();
     b.on_watch(1, "/controller", WatchChange::Deleted, &settings, &mut out);

@@ -5,12 +5,10 @@
 
 use super::channels::Req;
 use super::queue::{Phase, Task};
-use super::Known;
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
+use super::{Controller, Exit, Known};
 use crate::sim::election;
 use crate::sim::event::EventKind;
-use crate::sim::message::{OpResult, Out, ZkError, ZkOp};
+use crate::sim::message::{OpResult, ZkError, ZkOp};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{
@@ -78,21 +76,13 @@ fn assignment_znode(
     a
 }
 
-impl Broker {
+impl Controller<'_> {
     /// `onPartitionReassignment` begins (`updateCurrentReassignment`, U1 and U2; 3.9.0 and
     /// 2.4.1; steps 1 to 3 of 2.0.1 and 0.10.2.2): the assignment znode lists the target followed
     /// by the original replicas not in it (see [`election::reassignment_replicas`]), with the
     /// adding and removing replicas from 2.4. What follows is a [`Task::ReassignStep`].
-    pub(super) fn begin_reassignment(
-        &mut self,
-        now: u64,
-        tp: TopicPartition,
-        target: Vec<BrokerId>,
-        out: &mut Out,
-    ) {
-        let Some(role) = self.controller.as_ref() else {
-            return;
-        };
+    pub(super) fn begin_reassignment(&mut self, tp: TopicPartition, target: Vec<BrokerId>) {
+        let role = &*self.role;
         let target_first = role.profile.lists_reassignment_target_first();
         let ctx = &role.partitions;
         let Some(original) = ctx.assignment(&tp).cloned() else {
@@ -115,56 +105,44 @@ impl Broker {
             data: serde_json::to_string(&a).expect("an assignment serializes"),
             version: None,
         });
-        if let Some(ctx) = self.ctx() {
-            ctx.reassigning.insert(tp.clone(), re);
-        }
+        let ctx = &mut self.role.partitions;
+        ctx.reassigning.insert(tp.clone(), re);
         self.zk_step(
-            now,
             Task::Reassign { tp, target },
             Phase::WriteAssignment(a),
             0,
             op,
-            out,
         );
     }
 
     fn fenced_write(&self, write: ZkOp) -> ZkOp {
-        match self.controller.as_ref() {
-            Some(c) => fenced(c.profile, c.epoch_zk_version, write),
-            None => write,
-        }
+        fenced(self.role.profile, self.role.epoch_zk_version, write)
     }
 
     pub(super) fn on_assignment_written(
         &mut self,
-        now: u64,
         task: Task,
         assignment: TopicAssignment,
         results: Vec<Result<OpResult, ZkError>>,
-        settings: &Settings,
-        out: &mut Out,
     ) {
         if matches!(results.first(), Some(Err(ZkError::CheckFailed))) {
-            self.resign_moved(
-                now,
+            self.exit = Some(Exit::Moved(
                 "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException)",
-                out,
-            );
+            ));
             return;
         }
         if !matches!(results.first(), Some(Ok(_))) {
             return;
         }
-        let me = self.id;
+        let me = self.me;
         match task {
             Task::Reassign { tp, target } => {
-                if let Some(ctx) = self.ctx() {
-                    ctx.topics.insert(
-                        tp.topic.clone(),
-                        assignment.by_partition().into_values().collect(),
-                    );
-                }
-                out.event(
+                let ctx = &mut self.role.partitions;
+                ctx.topics.insert(
+                    tp.topic.clone(),
+                    assignment.by_partition().into_values().collect(),
+                );
+                self.out.event(
                     EventKind::ReassignmentStarted {
                         partition: tp.to_string(),
                         controller: me,
@@ -173,14 +151,14 @@ impl Broker {
                     "partition reassignment: the replica list becomes the target followed by the replicas being removed; the new replicas catch up before the old ones go",
                 );
                 self.push_front(vec![Task::ReassignStep { tp, resume: true }]);
-                self.broadcast_metadata(now, settings, out);
+                self.broadcast_metadata();
             }
             Task::ReassignDone { tp } => {
-                let Some(re) = self.ctx().and_then(|c| c.reassigning.remove(&tp)) else {
+                let Some(re) = self.role.partitions.reassigning.remove(&tp) else {
                     return;
                 };
                 let removed = re.removing();
-                out.event(
+                self.out.event(
                     EventKind::ReassignmentCompleted {
                         partition: tp.to_string(),
                         controller: me,
@@ -192,7 +170,7 @@ impl Broker {
                         format!("the replicas {removed:?} left the ISR and were deleted (StopReplica); the assignment znode names only the target replicas: the reassignment is done")
                     },
                 );
-                self.broadcast_metadata(now, settings, out);
+                self.broadcast_metadata();
             }
             _ => {}
         }
@@ -208,7 +186,7 @@ impl Broker {
         tp: &TopicPartition,
         read: Option<&Known>,
     ) {
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         let Some(re) = ctx.reassigning.get(tp).cloned() else {
             return;
         };
@@ -236,7 +214,7 @@ impl Broker {
     /// replica (after a leader's ISR change: `processPartitionReassignmentIsrChange` /
     /// `maybeCompleteReassignment`).
     pub(super) fn maybe_queue_reassignment_step(&mut self, tp: &TopicPartition) {
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         let Some(re) = ctx.reassigning.get(tp) else {
             return;
         };
@@ -255,14 +233,8 @@ impl Broker {
 
     /// B5 and B6: the removed replicas are deleted (StopReplica with delete) and the assignment
     /// znode gets the target alone.
-    pub(super) fn finish_reassignment(
-        &mut self,
-        now: u64,
-        tp: TopicPartition,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        let Some(ctx) = self.ctx() else { return };
+    pub(super) fn finish_reassignment(&mut self, tp: TopicPartition) {
+        let ctx = &mut self.role.partitions;
         let Some(re) = ctx.reassigning.get(&tp).cloned() else {
             return;
         };
@@ -276,18 +248,12 @@ impl Broker {
             &tp.topic,
             &parts,
             &others,
-            settings.profile.lists_reassignment_target_first(),
+            self.settings.profile.lists_reassignment_target_first(),
         );
         let live = self.live_set();
         for r in re.removing() {
             if live.contains(&r) {
-                self.enqueue(
-                    now,
-                    r,
-                    Req::StopReplica(vec![tp.clone()], true),
-                    settings,
-                    out,
-                );
+                self.enqueue(r, Req::StopReplica(vec![tp.clone()], true));
             }
         }
         let mut ops = vec![self.fenced_write(ZkOp::SetData {
@@ -295,9 +261,11 @@ impl Broker {
             data: serde_json::to_string(&a).expect("an assignment serializes"),
             version: None,
         })];
-        if settings.profile.lists_reassignment_target_first() {
+        if self.settings.profile.lists_reassignment_target_first() {
             // From 2.4 the assignment znode was the only record of the move.
-        } else if let Some(ctx) = self.ctx() {
+        } else {
+            let ctx = &mut self.role.partitions;
+
             // Before 2.4: `removePartitionsFromReassignedPartitions` writes the ones left, or
             // deletes /admin/reassign_partitions when none is (2.0.1).
             let mut left = ReassignPartitions {
@@ -326,13 +294,6 @@ impl Broker {
         } else {
             ZkOp::Batch(ops)
         };
-        self.zk_step(
-            now,
-            Task::ReassignDone { tp },
-            Phase::WriteAssignment(a),
-            0,
-            op,
-            out,
-        );
+        self.zk_step(Task::ReassignDone { tp }, Phase::WriteAssignment(a), 0, op);
     }
 }

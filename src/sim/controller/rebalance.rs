@@ -2,35 +2,27 @@
 //! `leader.imbalance.check.interval.seconds`) and the admin tools' requests (preferred
 //! election, unclean election turned on, reassignment) that reach the controller.
 
+use super::inputs::ControllerTimer;
 use super::queue::{Reason, Task};
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
+use super::Controller;
 use crate::sim::election;
 use crate::sim::event::EventKind;
-use crate::sim::message::{AdminRequest, Out, Timer};
-use crate::sim::net::BrokerId;
+use crate::sim::message::{AdminRequest, Timer};
+use crate::sim::net::{BrokerId, Endpoint};
 use std::collections::BTreeMap;
 
-impl Broker {
-    pub(crate) fn on_rebalance_timer(
-        &mut self,
-        now: u64,
-        epoch: u64,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        if self.controller.as_ref().is_some_and(|c| c.epoch == epoch) {
-            self.push_task(now, Task::RebalanceCheck, settings, out);
+impl Controller<'_> {
+    pub(crate) fn on_rebalance_timer(&mut self, epoch: u64) {
+        if self.role.epoch == epoch {
+            self.push_task(Task::RebalanceCheck);
         }
     }
 
     /// `checkAndTriggerAutoLeaderRebalance`.
-    pub(super) fn rebalance_check(&mut self, now: u64, settings: &Settings, out: &mut Out) {
+    pub(super) fn rebalance_check(&mut self) {
         let live = self.live_set();
-        let me = self.id;
-        let Some(role) = self.controller.as_ref() else {
-            return;
-        };
+        let me = self.me;
+        let role = &*self.role;
         let epoch = role.epoch;
         let ctx = &role.partitions;
         let tps = ctx.partitions();
@@ -55,7 +47,7 @@ impl Broker {
         for (b, (total, not_led)) in &preferred_of {
             ratios.push((*b, not_led * 100 / (*total).max(1)));
         }
-        let pct = settings.leader_imbalance_per_broker_percentage;
+        let pct = self.settings.leader_imbalance_per_broker_percentage;
         let imbalanced = election::imbalanced(&leaderships, pct);
         let mut elect = Vec::new();
         for (b, idx) in &imbalanced {
@@ -67,7 +59,7 @@ impl Broker {
                 }
             }
         }
-        out.event(
+        self.out.event(
             EventKind::LeaderImbalanceChecked {
                 controller: me,
                 ratios,
@@ -75,7 +67,7 @@ impl Broker {
             },
             format!(
                 "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds ({} s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage ({pct} %)",
-                settings.leader_imbalance_check_interval_seconds
+                self.settings.leader_imbalance_check_interval_seconds
             ),
         );
         if !elect.is_empty() {
@@ -84,31 +76,22 @@ impl Broker {
                 partitions: Some(elect),
             }]);
         }
-        out.timer(
-            now + settings.leader_imbalance_check_interval_seconds * 1000,
-            self.me(),
-            Timer::RebalanceCheck { epoch },
+        self.out.timer(
+            self.now + self.settings.leader_imbalance_check_interval_seconds * 1000,
+            Endpoint::Broker(self.me),
+            Timer::Controller(ControllerTimer::RebalanceCheck { epoch }),
         );
     }
 
     /// An admin tool's request, through a znode the controller watches.
-    pub(crate) fn on_admin(
-        &mut self,
-        now: u64,
-        request: AdminRequest,
-        settings: &Settings,
-        out: &mut Out,
-    ) {
-        if self.controller.is_none() {
-            return;
-        }
+    pub(crate) fn on_admin(&mut self, request: AdminRequest) {
         let task = match request {
             AdminRequest::PreferredElection(tps) => Task::Elect {
                 reason: Reason::Preferred { automatic: false },
                 partitions: (!tps.is_empty()).then_some(tps),
             },
             AdminRequest::UncleanEnabled(topic) => {
-                let tps = self.ctx().map(|c| c.partitions()).unwrap_or_default();
+                let tps = self.role.partitions.partitions();
                 Task::Elect {
                     reason: Reason::UncleanEnabled,
                     partitions: Some(
@@ -123,6 +106,6 @@ impl Broker {
                 target: replicas,
             },
         };
-        self.push_task(now, task, settings, out);
+        self.push_task(task);
     }
 }

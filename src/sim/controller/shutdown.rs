@@ -4,34 +4,27 @@
 
 use super::channels::Req;
 use super::queue::{Reason, Task};
-use crate::sim::broker::Broker;
-use crate::sim::config::Settings;
+use super::Controller;
 use crate::sim::message::{Body, KafkaError, Out};
 use crate::sim::net::{BrokerId, Endpoint};
 
-impl Broker {
+impl Controller<'_> {
     pub(super) fn begin_controlled_shutdown(
         &mut self,
-        now: u64,
         broker: BrokerId,
         broker_epoch: i64,
         attempt: u32,
-        settings: &Settings,
-        out: &mut Out,
     ) {
-        let error = self
-            .controller
-            .as_ref()
-            .and_then(|c| match c.live.get(&broker) {
-                None => Some(KafkaError::BrokerNotAvailable),
-                Some(known) if settings.profile.has_broker_epochs() && broker_epoch < *known => {
-                    Some(KafkaError::StaleBrokerEpoch)
-                }
-                Some(_) => None,
-            });
+        let error = match self.role.live.get(&broker) {
+            None => Some(KafkaError::BrokerNotAvailable),
+            Some(known) if self.settings.profile.has_broker_epochs() && broker_epoch < *known => {
+                Some(KafkaError::StaleBrokerEpoch)
+            }
+            Some(_) => None,
+        };
         if let Some(error) = error {
-            out.send(
-                self.me(),
+            self.out.send(
+                Endpoint::Broker(self.me),
                 Endpoint::Broker(broker),
                 Body::ControlledShutdownResponse {
                     attempt,
@@ -41,7 +34,7 @@ impl Broker {
             );
             return;
         }
-        let Some(ctx) = self.ctx() else { return };
+        let ctx = &mut self.role.partitions;
         ctx.shutting_down.insert(broker);
         let mut led = Vec::new();
         let mut followed = Vec::new();
@@ -71,13 +64,7 @@ impl Broker {
                 why: "controlled shutdown: the stopping broker's follower replicas go to OfflineReplica",
                 partitions: Some(followed.clone()),
             });
-            self.enqueue(
-                now,
-                broker,
-                Req::StopReplica(followed, false),
-                settings,
-                out,
-            );
+            self.enqueue(broker, Req::StopReplica(followed, false));
         }
         tasks.push(Task::ControlledShutdownReply { broker, attempt });
         self.push_front(tasks);
@@ -86,34 +73,32 @@ impl Broker {
     /// `KafkaController.doControlledShutdown` entry point.
     pub(crate) fn on_controlled_shutdown_request(
         &mut self,
-        now: u64,
         from: BrokerId,
         broker_epoch: i64,
         attempt: u32,
-        settings: &Settings,
-        out: &mut Out,
     ) {
-        if self.controller.is_none() {
-            out.send(
-                self.me(),
-                Endpoint::Broker(from),
-                Body::ControlledShutdownResponse {
-                    attempt,
-                    error: Some(KafkaError::NotController),
-                    remaining: Vec::new(),
-                },
-            );
-            return;
-        }
-        self.push_task(
-            now,
-            Task::ControlledShutdown {
-                broker: from,
-                broker_epoch,
-                attempt,
-            },
-            settings,
-            out,
-        );
+        self.push_task(Task::ControlledShutdown {
+            broker: from,
+            broker_epoch,
+            attempt,
+        });
     }
+}
+
+/// A broker that is not controller answers a controlled shutdown request with NOT_CONTROLLER.
+pub(crate) fn refuse_controlled_shutdown(
+    me: BrokerId,
+    from: BrokerId,
+    attempt: u32,
+    out: &mut Out,
+) {
+    out.send(
+        Endpoint::Broker(me),
+        Endpoint::Broker(from),
+        Body::ControlledShutdownResponse {
+            attempt,
+            error: Some(KafkaError::NotController),
+            remaining: Vec::new(),
+        },
+    );
 }
