@@ -66,7 +66,13 @@ mod shutdown;
 #[cfg(test)]
 mod broker_changes_test;
 #[cfg(test)]
+mod fencing_test;
+#[cfg(test)]
+mod isr_changes_test;
+#[cfg(test)]
 mod race_test;
+#[cfg(test)]
+mod testing;
 
 pub use channels::{Channel, Req};
 pub use inputs::{ControllerPending, ControllerTimer};

@@ -1,12 +1,16 @@
-//! Unit tests of the `/controller` race and of resigning.
+//! Unit tests of the `/controller` race, of resigning, and of the failover's first read.
 
+use super::inputs::ControllerPending;
 use super::queue::{Reason, Task};
 use super::race::ElectionPending;
+use super::testing::Fixture;
+use super::ControllerRole;
 use crate::sim::broker::tests::{answer, answer_in, connected_broker, node, requests};
 use crate::sim::broker::{Broker, Pending};
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
-use crate::sim::message::{OpResult, Out, WatchChange, ZkError, ZkOp};
+use crate::sim::message::{Body, OpResult, Out, Timer, WatchChange, ZkError, ZkOp};
+use crate::sim::net::Endpoint;
 use crate::sim::topic::TopicPartition;
 
 /// Broker 1 sent the election multi-op for `epoch` (xid returned).
@@ -375,4 +379,147 @@ fn an_idle_controller_handles_the_deletion_at_once() {
         &only_request(&out).1,
         ZkOp::Exists { path, watch: true } if path == "/controller"
     ));
+}
+
+#[test]
+fn the_race_won_by_the_multi_op_makes_the_broker_controller_and_reads_the_live_brokers() {
+    // One input: the answer to its multi-op (create /controller, /controller_epoch 2 -> 3 at
+    // version 3). The failover's first read, of /brokers/ids with a watch, is the role's.
+    let mut b = connected_broker(1);
+    let xid = electing(&mut b, 3);
+    let out = answer(
+        &mut b,
+        xid,
+        Ok(OpResult::Multi(vec![
+            created(40, Some(7)),
+            OpResult::Set(stat(2, 3, None)),
+        ])),
+    );
+    assert_eq!(
+        out.events,
+        vec![(
+            EventKind::ControllerElected { broker: 1, epoch: 3 },
+            "one multi-op from 2.1 (registerControllerAndIncrementControllerEpoch): first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same transaction".to_string()
+        )]
+    );
+    assert_eq!(
+        out.sends,
+        vec![(
+            Endpoint::Broker(1),
+            Endpoint::Zk,
+            Body::Request {
+                session: 7,
+                xid: xid + 1,
+                op: ZkOp::GetChildren {
+                    path: "/brokers/ids".into(),
+                    watch: true
+                }
+            }
+        )]
+    );
+    // The ZooKeeper client's send thread sleeps until its next ping is due, readTimeout / 2
+    // after the request it just sent.
+    assert_eq!(
+        out.timers,
+        vec![(2_010, Endpoint::Broker(1), Timer::ZkTick(2))]
+    );
+    assert_eq!(
+        b.zk.pending.get(&(xid + 1)).map(|(_, p)| p),
+        Some(&Pending::Controller(ControllerPending::LoadBrokers {
+            epoch: 3
+        }))
+    );
+    assert_eq!(
+        b.controller,
+        Some(ControllerRole {
+            epoch: 3,
+            epoch_zk_version: 3,
+            profile: Profile::V3_9,
+            live: Default::default(),
+            next_correlation: 1,
+            partitions: Default::default(),
+            expired: false,
+        })
+    );
+    assert_eq!(b.active_controller, Some(1));
+}
+
+#[test]
+fn the_race_lost_to_another_broker_follows_the_winner() {
+    // The multi-op met NODEEXISTS; the one input is the answer to checkControllerAndEpoch:
+    // /controller names broker 2. No request, no resignation (it never was controller).
+    let mut b = connected_broker(1);
+    let xid = electing(&mut b, 3);
+    answer(&mut b, xid, Err(ZkError::NodeExists));
+    let out = answer(
+        &mut b,
+        xid + 1,
+        Ok(OpResult::Batch(vec![
+            Ok(node(r#"{"version":1,"brokerid":2}"#, 40, 0, Some(8))),
+            Ok(node("3", 2, 3, None)),
+        ])),
+    );
+    assert_eq!(
+        out.events,
+        vec![(
+            EventKind::ControllerRaceLost {
+                broker: 1,
+                error: "NODEEXISTS".into(),
+                controller: Some(2)
+            },
+            "the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule".to_string()
+        )]
+    );
+    assert_eq!(out.sends, vec![]);
+    assert_eq!(out.timers, vec![]);
+    assert_eq!(b.controller, None);
+    assert_eq!(b.active_controller, Some(2));
+}
+
+#[test]
+fn the_failovers_read_of_the_live_brokers_queues_the_topics_load() {
+    // The role's first input: /brokers/ids with the broker epochs. Failover goes on with the
+    // topics, the ISR change notifications and the reassignments in progress (one batch).
+    let mut f = Fixture::new(Profile::V3_9, &[]);
+    f.role.partitions.loaded = false;
+    let h = f.input(100, |c| {
+        c.on_zk_response(
+            ControllerPending::LoadBrokers { epoch: 1 },
+            Ok(OpResult::Children(vec![("1".into(), 10), ("2".into(), 11)])),
+        )
+    });
+    assert_eq!(
+        h.zk,
+        vec![(
+            ZkOp::Batch(vec![
+                ZkOp::GetChildren {
+                    path: "/brokers/topics".into(),
+                    watch: true
+                },
+                ZkOp::GetChildren {
+                    path: "/isr_change_notification".into(),
+                    watch: true
+                },
+                ZkOp::Exists {
+                    path: "/admin/reassign_partitions".into(),
+                    watch: false
+                },
+            ]),
+            ControllerPending::Step { epoch: 1, step: 1 }
+        )]
+    );
+    assert_eq!(
+        (h.out.sends.len(), h.out.timers.len(), h.out.events.len()),
+        (0, 0, 0)
+    );
+    assert_eq!(f.role.live, [(1, 10), (2, 11)].into_iter().collect());
+    // An answer meant for an earlier term of this broker's role is void.
+    let h = f.input(100, |c| {
+        c.on_zk_response(
+            ControllerPending::LoadBrokers { epoch: 0 },
+            Ok(OpResult::Children(vec![])),
+        )
+    });
+    assert_eq!(h.zk, vec![]);
+    assert_eq!(f.role.live, [(1, 10), (2, 11)].into_iter().collect());
 }
