@@ -1,5 +1,5 @@
-//! A Kafka broker process in ZooKeeper mode: its ZooKeeper client (session, heartbeats, read
-//! timeout, reconnects, expiry), its registration under `/brokers/ids`, the metadata it learns
+//! A Kafka broker process in ZooKeeper mode: its ZooKeeper session (the client itself is
+//! [`super::zk_client`]; expiry is handled here), its registration under `/brokers/ids`, the metadata it learns
 //! from the controller, and its lifecycle (start, crash, pause, controlled shutdown).
 //!
 //! Sources: `kafka.zookeeper.ZooKeeperClient`, `kafka.zk.KafkaZkClient.registerBroker`
@@ -9,26 +9,22 @@
 //! [`super::controller`].
 
 use super::config::Settings;
-use super::controller::{ControllerPending, ControllerRole, ElectionPending};
+use super::controller::{ControllerPending, ControllerRole};
+use super::coordinator::{Coordinator, CoordinatorState};
 use super::event::EventKind;
-use super::message::{
-    Body, KafkaError, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp,
-};
+use super::message::{Body, KafkaError, OpResult, Out, SessionId, Timer, ZkError, ZkOp};
 use super::message::{FetchPartition, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
 use super::replication::{Fetcher, Replica, Stall, WaitingProduce};
 use super::topic::TopicPartition;
-use std::collections::{BTreeMap, BTreeSet};
+use super::zk_client::SessionStart;
+pub use super::zk_client::{
+    Pending, ZkClient, ZkState, ZK_MAX_SEND_PING_INTERVAL_MS, ZK_RECONNECT_BACKOFF_MS,
+};
+use std::collections::BTreeMap;
 
 /// Why a zombie controller of the 0.10 profile finally resigns.
 pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client (I0Itec zkclient) re-created the session and the event it was handling finished with its writes on it (0.10: SessionExpirationListener.handleNewSession waits for the controllerLock)";
-
-/// How often a disconnected ZooKeeper client retries.
-pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
-
-/// `ClientCnxn.SendThread.run`'s `MAX_SEND_PING_INTERVAL` (ZooKeeper 3.4 to 3.8): a client
-/// that wakes having sent nothing for longer than this pings whatever its read timeout.
-pub const ZK_MAX_SEND_PING_INTERVAL_MS: u64 = 10_000;
 
 /// Where a broker process is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,117 +63,6 @@ impl BrokerStatus {
             self,
             BrokerStatus::Running | BrokerStatus::Paused { .. } | BrokerStatus::ShuttingDown
         )
-    }
-}
-
-/// The ZooKeeper client's connection state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ZkState {
-    /// No session (process not running).
-    Idle,
-    /// Waiting for the server to open or resume a session.
-    Connecting,
-    /// Session open and the server heard from recently.
-    Connected,
-    /// Read timeout passed with no word from the server; retrying.
-    Disconnected,
-}
-
-impl ZkState {
-    /// The name used in state output.
-    pub fn name(self) -> &'static str {
-        match self {
-            ZkState::Idle => "none",
-            ZkState::Connecting => "connecting",
-            ZkState::Connected => "connected",
-            ZkState::Disconnected => "disconnected",
-        }
-    }
-}
-
-/// What a ZooKeeper request was for, so its response can be handled.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)] // the variants are documented; their fields say what they hold
-pub enum Pending {
-    /// Create `/brokers/ids/N`.
-    Register,
-    /// The create of `/brokers/ids/N` met NODEEXISTS: read the znode's owner.
-    RegisterCheck,
-    /// A request of the `/controller` race (see [`super::controller`]).
-    Election(ElectionPending),
-    /// A request of the acting controller.
-    Controller(ControllerPending),
-    /// The leader's compare-and-set of a partition's ISR (before 2.7).
-    IsrUpdate {
-        tp: TopicPartition,
-        isr: Vec<BrokerId>,
-        leader_epoch: u64,
-    },
-    /// After a BADVERSION on that compare-and-set: read the znode to see whether it already
-    /// holds the change (a retried request whose first reply was lost).
-    IsrUpdateCheck {
-        tp: TopicPartition,
-        isr: Vec<BrokerId>,
-        leader_epoch: u64,
-    },
-    /// The leader's `/isr_change_notification` for the controller (before 2.7).
-    IsrNotify,
-}
-
-/// The client side of the ZooKeeper connection.
-#[derive(Debug, Clone)]
-pub struct ZkClient {
-    /// Connection state.
-    pub state: ZkState,
-    /// Current session, once the server opened one.
-    pub session: Option<SessionId>,
-    /// When the client last heard from the server.
-    pub last_heard_ms: u64,
-    /// When the client last sent anything.
-    pub last_sent_ms: u64,
-    /// The session timeout the server granted (`None` until it answered).
-    pub negotiated_timeout_ms: Option<u64>,
-    /// `readTimeout`: two thirds of the session timeout (the requested one until the server
-    /// answers, then the negotiated one).
-    pub read_timeout_ms: u64,
-    /// `connectTimeout`: the session timeout divided by the number of servers (one here).
-    pub connect_timeout_ms: u64,
-    /// When the send thread wakes next (its current tick timer).
-    tick_at: Option<u64>,
-    next_xid: u64,
-    /// Requests sent and not yet answered, by xid.
-    pub pending: BTreeMap<u64, (ZkOp, Pending)>,
-    /// Requests waiting for a connection.
-    queued: Vec<(ZkOp, Pending)>,
-    /// Data watches it holds (path -> whether the znode existed when the watch was set).
-    pub data_watches: BTreeMap<String, bool>,
-    /// Child watches it holds.
-    pub child_watches: BTreeSet<String>,
-    /// The newest zxid seen in a response or notification.
-    pub last_zxid: i64,
-    /// The number of the tick timer that is current (others are stale).
-    tick: u64,
-}
-
-impl ZkClient {
-    fn new() -> Self {
-        ZkClient {
-            state: ZkState::Idle,
-            session: None,
-            last_heard_ms: 0,
-            last_sent_ms: 0,
-            negotiated_timeout_ms: None,
-            read_timeout_ms: 0,
-            connect_timeout_ms: 0,
-            tick_at: None,
-            next_xid: 1,
-            pending: BTreeMap::new(),
-            queued: Vec::new(),
-            data_watches: BTreeMap::new(),
-            child_watches: BTreeSet::new(),
-            last_zxid: 0,
-            tick: 0,
-        }
     }
 }
 
@@ -229,7 +114,7 @@ pub struct Broker {
     /// Controller writes to replay on the next session (0.10's zkclient).
     pub(crate) zk_replay: Vec<(ZkOp, Pending)>,
     /// The group coordinator's groups, timers and pending writes.
-    pub coordinator: super::coordinator::CoordinatorState,
+    pub coordinator: CoordinatorState,
 }
 
 impl Broker {
@@ -239,7 +124,7 @@ impl Broker {
             id,
             status: BrokerStatus::NotStarted,
             incarnation: 0,
-            zk: ZkClient::new(),
+            zk: ZkClient::new(id),
             broker_epoch: None,
             last_broker_epoch: None,
             registered: false,
@@ -267,9 +152,33 @@ impl Broker {
         Endpoint::Broker(self.id)
     }
 
+    /// Hands one input to the group coordinator, which borrows its own state, the replicas and
+    /// the metadata cache; a group record it appended then goes through the replica manager.
+    pub(crate) fn with_coordinator(
+        &mut self,
+        now: u64,
+        settings: &Settings,
+        out: &mut Out,
+        input: impl FnOnce(&mut Coordinator<'_>),
+    ) {
+        let mut c = Coordinator::new(
+            self.id,
+            now,
+            settings,
+            &mut self.coordinator,
+            &mut self.replicas,
+            &self.metadata_partitions,
+            out,
+        );
+        input(&mut c);
+        for tp in c.into_appended() {
+            self.after_append(now, &tp, settings, out);
+        }
+    }
+
     /// Forgets everything a process keeps in memory (a crash, or a fresh start).
     fn reset_memory(&mut self) {
-        self.zk = ZkClient::new();
+        self.zk = ZkClient::new(self.id);
         self.broker_epoch = None;
         self.registered = false;
         self.active_controller = None;
@@ -309,7 +218,8 @@ impl Broker {
         self.starting_up = true;
         out.event(EventKind::BrokerStarted { broker: self.id }, cause);
         self.start_replica_manager(now, settings, out);
-        self.zk_connect(now, settings, out);
+        self.zk
+            .connect(now, settings.zookeeper_session_timeout_ms, out);
     }
 
     /// Kills the process. Its ZooKeeper session lives on at the server until it times out.
@@ -349,221 +259,24 @@ impl Broker {
         self.kick_fetchers(now, out);
     }
 
-    // ----- ZooKeeper client -----
+    // ----- ZooKeeper session and registration -----
 
-    fn zk_connect(&mut self, now: u64, settings: &Settings, out: &mut Out) {
-        self.zk.state = ZkState::Connecting;
-        self.zk.session = None;
-        self.zk.last_sent_ms = now;
-        self.zk.last_heard_ms = now;
-        // The ZooKeeper constructor (ClientCnxn): readTimeout = sessionTimeout * 2 / 3 and
-        // connectTimeout = sessionTimeout / the number of servers, from the requested timeout
-        // until the server grants one.
-        let requested = settings.zookeeper_session_timeout_ms;
-        self.zk.negotiated_timeout_ms = None;
-        self.zk.read_timeout_ms = requested * 2 / 3;
-        self.zk.connect_timeout_ms = requested;
-        out.send(
-            self.me(),
-            Endpoint::Zk,
-            Body::Connect {
-                timeout_ms: requested,
-            },
-        );
-        self.schedule_tick(now + self.zk.connect_timeout_ms.max(1), out);
-    }
-
-    fn schedule_tick(&mut self, at: u64, out: &mut Out) {
-        self.zk.tick += 1;
-        self.zk.tick_at = Some(at);
-        out.timer(at, self.me(), Timer::ZkTick(self.zk.tick));
-    }
-
-    /// Sends a ZooKeeper request now, or when the connection is back.
+    /// Sends a ZooKeeper request through the broker's client (now, or when the connection is
+    /// back).
     pub(crate) fn zk_request(&mut self, now: u64, op: ZkOp, purpose: Pending, out: &mut Out) {
-        if self.zk.state == ZkState::Connected
-            && now >= self.zk.last_heard_ms + self.zk.read_timeout_ms
-        {
-            // The woken send thread first finds the read timeout passed and drops the
-            // connection; the request waits for the next one.
-            self.zk_send_thread(now, out);
-        }
-        match (self.zk.state, self.zk.session) {
-            (ZkState::Connected, Some(session)) => {
-                let xid = self.zk.next_xid;
-                self.zk.next_xid += 1;
-                self.zk.pending.insert(xid, (op.clone(), purpose));
-                self.zk.last_sent_ms = now;
-                out.send(self.me(), Endpoint::Zk, Body::Request { session, xid, op });
-                // Queueing a packet wakes the send thread (ClientCnxn.queuePacket → wakeupCnxn).
-                self.zk_send_thread(now, out);
-            }
-            _ => self.zk.queued.push((op, purpose)),
-        }
+        self.zk.request(now, op, purpose, out);
     }
 
-    /// One pass of the connected client's send thread (`ClientCnxn.SendThread.run`, ZooKeeper
-    /// 3.4 to 3.8), run whenever it wakes: when its timer fires, a packet arrives or one is
-    /// queued. Nothing heard for `readTimeout` (2/3 of the negotiated session timeout): the
-    /// connection is given up. Otherwise it pings when `readTimeout / 2 - idleSend -
-    /// (idleSend > 1000 ? 1000 : 0) <= 0` ("1000 is to prevent race condition missing to send
-    /// the second ping"), or when it has sent nothing for `MAX_SEND_PING_INTERVAL`, and sleeps
-    /// until the read timeout or the next ping is due.
-    fn zk_send_thread(&mut self, now: u64, out: &mut Out) {
-        if self.zk.state != ZkState::Connected {
-            return;
-        }
-        let session = self.zk.session.unwrap_or_default();
-        let read_timeout = self.zk.read_timeout_ms as i64;
-        let idle_recv = now.saturating_sub(self.zk.last_heard_ms) as i64;
-        let mut to = read_timeout - idle_recv;
-        if to <= 0 {
-            self.zk.state = ZkState::Disconnected;
-            out.event(
-                EventKind::ZkDisconnected {
-                    broker: self.id,
-                    session,
-                },
-                format!(
-                    "nothing heard from ZooKeeper for the client's readTimeout ({read_timeout} ms, 2/3 of the negotiated session timeout)"
-                ),
-            );
-            self.zk_try_reconnect(now, out);
-            return;
-        }
-        let idle_send = now.saturating_sub(self.zk.last_sent_ms) as i64;
-        let time_to_next_ping =
-            read_timeout / 2 - idle_send - if idle_send > 1000 { 1000 } else { 0 };
-        if time_to_next_ping <= 0 || idle_send > ZK_MAX_SEND_PING_INTERVAL_MS as i64 {
-            self.zk.last_sent_ms = now;
-            out.send(self.me(), Endpoint::Zk, Body::Ping { session });
-            // The loop runs again as soon as the ping is written, with idleSend = 0.
-            to = to.min(read_timeout / 2);
-        } else if time_to_next_ping < to {
-            to = time_to_next_ping;
-        }
-        let at = now + to.max(1) as u64;
-        if self.zk.tick_at != Some(at) {
-            self.schedule_tick(at, out);
-        }
-    }
-
-    fn on_zk_tick(&mut self, now: u64, tick: u64, settings: &Settings, out: &mut Out) {
-        if tick != self.zk.tick {
-            return; // a stale tick
-        }
-        self.zk.tick_at = None;
-        match self.zk.state {
-            ZkState::Idle => {}
-            ZkState::Connected => self.zk_send_thread(now, out),
-            ZkState::Connecting | ZkState::Disconnected => {
-                // No answer yet: try again.
-                match self.zk.session {
-                    Some(_) => self.zk_try_reconnect(now, out),
-                    None => self.zk_connect(now, settings, out),
-                }
-            }
-        }
-    }
-
-    /// A packet from the server: the client has heard from it, and its send thread wakes.
-    fn zk_heard(&mut self, now: u64, out: &mut Out) {
-        self.zk.last_heard_ms = now;
-        self.zk_send_thread(now, out);
-    }
-
-    fn on_connection_loss(&mut self, now: u64, settings: &Settings, out: &mut Out) {
-        match (self.zk.state, self.zk.session) {
-            (ZkState::Idle, _) => {}
-            (_, None) => self.zk_connect(now, settings, out),
-            (state, Some(session)) => {
-                if state == ZkState::Connected {
-                    self.zk.state = ZkState::Disconnected;
-                    out.event(
-                        EventKind::ZkDisconnected {
-                            broker: self.id,
-                            session,
-                        },
-                        "the connection to ZooKeeper lost packets while the link was cut; the client reconnects",
-                    );
-                }
-                self.zk_try_reconnect(now, out);
-            }
-        }
-    }
-
-    fn zk_try_reconnect(&mut self, now: u64, out: &mut Out) {
-        if let Some(session) = self.zk.session {
-            self.zk.last_sent_ms = now;
-            out.send(self.me(), Endpoint::Zk, Body::Reconnect { session });
-        }
-        self.schedule_tick(now + ZK_RECONNECT_BACKOFF_MS, out);
-    }
-
-    fn on_connected(
-        &mut self,
-        now: u64,
-        (session, timeout_ms, resumed): (SessionId, u64, bool),
-        out: &mut Out,
-    ) {
-        if resumed && self.zk.session != Some(session) {
-            return;
-        }
-        let was = self.zk.state;
-        self.zk.state = ZkState::Connected;
-        self.zk.session = Some(session);
-        self.zk.last_heard_ms = now;
-        // ClientCnxn.onConnected: the timeouts follow the negotiated session timeout.
-        self.zk.negotiated_timeout_ms = Some(timeout_ms);
-        self.zk.read_timeout_ms = timeout_ms * 2 / 3;
-        self.zk.connect_timeout_ms = timeout_ms;
-        self.zk_send_thread(now, out);
-        if resumed {
-            if was == ZkState::Disconnected {
-                out.event(
-                    EventKind::ZkReconnected {
-                        broker: self.id,
-                        session,
-                    },
-                    "the session had not expired yet, so the client resumes it",
-                );
-            }
-            // Requests lost with the connection are sent again (ZooKeeperClient retries on
-            // CONNECTIONLOSS).
-            let lost: Vec<(ZkOp, Pending)> =
-                std::mem::take(&mut self.zk.pending).into_values().collect();
-            self.zk.queued.splice(0..0, lost);
-            // Watches whose notifications the disconnection may have swallowed (SetWatches).
-            if !self.zk.data_watches.is_empty() || !self.zk.child_watches.is_empty() {
-                out.send(
-                    self.me(),
-                    Endpoint::Zk,
-                    Body::SetWatches {
-                        session,
-                        last_zxid: self.zk.last_zxid,
-                        data: self
-                            .zk
-                            .data_watches
-                            .iter()
-                            .map(|(p, e)| (p.clone(), *e))
-                            .collect(),
-                        children: self.zk.child_watches.iter().cloned().collect(),
-                    },
-                );
-            }
-        } else {
+    /// The server opened or resumed a session: on a new one, the broker replays what its
+    /// controller had left unfinished (0.10) and registers again.
+    fn on_connected(&mut self, now: u64, connected: (SessionId, u64, bool), out: &mut Out) {
+        if self.zk.on_connected(now, connected, out) == Some(SessionStart::New) {
             // New session: register (KafkaZkClient.registerBroker), then elect.
-            self.zk.pending.clear();
-            self.zk.queued.clear();
-            self.zk.data_watches.clear();
-            self.zk.child_watches.clear();
             for (op, purpose) in std::mem::take(&mut self.zk_replay) {
-                self.zk_request(now, op, purpose, out);
+                self.zk.request(now, op, purpose, out);
             }
             self.register(now, out);
-        }
-        for (op, purpose) in std::mem::take(&mut self.zk.queued) {
-            self.zk_request(now, op, purpose, out);
+            self.zk.flush_queued(now, out);
         }
     }
 
@@ -588,9 +301,7 @@ impl Broker {
         let replay: Vec<(ZkOp, Pending)> = if self.controller.is_some()
             && settings.profile.retries_zk_work_across_sessions()
         {
-            let mut ops: Vec<(ZkOp, Pending)> =
-                std::mem::take(&mut self.zk.pending).into_values().collect();
-            ops.append(&mut self.zk.queued);
+            let mut ops = self.zk.take_unfinished();
             ops.retain(|(_, p)| matches!(p, Pending::Controller(ControllerPending::Step { .. })));
             ops
         } else {
@@ -612,31 +323,23 @@ impl Broker {
         self.broker_epoch = None;
         self.registered = false;
         self.active_controller = None;
-        self.zk.pending.clear();
-        self.zk.queued.clear();
+        self.zk.drop_requests();
         if self.status == BrokerStatus::Running || self.status == BrokerStatus::ShuttingDown {
             self.starting_up = false;
-            self.zk_connect(now, settings, out);
+            self.zk
+                .connect(now, settings.zookeeper_session_timeout_ms, out);
         }
     }
 
-    fn on_response(
+    /// Hands a ZooKeeper reply to the part of the broker that sent the request.
+    fn on_zk_reply(
         &mut self,
         now: u64,
-        (session, xid, zxid): (SessionId, u64, i64),
+        purpose: Pending,
         result: Result<OpResult, ZkError>,
         settings: &Settings,
         out: &mut Out,
     ) {
-        if self.zk.session != Some(session) {
-            return;
-        }
-        self.zk_heard(now, out);
-        self.zk.last_zxid = self.zk.last_zxid.max(zxid);
-        let Some((op, purpose)) = self.zk.pending.remove(&xid) else {
-            return;
-        };
-        self.note_watches(&op, &result);
         match purpose {
             Pending::Register => self.on_registered(now, result, out),
             Pending::RegisterCheck => self.on_register_check(now, result, settings, out),
@@ -655,25 +358,6 @@ impl Broker {
             Pending::Controller(p) => {
                 self.with_controller(now, settings, out, |c| c.on_zk_response(p, result))
             }
-        }
-    }
-
-    /// Remembers the watches a read set (also inside a batch), so that SetWatches can re-arm
-    /// them after a reconnect.
-    fn note_watches(&mut self, op: &ZkOp, result: &Result<OpResult, ZkError>) {
-        match (op, result) {
-            (ZkOp::Exists { path, watch: true }, Ok(OpResult::Node(node))) => {
-                self.zk.data_watches.insert(path.clone(), node.is_some());
-            }
-            (ZkOp::GetChildren { path, watch: true }, Ok(_)) => {
-                self.zk.child_watches.insert(path.clone());
-            }
-            (ZkOp::Batch(ops), Ok(OpResult::Batch(results))) => {
-                for (op, r) in ops.iter().zip(results) {
-                    self.note_watches(op, r);
-                }
-            }
-            _ => {}
         }
     }
 
@@ -800,45 +484,32 @@ impl Broker {
                 session,
                 timeout_ms,
                 resumed,
-            } => {
-                if matches!(self.zk.state, ZkState::Connecting | ZkState::Disconnected) {
-                    self.on_connected(now, (session, timeout_ms, resumed), out)
-                }
+            } => self.on_connected(now, (session, timeout_ms, resumed), out),
+            Body::ConnectionLoss => {
+                self.zk
+                    .on_connection_loss(now, settings.zookeeper_session_timeout_ms, out)
             }
-            Body::ConnectionLoss => self.on_connection_loss(now, settings, out),
-            Body::Pong { session } => {
-                if self.zk.session == Some(session) {
-                    self.zk_heard(now, out);
-                }
-            }
+            Body::Pong { session } => self.zk.on_pong(now, session, out),
             Body::Expired { session } => self.on_expired(now, session, settings, out),
             Body::Response {
                 session,
                 xid,
                 zxid,
                 result,
-            } => self.on_response(now, (session, xid, zxid), result, settings, out),
+            } => {
+                if let Some((purpose, result)) =
+                    self.zk.on_response(now, (session, xid, zxid), result, out)
+                {
+                    self.on_zk_reply(now, purpose, result, settings, out);
+                }
+            }
             Body::Watch {
                 session,
                 zxid,
                 path,
                 change,
             } => {
-                if self.zk.session == Some(session) {
-                    self.zk_heard(now, out);
-                    self.zk.last_zxid = self.zk.last_zxid.max(zxid);
-                    match change {
-                        WatchChange::ChildrenChanged => {
-                            self.zk.child_watches.remove(&path);
-                        }
-                        WatchChange::Deleted => {
-                            self.zk.child_watches.remove(&path);
-                            self.zk.data_watches.remove(&path);
-                        }
-                        _ => {
-                            self.zk.data_watches.remove(&path);
-                        }
-                    }
+                if self.zk.on_watch(now, (session, zxid), &path, &change, out) {
                     self.on_watch(now, &path, change, settings, out);
                 }
             }
@@ -988,7 +659,9 @@ impl Broker {
                 result,
             } => self.on_alter_partition_response(now, tp, proposed, result, settings, out),
             Body::Admin(request) => self.on_admin(now, request, settings, out),
-            Body::FindCoordinator { group } => self.on_find_coordinator(from, group, settings, out),
+            Body::FindCoordinator { group } => {
+                self.with_coordinator(now, settings, out, |c| c.on_find_coordinator(from, group))
+            }
             Body::JoinGroup {
                 group,
                 member_id,
@@ -998,36 +671,34 @@ impl Broker {
                 session_timeout_ms,
                 rebalance_timeout_ms,
                 new_member_id,
-            } => self.on_join_group(
-                now,
-                from,
-                (group, member_id, client_id),
-                (topics, assignor),
-                (session_timeout_ms, rebalance_timeout_ms),
-                new_member_id,
-                settings,
-                out,
-            ),
+            } => self.with_coordinator(now, settings, out, |c| {
+                c.on_join_group(
+                    from,
+                    (group, member_id, client_id),
+                    (topics, assignor),
+                    (session_timeout_ms, rebalance_timeout_ms),
+                    new_member_id,
+                )
+            }),
             Body::SyncGroup {
                 group,
                 generation,
                 member_id,
                 assignment,
-            } => self.on_sync_group(
-                now,
-                from,
-                (group, generation, member_id),
-                assignment,
-                settings,
-                out,
-            ),
+            } => self.with_coordinator(now, settings, out, |c| {
+                c.on_sync_group(from, (group, generation, member_id), assignment)
+            }),
             Body::Heartbeat {
                 group,
                 generation,
                 member_id,
-            } => self.on_heartbeat(now, from, (group, generation, member_id), settings, out),
+            } => self.with_coordinator(now, settings, out, |c| {
+                c.on_heartbeat(from, (group, generation, member_id))
+            }),
             Body::LeaveGroup { group, member_id } => {
-                self.on_leave_group(now, from, (group, member_id), settings, out)
+                self.with_coordinator(now, settings, out, |c| {
+                    c.on_leave_group(from, (group, member_id))
+                })
             }
             Body::FindCoordinatorResponse { .. }
             | Body::JoinGroupResponse { .. }
@@ -1069,7 +740,10 @@ impl Broker {
     /// Handles one of this broker's timers.
     pub fn on_timer(&mut self, now: u64, timer: Timer, settings: &Settings, out: &mut Out) {
         match timer {
-            Timer::ZkTick(tick) => self.on_zk_tick(now, tick, settings, out),
+            Timer::ZkTick(tick) => {
+                self.zk
+                    .on_tick(now, tick, settings.zookeeper_session_timeout_ms, out)
+            }
             Timer::ShutdownTimeout { attempt } => {
                 if self.status == BrokerStatus::ShuttingDown && self.shutdown_attempt == attempt {
                     self.controlled_shutdown_failed(
@@ -1100,7 +774,7 @@ impl Broker {
             } => self.on_fetch_timeout(now, leader, correlation_id, out),
             Timer::FetchBackoff { leader } => self.on_fetch_backoff(now, leader, out),
             Timer::ProduceTimeout { request } => self.on_produce_timeout(request, out),
-            Timer::Group { id } => self.on_group_timer(now, id, settings, out),
+            Timer::Group { id } => self.with_coordinator(now, settings, out, |c| c.on_timer(id)),
             Timer::Resume
             | Timer::SessionDeadline(_)
             | Timer::ProduceTick { .. }
@@ -1358,178 +1032,6 @@ impl Broker {
 pub(crate) mod tests {
     use super::*;
     use crate::sim::config::Profile;
-
-    /// One broker's ZooKeeper client against a scripted server 2 ms away that grants
-    /// `granted` ms and answers pings (requests go unanswered).
-    struct Client {
-        b: Broker,
-        settings: Settings,
-        granted: u64,
-        queue: BTreeMap<(u64, u64), Result<Timer, Body>>,
-        seq: u64,
-        pings: Vec<u64>,
-        disconnected_at: Option<u64>,
-    }
-
-    impl Client {
-        fn new(requested: u64, granted: u64) -> Client {
-            let mut settings = Settings::for_profile(Profile::V3_9);
-            settings.zookeeper_session_timeout_ms = requested;
-            let mut c = Client {
-                b: Broker::new(1),
-                settings,
-                granted,
-                queue: BTreeMap::new(),
-                seq: 0,
-                pings: Vec::new(),
-                disconnected_at: None,
-            };
-            let mut out = Out::default();
-            let settings = c.settings.clone();
-            c.b.start(0, &settings, "test", &mut out);
-            c.take(0, out);
-            c
-        }
-
-        fn push(&mut self, at: u64, item: Result<Timer, Body>) {
-            self.seq += 1;
-            self.queue.insert((at, self.seq), item);
-        }
-
-        fn take(&mut self, now: u64, out: Out) {
-            for (at, _, timer) in out.timers {
-                if matches!(timer, Timer::ZkTick(_)) {
-                    self.push(at, Ok(timer));
-                }
-            }
-            for (_, to, body) in out.sends {
-                if to != Endpoint::Zk {
-                    continue;
-                }
-                match body {
-                    Body::Connect { .. } => self.push(
-                        now + 2,
-                        Err(Body::Connected {
-                            session: 7,
-                            timeout_ms: self.granted,
-                            resumed: false,
-                        }),
-                    ),
-                    Body::Ping { session } => {
-                        self.pings.push(now);
-                        self.push(now + 2, Err(Body::Pong { session }));
-                    }
-                    _ => {}
-                }
-            }
-            for (kind, _) in out.events {
-                if matches!(kind, EventKind::ZkDisconnected { .. }) {
-                    self.disconnected_at.get_or_insert(now);
-                }
-            }
-        }
-
-        fn run_to(&mut self, t: u64) {
-            while let Some(entry) = self.queue.first_entry() {
-                let (at, _) = *entry.key();
-                if at > t {
-                    break;
-                }
-                let item = entry.remove();
-                let mut out = Out::default();
-                let settings = self.settings.clone();
-                match item {
-                    Ok(timer) => self.b.on_timer(at, timer, &settings, &mut out),
-                    Err(body) => self.b.handle(at, Endpoint::Zk, body, &settings, &mut out),
-                }
-                self.take(at, out);
-            }
-        }
-
-        /// A notification from the server at `at` (a packet the send thread wakes for).
-        fn watch_at(&mut self, at: u64) {
-            self.push(
-                at,
-                Err(Body::Watch {
-                    session: 7,
-                    zxid: 1,
-                    path: "/unwatched".into(),
-                    change: WatchChange::DataChanged,
-                }),
-            );
-        }
-    }
-
-    #[test]
-    fn an_idle_client_pings_every_half_read_timeout() {
-        // 6 s: readTimeout 4000. Connected at 2, the registration request goes out at 2 and
-        // is never answered; pings follow every readTimeout / 2 = 2000 ms of silence.
-        let mut c = Client::new(6_000, 6_000);
-        c.run_to(9_000);
-        assert_eq!(c.pings, vec![2_002, 4_002, 6_002, 8_002]);
-        assert_eq!(c.b.zk.read_timeout_ms, 4_000);
-        assert_eq!(c.disconnected_at, None, "the pongs keep it connected");
-        // 18 s: readTimeout 12000, a ping every 6000 ms.
-        let mut c = Client::new(18_000, 18_000);
-        c.run_to(20_000);
-        assert_eq!(c.pings, vec![6_002, 12_002, 18_002]);
-    }
-
-    #[test]
-    fn a_packet_heard_after_a_second_of_silence_brings_the_ping_forward() {
-        // readTimeout 4000: the ping is due when readTimeout / 2 - idleSend - 1000 <= 0, that
-        // is after 1000 ms of not sending, but the thread sleeps until 2000 unless woken.
-        let mut c = Client::new(6_000, 6_000);
-        c.watch_at(2_002 + 800); // idleSend 800: not yet, sleep on until 2000 ms idle
-        c.watch_at(4_002 + 1_200); // idleSend 1200 > 1000: ping at once
-        c.run_to(8_000);
-        assert_eq!(c.pings, vec![2_002, 4_002, 5_202, 7_202]);
-        // readTimeout 12000: woken at idleSend 2000, the next ping is due at 6000 - 1000.
-        let mut c = Client::new(18_000, 18_000);
-        c.watch_at(6_002 + 2_000);
-        c.run_to(13_000);
-        assert_eq!(c.pings, vec![6_002, 6_002 + 5_000]);
-    }
-
-    #[test]
-    fn a_client_that_has_sent_nothing_for_ten_seconds_pings_when_woken() {
-        // 60 s: readTimeout 40000, so the thread sleeps 20000 ms between pings; a packet
-        // after more than MAX_SEND_PING_INTERVAL (10 s) of silence makes it ping at once.
-        let mut c = Client::new(60_000, 60_000);
-        c.watch_at(2 + 9_000); // idleSend 9000: next ping at 20000 - 1000 ms idle
-        c.run_to(19_500);
-        assert_eq!(c.pings, vec![2 + 19_000]);
-        c.watch_at(2 + 19_000 + 10_001);
-        c.run_to(2 + 19_000 + 10_001);
-        assert_eq!(c.pings, vec![2 + 19_000, 2 + 19_000 + 10_001]);
-    }
-
-    #[test]
-    fn the_client_uses_the_timeout_the_server_granted() {
-        // It asks for 4000 ms; the server grants 6000 (2 ticks): readTimeout is 4000, not
-        // 2666, so with no answer to its pings it gives up 4000 ms after the last word.
-        let mut c = Client::new(4_000, 6_000);
-        assert_eq!(
-            c.b.zk.read_timeout_ms, 2_666,
-            "before the answer: the requested timeout"
-        );
-        c.run_to(3);
-        assert_eq!(c.b.zk.negotiated_timeout_ms, Some(6_000));
-        assert_eq!(c.b.zk.read_timeout_ms, 4_000);
-        // Silence the server: drop every pong.
-        c.queue.retain(|_, i| !matches!(i, Err(Body::Pong { .. })));
-        let mut last_heard = c.b.zk.last_heard_ms;
-        for t in 3..10_000 {
-            c.queue.retain(|_, i| !matches!(i, Err(Body::Pong { .. })));
-            c.run_to(t);
-            if c.disconnected_at.is_some() {
-                break;
-            }
-            last_heard = c.b.zk.last_heard_ms;
-        }
-        assert_eq!(c.disconnected_at, Some(last_heard + 4_000));
-        assert_eq!(c.pings, vec![2_002], "one ping, then silence");
-    }
 
     /// A running broker whose client is connected to session 7.
     pub(crate) fn connected_broker(id: BrokerId) -> Broker {

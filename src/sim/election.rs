@@ -22,7 +22,7 @@ pub struct Elected {
 
 /// Offline election (a leaderless partition, or its leader died): the first replica in
 /// assignment order that is live and in the ISR, with the ISR cut down to live members; else,
-/// only when unclean election is enabled, the first live replica, with the ISR just [leader];
+/// only when unclean election is enabled, the first live replica, with the ISR just `[leader]`;
 /// else none (the partition stays offline).
 pub fn offline(
     assignment: &[BrokerId],

@@ -4,7 +4,7 @@
 //! input and pushes what it wants done into an [`Out`]: messages to send, timers to set,
 //! events to record. The world turns those into timed deliveries.
 
-use super::controller::inputs::ControllerTimer;
+use super::controller::timers::ControllerTimer;
 use super::event::EventKind;
 use super::log::{BatchMark, Run};
 use super::net::{BrokerId, Endpoint};

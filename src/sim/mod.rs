@@ -19,6 +19,7 @@ pub mod coordinator;
 pub mod election;
 pub mod event;
 pub mod group_order;
+pub mod history;
 pub mod invariants;
 pub mod log;
 pub mod message;
@@ -29,6 +30,7 @@ pub mod rng;
 pub mod state;
 pub mod topic;
 pub mod world;
+pub mod zk_client;
 pub mod znodes;
 pub mod zookeeper;
 

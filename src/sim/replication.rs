@@ -13,6 +13,7 @@
 
 use super::broker::{Broker, BrokerStatus, Pending};
 use super::config::Settings;
+use super::coordinator::{OffsetsLogs, OFFSETS_TOPIC};
 use super::event::EventKind;
 use super::log::{BatchMark, Log};
 use super::message::{
@@ -34,6 +35,26 @@ pub struct Replica {
     pub log: Log,
     /// What the broker process knows of the partition (memory; gone with the process).
     pub state: Option<ReplicaState>,
+}
+
+/// The group coordinator's view of the broker's replicas: leadership of an offsets partition,
+/// its log, and the append of a group record in the leader epoch the broker knows.
+impl OffsetsLogs for BTreeMap<TopicPartition, Replica> {
+    fn leads(&self, tp: &TopicPartition) -> bool {
+        self.get(tp)
+            .and_then(|r| r.state.as_ref())
+            .is_some_and(|s| matches!(s.role, Role::Leader(_)))
+    }
+
+    fn log(&self, tp: &TopicPartition) -> Option<&Log> {
+        self.get(tp).map(|r| &r.log)
+    }
+
+    fn append(&mut self, tp: &TopicPartition, payload: String) -> Option<u64> {
+        let r = self.get_mut(tp)?;
+        let epoch = r.state.as_ref()?.leader_epoch;
+        Some(r.log.append_payload(epoch, payload))
+    }
 }
 
 /// A replica's in-memory state, from the last LeaderAndIsr it accepted.
@@ -279,8 +300,8 @@ impl Broker {
             if leader != Some(self.id) {
                 if was_leader {
                     self.fail_waiting_produce(&info.tp, KafkaError::NotLeaderOrFollower, out);
-                    if info.tp.topic == super::coordinator::OFFSETS_TOPIC {
-                        self.unload_groups(&info.tp);
+                    if info.tp.topic == OFFSETS_TOPIC {
+                        self.with_coordinator(now, settings, out, |c| c.unload_groups(&info.tp));
                     }
                 }
                 self.make_follower(&info.tp, settings, out);
@@ -289,8 +310,8 @@ impl Broker {
                 }
             } else {
                 self.maybe_advance_hw(now, &info.tp, settings, out);
-                if !was_leader && info.tp.topic == super::coordinator::OFFSETS_TOPIC {
-                    self.load_groups(now, &info.tp, settings, out);
+                if !was_leader && info.tp.topic == OFFSETS_TOPIC {
+                    self.with_coordinator(now, settings, out, |c| c.load_groups(&info.tp));
                 }
             }
         }
@@ -519,7 +540,7 @@ impl Broker {
     /// acks=all produces complete when it passes them.
     fn maybe_advance_hw(
         &mut self,
-        _now: u64,
+        now: u64,
         tp: &TopicPartition,
         settings: &Settings,
         out: &mut Out,
@@ -562,7 +583,7 @@ impl Broker {
         }
         let hw = replica.log.hw;
         if !self.coordinator.writes.is_empty() {
-            self.complete_group_writes(tp, hw, out);
+            self.with_coordinator(now, settings, out, |c| c.complete_writes(tp, hw));
         }
         let done: Vec<u64> = self
             .waiting_produce

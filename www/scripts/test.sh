@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every check of the project, in order, stopping at the first that fails:
-# setup, rustfmt, clippy (native and wasm32), cargo test (native, then the wasm32 determinism test
+# setup, rustfmt, clippy (native and wasm32), cargo doc (native and wasm32), cargo test (native, then the wasm32 determinism test
 # under wasm-bindgen-test-runner in Node), the release bundle (Trunk),
 # its size report (dist/size.txt) and the browser tests (Playwright on Debian's Chromium).
 #
@@ -19,7 +19,7 @@ mkdir -p "$LOGS"
 started=$SECONDS
 timings=()
 steps_passed=0
-steps_total=9
+steps_total=10
 
 # step NAME COMMAND...: runs one step, prints its time, stops everything when it fails.
 step() {
@@ -46,6 +46,13 @@ summary() {
   local line
   for line in "${timings[@]}"; do printf '  %s\n' "$line"; done
   printf '  %5ds  total\n' "$((SECONDS - started))"
+}
+
+# The API documentation builds without a warning (broken links, links to private items, missing
+# docs), for the core natively and for the page in wasm32.
+cargo_docs() {
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib &&
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
 }
 
 cargo_tests() {
@@ -100,6 +107,7 @@ step "setup (www/scripts/setup.sh)" bash www/scripts/setup.sh
 step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy (native)" cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+step "cargo doc (native and wasm32, warnings are errors)" cargo_docs
 step "cargo test" cargo_tests
 step "cargo test (wasm32)" cargo_wasm_tests
 step "trunk build --release" trunk_build

@@ -5,11 +5,20 @@
 use super::queue::{online_partition_state_change, Reason, Task};
 use super::Controller;
 use crate::sim::event::EventKind;
+use crate::sim::message::{OpResult, ZkError};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
 use std::collections::BTreeMap;
 
 impl Controller<'_> {
+    /// The BrokerChange event's read of `/brokers/ids`: the children and their broker epochs.
+    pub(super) fn on_read_brokers(&mut self, results: Vec<Result<OpResult, ZkError>>) {
+        if let Some(Ok(OpResult::Children(children))) = results.into_iter().next() {
+            let live = parse_brokers(&children);
+            self.on_broker_change(live);
+        }
+    }
+
     /// `processBrokerChange`: compare the registered brokers with the ones the controller knew.
     pub(crate) fn on_broker_change(&mut self, now_live: BTreeMap<BrokerId, i64>) {
         let role = &mut *self.role;

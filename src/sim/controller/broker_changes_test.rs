@@ -1,9 +1,10 @@
 //! Unit tests of broker changes: the controller's order within a change, and one input of a
 //! broker failure with the exact output of the handler.
 
-use super::inputs::{ControllerPending, ControllerTimer};
+use super::pending::ControllerPending;
 use super::queue::{Phase, Reason, Running, Task};
 use super::testing::{node, stat, state, Fixture};
+use super::timers::ControllerTimer;
 use super::{ControllerRole, PartitionContext};
 use crate::sim::broker::Broker;
 use crate::sim::config::{Profile, Settings};

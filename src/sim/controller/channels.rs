@@ -2,7 +2,7 @@
 //! broker with one request in flight at a time, resent after `controller.socket.timeout.ms`
 //! until the broker answers, as long as it is live.
 
-use super::inputs::ControllerTimer;
+use super::timers::ControllerTimer;
 use super::Controller;
 use crate::sim::message::{Body, PartitionInfo, Timer};
 use crate::sim::net::{BrokerId, Endpoint};

@@ -4,9 +4,9 @@
 //! (`/brokers/topics` watched: `onNewPartitionCreation`).
 
 use super::broker_changes::parse_brokers;
-use super::inputs::ControllerTimer;
 use super::queue::{online_partition_state_change, Phase, Reason, Task};
 use super::reassignment::Reassignment;
+use super::timers::ControllerTimer;
 use super::Controller;
 use crate::sim::event::EventKind;
 use crate::sim::message::{OpResult, Timer, ZkError, ZkOp};

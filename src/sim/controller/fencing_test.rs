@@ -7,7 +7,7 @@
 //! [`super::reassignment`]), and a failed guard resigns it (`Exit::Moved`, then
 //! `Broker::resign_moved` in [`super::race`]).
 
-use super::inputs::ControllerPending;
+use super::pending::ControllerPending;
 use super::queue::{Phase, Reason, Running, Task};
 use super::testing::{node, state, Fixture};
 use super::Exit;

@@ -1,9 +1,10 @@
 //! Unit tests of ISR changes from leaders (AlterPartition, KIP-497): one input each, with the
 //! exact output of the handler.
 
-use super::inputs::{ControllerPending, ControllerTimer};
+use super::pending::ControllerPending;
 use super::queue::{Phase, Task};
 use super::testing::{node, stat, state, Fixture};
+use super::timers::ControllerTimer;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, PartitionInfo, Timer, ZkOp};

@@ -28,7 +28,8 @@
 //! - `reassignment.rs`: partition reassignment (`onPartitionReassignment`, KIP-455).
 //! - `routing.rs`: the broker hands each input meant for the role to the handler, sends the
 //!   ZooKeeper requests the handler made and resigns the role when an input ends it.
-//! - [`inputs`]: the role's own ZooKeeper request purposes and timers.
+//! - [`pending`] and [`timers`]: what the race's and the role's ZooKeeper requests are for, and
+//!   the role's timers.
 //!
 //! This module holds the role's state: [`ControllerRole`] (the epoch won, the live brokers)
 //! and [`PartitionContext`] (what it knows of topics and partitions, its queue and channels),
@@ -53,32 +54,22 @@
 mod broker_changes;
 mod channels;
 mod failover;
-pub mod inputs;
 mod isr_changes;
 mod partition_states;
+pub mod pending;
 mod queue;
 mod race;
 mod reassignment;
 mod rebalance;
 mod routing;
 mod shutdown;
-
-#[cfg(test)]
-mod broker_changes_test;
-#[cfg(test)]
-mod fencing_test;
-#[cfg(test)]
-mod isr_changes_test;
-#[cfg(test)]
-mod race_test;
-#[cfg(test)]
-mod testing;
+pub mod timers;
 
 pub use channels::{Channel, Req};
-pub use inputs::{ControllerPending, ControllerTimer};
+pub use pending::{ControllerPending, ElectionPending};
 pub use queue::{Reason, Running, Task};
-pub use race::ElectionPending;
 pub use reassignment::Reassignment;
+pub use timers::ControllerTimer;
 
 use crate::sim::config::{Profile, Settings};
 use crate::sim::message::{Out, PartitionInfo, ZkOp};
@@ -248,3 +239,14 @@ impl<'a> Controller<'a> {
         self.zk.push((op, purpose));
     }
 }
+
+#[cfg(test)]
+mod broker_changes_test;
+#[cfg(test)]
+mod fencing_test;
+#[cfg(test)]
+mod isr_changes_test;
+#[cfg(test)]
+mod race_test;
+#[cfg(test)]
+mod testing;

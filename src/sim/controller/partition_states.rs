@@ -4,7 +4,7 @@
 //! conditional `setData` on the state's zkVersion, fenced from 2.1 by a check of
 //! `/controller_epoch` (see [`crate::sim::znodes::fenced`]).
 
-use super::queue::{Phase, Reason, Task};
+use super::queue::{Change, Phase, Reason, Task};
 use super::{Controller, Exit, Known};
 use crate::sim::election;
 use crate::sim::event::EventKind;
@@ -13,17 +13,6 @@ use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{fenced, partition_state_path, PartitionState};
 use std::collections::BTreeMap;
-
-/// One partition's new state and what to say about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Change {
-    tp: TopicPartition,
-    new: PartitionState,
-    /// The version the write is conditional on; `None`: create the znode.
-    version: Option<i32>,
-    event: EventKind,
-    cause: String,
-}
 
 impl Controller<'_> {
     pub(super) fn on_read_states(

@@ -3,16 +3,17 @@
 //! several times before the next one starts, and the dispatch of ZooKeeper's answers to the
 //! step of the event that waits for them.
 
-use super::broker_changes::parse_brokers;
 use super::channels::Req;
-use super::inputs::{ControllerPending, ControllerTimer};
-use super::partition_states::Change;
+use super::pending::ControllerPending;
+use super::timers::ControllerTimer;
 use super::{Controller, Exit};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, IsrProposal, OpResult, WatchChange, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
-use crate::sim::znodes::{partition_state_path, TopicAssignment, REASSIGN_PARTITIONS_PATH};
+use crate::sim::znodes::{
+    partition_state_path, PartitionState, TopicAssignment, REASSIGN_PARTITIONS_PATH,
+};
 
 /// Why the controller elects a leader (the `reason` of `leader_elected`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +178,17 @@ pub(super) enum Phase {
     ReadNotifications(Vec<String>),
     /// The reassignment's new assignment znode.
     WriteAssignment(TopicAssignment),
+}
+
+/// One partition's new state and what to say about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Change {
+    pub(super) tp: TopicPartition,
+    pub(super) new: PartitionState,
+    /// The version the write is conditional on; `None`: create the znode.
+    pub(super) version: Option<i32>,
+    pub(super) event: EventKind,
+    pub(super) cause: String,
 }
 
 /// The task being handled and the ZooKeeper step it waits for.
@@ -508,12 +520,7 @@ impl Controller<'_> {
             Phase::ReadTopics(topics) => self.on_read_topics(task, topics, results),
             Phase::ReadStates(tps) => self.on_read_states(task, tps, results, retries),
             Phase::Write(changes) => self.on_written(task, changes, results, retries),
-            Phase::ReadBrokers => {
-                if let Some(Ok(OpResult::Children(children))) = results.into_iter().next() {
-                    let live = parse_brokers(&children);
-                    self.on_broker_change(live);
-                }
-            }
+            Phase::ReadBrokers => self.on_read_brokers(results),
             Phase::ListNotifications => self.on_list_notifications(task, results),
             Phase::ReadNotifications(names) => self.on_read_notifications(task, names, results),
             Phase::WriteAssignment(assignment) => {

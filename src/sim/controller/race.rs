@@ -12,7 +12,7 @@
 //! or BADVERSION and watch `/controller`. When the znode goes away, every live broker races
 //! again.
 
-use super::inputs::ControllerPending;
+use super::pending::{ControllerPending, ElectionPending};
 use super::queue::Task;
 use super::{ControllerRole, PartitionContext};
 use crate::sim::broker::{Broker, Pending};
@@ -22,40 +22,6 @@ use crate::sim::message::{NodeData, OpResult, Out, WatchChange, ZkError, ZkOp};
 use crate::sim::net::BrokerId;
 use crate::sim::zookeeper::parse_broker_id;
 use std::collections::BTreeMap;
-
-/// What one of the `/controller` race's ZooKeeper requests was for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)] // the variants are documented; their fields say what they hold
-pub enum ElectionPending {
-    /// `elect()`: does `/controller` exist? (sets the watch)
-    ElectCheck,
-    /// `elect()`: read `/controller_epoch`.
-    ReadEpoch,
-    /// `elect()`: create `/controller_epoch` with "0" in a fresh cluster.
-    CreateEpoch,
-    /// `elect()`: the atomic create of `/controller` + increment of `/controller_epoch`.
-    ElectMulti { epoch: u64 },
-    /// Before 2.1, `elect()`'s first step: the checked ephemeral create of `/controller`.
-    CreateController,
-    /// That create met NODEEXISTS: whose session owns `/controller`?
-    CreateControllerCheck,
-    /// Before 2.1, `onControllerFailover`: `readControllerEpochFromZooKeeper`.
-    FailoverReadEpoch,
-    /// Before 2.1, `incrementControllerEpoch`: setData of `/controller_epoch` to `epoch` on
-    /// the version read.
-    IncrementEpoch { epoch: u64 },
-    /// `incrementControllerEpoch` found no `/controller_epoch`: create it with 1.
-    CreateInitialEpoch,
-    /// `triggerControllerMove` (2.0.1) / `resign` (0.10.2.2): delete `/controller`.
-    DeleteController,
-    /// After losing the race: who won?
-    AfterRaceLost { error: ZkError },
-    /// The multi-op failed with NODEEXISTS or BADVERSION: read `/controller` and
-    /// `/controller_epoch` to see whether it was this broker's own, resent after a lost reply.
-    CheckElection { epoch: u64, error: ZkError },
-    /// `/controller` was created or changed: re-read it (and re-arm the watch).
-    ControllerChange,
-}
 
 impl Broker {
     /// `KafkaController.elect`: if `/controller` exists, follow it (the read sets a watch);

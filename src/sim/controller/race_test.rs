@@ -1,8 +1,8 @@
 //! Unit tests of the `/controller` race, of resigning, and of the failover's first read.
 
-use super::inputs::ControllerPending;
+use super::pending::ControllerPending;
+use super::pending::ElectionPending;
 use super::queue::{Reason, Task};
-use super::race::ElectionPending;
 use super::testing::Fixture;
 use super::ControllerRole;
 use crate::sim::broker::tests::{answer, answer_in, connected_broker, node, requests};

@@ -2,8 +2,8 @@
 //! `leader.imbalance.check.interval.seconds`) and the admin tools' requests (preferred
 //! election, unclean election turned on, reassignment) that reach the controller.
 
-use super::inputs::ControllerTimer;
 use super::queue::{Reason, Task};
+use super::timers::ControllerTimer;
 use super::Controller;
 use crate::sim::election;
 use crate::sim::event::EventKind;

@@ -29,7 +29,7 @@ impl Broker {
         input(&mut controller);
         let exit = controller.exit.take();
         for (op, purpose) in requests {
-            self.zk_request(now, op, Pending::Controller(purpose), out);
+            self.zk.request(now, op, Pending::Controller(purpose), out);
         }
         match exit {
             None => {}

@@ -1,7 +1,7 @@
 //! Helpers of the controller's unit tests: a role in a given state, and one input handed to a
 //! [`Controller`] over it with what the handler did.
 
-use super::inputs::ControllerPending;
+use super::pending::ControllerPending;
 use super::queue::{Phase, Running, Task};
 use super::{Controller, ControllerRole, Exit, Known, PartitionContext};
 use crate::sim::config::{Profile, Settings};

@@ -1,0 +1,139 @@
+//! Heartbeat and the session deadline.
+
+use super::harness::{group_timer, Harness, G, REBALANCE_TIMEOUT, SESSION_TIMEOUT};
+use super::state::GroupState;
+use super::state::GroupTimer;
+use crate::sim::config::Profile;
+use crate::sim::event::EventKind;
+use crate::sim::message::{Body, KafkaError};
+use crate::sim::net::Endpoint;
+
+/// 3.9: a Stable generation 1 of c-1 (the leader) and c-2; their sessions are timers 3 and 4,
+/// due at 606 s; c-1 heartbeats at 300 s (timer 5, due at 900 s).
+fn stable() -> Harness {
+    let mut h = Harness::new(Profile::V3_9);
+    h.join_new(0, 1, "c1", "c-1");
+    h.join_new(1_000, 2, "c2", "c-2");
+    h.advance(6_000);
+    h.sync(6_100, 1, "c-1", Vec::new());
+    h.heartbeat(300_000, 1, "c-1");
+    assert_eq!(h.state(), (GroupState::Stable, 1, 2));
+    assert_eq!(h.node.timer_ids(), [3, 4, 5]);
+    h
+}
+
+fn heartbeat_response(c: u32, error: Option<KafkaError>) -> (Endpoint, Endpoint, Body) {
+    (
+        Endpoint::Broker(1),
+        Endpoint::Consumer(c),
+        Body::HeartbeatResponse {
+            group: G.into(),
+            error,
+        },
+    )
+}
+
+#[test]
+fn a_heartbeat_in_time_sets_a_new_session_deadline() {
+    let mut h = stable();
+    let (out, _) = h.node.input(400_000, |c| {
+        c.on_heartbeat(Endpoint::Consumer(2), (G.into(), 1, "c-2".into()))
+    });
+    assert_eq!(out.sends, [heartbeat_response(2, None)]);
+    assert_eq!(out.timers, [group_timer(400_000 + SESSION_TIMEOUT, 6)]);
+    assert!(out.events.is_empty());
+    assert_eq!(
+        h.node.state.timers[&6],
+        GroupTimer::Session {
+            group: G.into(),
+            member_id: "c-2".into(),
+            seq: 6
+        }
+    );
+    assert_eq!(h.group().members["c-2"].session_timer, 6);
+    // The older session timer of c-2 (4) is void now.
+    let (out, _) = h.node.input(606_000, |c| c.on_timer(4));
+    assert!(out.sends.is_empty() && out.timers.is_empty() && out.events.is_empty());
+    assert_eq!(h.state(), (GroupState::Stable, 1, 2));
+}
+
+#[test]
+fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
+    let mut h = stable();
+    let (out, appended) = h.node.input(606_000, |c| c.on_timer(4));
+    assert!(appended.is_empty());
+    assert!(out.sends.is_empty());
+    assert_eq!(out.timers, [group_timer(606_000 + REBALANCE_TIMEOUT, 6)]);
+    assert_eq!(
+        out.events,
+        [
+            (
+                EventKind::GroupMemberRemoved {
+                    group: G.into(),
+                    member: "c2".into(),
+                    member_id: "c-2".into(),
+                    coordinator: 1,
+                },
+                "session expired: no heartbeat within session.timeout.ms (600000 ms)".into()
+            ),
+            (
+                EventKind::RebalanceStarted {
+                    group: G.into(),
+                    generation: 1,
+                    reason: "a member left the group (session expired)".into(),
+                    coordinator: 1,
+                },
+                "every member must rejoin (JoinGroup) before the new generation starts; max.poll.interval.ms bounds the wait".into()
+            ),
+        ]
+    );
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 1));
+    assert_eq!(h.group().leader.as_deref(), Some("c-1"));
+}
+
+#[test]
+fn a_heartbeat_after_the_session_timeout_is_from_an_unknown_member() {
+    let mut h = stable();
+    h.node.input(606_000, |c| c.on_timer(4));
+    let (out, _) = h.node.input(606_100, |c| {
+        c.on_heartbeat(Endpoint::Consumer(2), (G.into(), 1, "c-2".into()))
+    });
+    assert_eq!(
+        out.sends,
+        [heartbeat_response(2, Some(KafkaError::UnknownMemberId))]
+    );
+    assert!(out.timers.is_empty() && out.events.is_empty());
+    // The member still in the group hears of the rebalance, and its session goes on.
+    let (out, _) = h.node.input(606_200, |c| {
+        c.on_heartbeat(Endpoint::Consumer(1), (G.into(), 1, "c-1".into()))
+    });
+    assert_eq!(
+        out.sends,
+        [heartbeat_response(1, Some(KafkaError::RebalanceInProgress))]
+    );
+    assert_eq!(out.timers, [group_timer(606_200 + SESSION_TIMEOUT, 7)]);
+}
+
+#[test]
+fn a_member_waiting_in_joingroup_is_kept_alive_by_its_session_timer() {
+    // shouldKeepAlive. A rebalance timeout (1000 s) longer than the session timeout: c-1 and
+    // c-2 heartbeat at 300 s and 305 s (timers 5 and 6), c-1 rejoins at 310 s (deadline timer
+    // 7) and still waits for c-2 when its session timer fires at 900 s: it sets another.
+    let mut h = Harness::new(Profile::V3_9);
+    h.rebalance_timeout = 1_000_000;
+    h.join_new(0, 1, "c1", "c-1");
+    h.join_new(1_000, 2, "c2", "c-2");
+    h.advance(6_000);
+    h.sync(6_100, 1, "c-1", Vec::new());
+    h.heartbeat(300_000, 1, "c-1");
+    h.heartbeat(305_000, 2, "c-2");
+    h.join_raw(310_000, 1, "c1", "c-1", "unused", &["orders"]);
+    h.advance(899_999);
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
+    assert_eq!(h.node.timer_ids(), [5, 6, 7]);
+    let (out, _) = h.node.input(900_000, |c| c.on_timer(5));
+    assert!(out.sends.is_empty() && out.events.is_empty());
+    assert_eq!(out.timers, [group_timer(900_000 + SESSION_TIMEOUT, 8)]);
+    assert_eq!(h.group().members["c-1"].session_timer, 8);
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
+}

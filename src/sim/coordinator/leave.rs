@@ -1,0 +1,142 @@
+//! A member leaves: LeaveGroup, an expired session or a missed rejoin, and the leader that
+//! follows a departing one.
+//!
+//! Sources: `GroupCoordinator.handleLeaveGroup`, `onMemberFailure` (0.10.2.2) /
+//! `removeMemberAndUpdateGroup` (2.0.1, 2.4.1, 3.9.0), and `GroupMetadata.remove`, which picks the next leader as the
+//! first key of the member map (`members.keys.head` in 0.10.2.2 and 2.0.1,
+//! `members.keys.headOption` in 2.4.1 and 3.9.0), in the order of the Scala `mutable.HashMap`
+//! of the profile's build ([`crate::sim::group_order`]).
+
+use super::state::GroupState;
+use super::Coordinator;
+use crate::sim::config::Profile;
+use crate::sim::event::EventKind;
+use crate::sim::group_order::{java_string_hash_code, MemberOrder, ScalaVersion};
+use crate::sim::message::Body;
+use crate::sim::net::Endpoint;
+
+/// Why `next` (named `name`) is the first key of `order`, in the words of the profile's Scala
+/// version: `GroupMetadata.remove` takes `members.keys.head` (0.10.2.2, 2.0.1) or
+/// `members.keys.headOption` (2.4.1, 3.9.0) of a `mutable.HashMap`, whose order
+/// [`crate::sim::group_order`] models.
+fn explain_pick(profile: Profile, order: &MemberOrder, next: &str, name: &str) -> String {
+    let head = if profile >= Profile::V2_4 {
+        "members.keys.headOption"
+    } else {
+        "members.keys.head"
+    };
+    let scala = order.scala_version();
+    let buckets = order.table_len();
+    let bucket = order.bucket_of(next);
+    let hash = order.improved_hash(next);
+    let code = java_string_hash_code(next);
+    let build = format!(
+        "Kafka {}'s Scala {} build takes {head} of its mutable.HashMap of member ids",
+        profile.name(),
+        scala.name()
+    );
+    match scala {
+        ScalaVersion::V2_13 => format!(
+            "{build}, which walks its buckets from 0 up (bucket = hash & (buckets - 1), hash = h ^ (h >>> 16) of String.hashCode h) and each bucket by ascending hash: {name} is in bucket {bucket} of {buckets} (hash {hash:#010x}, from String.hashCode {code:#010x})"
+        ),
+        ScalaVersion::V2_11 | ScalaVersion::V2_12 => format!(
+            "{build}, a HashTable that walks its buckets from the last down (bucket = the top {} bits of the improved hash rotateRight(byteswap32(String.hashCode), 4)) and each bucket newest first{}: {name} is in bucket {bucket} of {buckets}, the highest holding a member (improved hash {hash:#010x}, from String.hashCode {code:#010x})",
+            buckets.trailing_zeros(),
+            if buckets > crate::sim::group_order::SCALA_HASHMAP_INITIAL_BUCKETS {
+                " (each doubling of the table reversed the order within a bucket)"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+impl Coordinator<'_> {
+    /// Removes a member; a departing leader is replaced at once by the first key of the member
+    /// map (`GroupMetadata.remove`).
+    pub(super) fn remove_member(&mut self, group_id: &str, member_id: &str, why: &str) {
+        let profile = self.settings.profile;
+        let coordinator = self.me;
+        let Some(group) = self.state.groups.get_mut(group_id) else {
+            return;
+        };
+        let Some(m) = group.members.remove(member_id) else {
+            return;
+        };
+        group.order.remove(member_id);
+        group.awaiting_sync.remove(member_id);
+        group.joined_order.retain(|x| x != member_id);
+        self.out.event(
+            EventKind::GroupMemberRemoved {
+                group: group_id.to_string(),
+                member: m.client_id.clone(),
+                member_id: member_id.to_string(),
+                coordinator,
+            },
+            why.to_string(),
+        );
+        if group.leader.as_deref() == Some(member_id) {
+            let next = group.order.head_key().map(str::to_string);
+            group.leader = next.clone();
+            group.leader_changed = next.is_some();
+            if let Some(next) = next {
+                let name = |id: &str| {
+                    group
+                        .members
+                        .get(id)
+                        .map_or(id.to_string(), |m| m.client_id.clone())
+                };
+                let by_join = group.joined_order.first().cloned().unwrap_or_default();
+                let order: Vec<String> = group.order.keys().iter().map(|k| name(k)).collect();
+                group.leader_why = format!(
+                    "leader {} left; {}, so the map yields {} in that order; by join order {} would lead",
+                    m.client_id,
+                    explain_pick(profile, &group.order, &next, &name(&next)),
+                    order.join(", "),
+                    name(&by_join),
+                );
+            }
+        }
+    }
+
+    /// `handleLeaveGroup`.
+    pub(crate) fn on_leave_group(
+        &mut self,
+        from: Endpoint,
+        (group_id, member_id): (String, String),
+    ) {
+        let me = self.endpoint();
+        self.out.send(
+            me,
+            from,
+            Body::LeaveGroupResponse {
+                group: group_id.clone(),
+            },
+        );
+        if self.group_check(&group_id).is_err() {
+            return;
+        }
+        self.member_gone(
+            &group_id,
+            &member_id,
+            "LeaveGroup: the consumer left cleanly",
+        );
+    }
+
+    /// A member left or its session expired (`GroupCoordinator.onMemberFailure` in 0.10.2.2,
+    /// `removeMemberAndUpdateGroup` from 2.0.1): removed, and the rebalance goes on or starts.
+    pub(super) fn member_gone(&mut self, group_id: &str, member_id: &str, why: &str) {
+        let Some(state) = self.state.groups.get(group_id).map(|g| g.state) else {
+            return;
+        };
+        self.remove_member(group_id, member_id, why);
+        match state {
+            GroupState::Stable | GroupState::CompletingRebalance => {
+                let name = why.split(':').next().unwrap_or(why).to_string();
+                self.prepare_rebalance(group_id, &format!("a member left the group ({name})"))
+            }
+            GroupState::PreparingRebalance => self.try_complete_join(group_id),
+            GroupState::Empty | GroupState::Dead => {}
+        }
+    }
+}

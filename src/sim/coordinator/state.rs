@@ -1,0 +1,195 @@
+//! The coordinator's state: its groups (`GroupMetadata`: the states, the members, the
+//! generation, the leader, the member map's order), the record it stores
+//! (`GroupMetadataManager`'s group metadata value), its writes waiting for a commit and what
+//! its timers are for.
+
+use crate::sim::group_order::MemberOrder;
+use crate::sim::topic::TopicPartition;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A group's state (`GroupState`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GroupState {
+    /// No members.
+    Empty,
+    /// Waiting for the members to (re)join.
+    PreparingRebalance,
+    /// Joined; waiting for the leader's assignment.
+    CompletingRebalance,
+    /// Every member has its assignment.
+    Stable,
+    /// Gone from this coordinator.
+    Dead,
+}
+
+impl GroupState {
+    /// Kafka's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupState::Empty => "Empty",
+            GroupState::PreparingRebalance => "PreparingRebalance",
+            GroupState::CompletingRebalance => "CompletingRebalance",
+            GroupState::Stable => "Stable",
+            GroupState::Dead => "Dead",
+        }
+    }
+}
+
+/// One member, as the coordinator knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// `client.id-UUID`.
+    pub member_id: String,
+    /// The client id (the member's name in scenarios).
+    pub client_id: String,
+    /// Subscribed topics.
+    pub topics: Vec<String>,
+    /// The assignor it asks for.
+    pub assignor: String,
+    /// Its session timeout.
+    pub session_timeout_ms: u64,
+    /// Its rebalance timeout (`max.poll.interval.ms`).
+    pub rebalance_timeout_ms: u64,
+    /// Where it is.
+    pub consumer: u32,
+    /// Its partitions in the current generation.
+    pub assignment: Vec<(String, u32)>,
+    /// When the coordinator last heard from it.
+    #[serde(skip)]
+    pub last_heard_ms: u64,
+    /// Its JoinGroup waiting for the rebalance to complete.
+    #[serde(skip)]
+    pub awaiting_join: bool,
+    /// The number of its current session timer.
+    #[serde(skip)]
+    pub session_timer: u64,
+}
+
+/// A rebalance in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rebalance {
+    /// The number of this rebalance's timers.
+    pub seq: u64,
+    /// The `InitialDelayedJoin` of a rebalance that started from Empty: its `delayMs` and its
+    /// `remainingMs` (how much of the rebalance timeout is left for further delays).
+    pub initial: Option<(u64, u64)>,
+}
+
+/// One consumer group on its coordinator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The group id.
+    pub id: String,
+    /// Its `__consumer_offsets` partition.
+    pub partition: TopicPartition,
+    /// Its state.
+    pub state: GroupState,
+    /// The generation.
+    pub generation: u32,
+    /// The assignor of the current generation.
+    pub protocol: Option<String>,
+    /// The leader's member id.
+    pub leader: Option<String>,
+    /// Why the current leader leads (for the event log).
+    pub leader_why: String,
+    /// Whether the leader changed since the last completed join.
+    pub leader_changed: bool,
+    /// Members by member id.
+    pub members: BTreeMap<String, Member>,
+    /// The member ids in the iteration order of Kafka's Scala `mutable.HashMap` (of the
+    /// profile's Scala version).
+    pub order: MemberOrder,
+    /// `GroupMetadata.newMemberAdded`: a member was added during the initial delay of a brand-new
+    /// group (generation 0), so the delay may be extended. Only `InitialDelayedJoin` clears it.
+    pub new_member_added: bool,
+    /// Member ids handed out with MEMBER_ID_REQUIRED and not yet used (KIP-394).
+    pub pending: BTreeSet<String>,
+    /// Members waiting for their SyncGroup answer.
+    pub awaiting_sync: BTreeSet<String>,
+    /// The rebalance in progress.
+    pub rebalance: Option<Rebalance>,
+    /// The members in the order they were added (for the event log's comparison).
+    pub joined_order: Vec<String>,
+}
+
+/// What a coordinator timer is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GroupTimer {
+    /// The empty group's initial rebalance delay ends.
+    InitialDelay {
+        /// The group.
+        group: String,
+        /// The rebalance it belongs to.
+        seq: u64,
+    },
+    /// The rebalance timeout ends.
+    JoinDeadline {
+        /// The group.
+        group: String,
+        /// The rebalance it belongs to.
+        seq: u64,
+    },
+    /// A member's session may have expired.
+    Session {
+        /// The group.
+        group: String,
+        /// The member.
+        member_id: String,
+        /// Its session timer number.
+        seq: u64,
+    },
+}
+
+/// A group write waiting for its commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupWrite {
+    /// The partition written.
+    pub tp: TopicPartition,
+    /// The offset after the record.
+    pub end: u64,
+    /// The group.
+    pub group: String,
+    /// The generation written.
+    pub generation: u32,
+    /// The assignment to hand out on commit (member id -> partitions), for a SyncGroup.
+    pub assignment: Option<BTreeMap<String, Vec<(String, u32)>>>,
+}
+
+/// The record `storeGroup` appends (`GroupMetadataValue`, simplified).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupRecord {
+    /// The group id.
+    pub group: String,
+    /// `Stable` or `Empty`.
+    pub state: GroupState,
+    /// The generation.
+    pub generation: u32,
+    /// The assignor.
+    pub protocol: Option<String>,
+    /// The leader's member id.
+    pub leader: Option<String>,
+    /// The members in the member map's iteration order, as `GroupMetadataManager` writes
+    /// `group.allMemberMetadata` (`members.values.toList`); `loadGroup` adds them back in
+    /// this order.
+    pub members: Vec<Member>,
+    /// Not in Kafka's record: the member ids in the order they were added, kept only so that
+    /// the event log can still compare a leader pick with the join order after a failover.
+    #[serde(default)]
+    pub joined_order: Vec<String>,
+}
+
+/// The coordinator's state on a broker.
+#[derive(Debug, Clone, Default)]
+pub struct CoordinatorState {
+    /// Loaded groups by id.
+    pub groups: BTreeMap<String, Group>,
+    /// Timers by number: a `Timer::Group { id }` fired at the broker is looked up here.
+    pub timers: BTreeMap<u64, GroupTimer>,
+    /// The number of the last timer set (timer numbers are never reused).
+    pub(super) next_timer: u64,
+    /// The number of the last rebalance started on this broker (a timer of an older one is void).
+    pub(super) next_rebalance: u64,
+    /// Group writes waiting for the high watermark.
+    pub writes: Vec<GroupWrite>,
+}

@@ -1,0 +1,143 @@
+//! SyncGroup: the leader's assignment is stored, and every member gets its part once the
+//! record is committed.
+//!
+//! Sources: `GroupCoordinator.handleSyncGroup` / `doSyncGroup` (the leader's SyncGroup in
+//! CompletingRebalance, AwaitingSync in 0.10.2.2, stores the group with
+//! `GroupMetadataManager.storeGroup`; its callback moves the group to Stable and answers the
+//! members waiting).
+
+use super::state::{GroupState, GroupWrite};
+use super::{tp_list, Coordinator};
+use crate::sim::event::EventKind;
+use crate::sim::message::{Body, KafkaError, Out};
+use crate::sim::net::Endpoint;
+use crate::sim::topic::TopicPartition;
+use std::collections::BTreeMap;
+
+impl Coordinator<'_> {
+    /// `handleSyncGroup`.
+    pub(crate) fn on_sync_group(
+        &mut self,
+        from: Endpoint,
+        (group_id, generation, member_id): (String, u32, String),
+        assignment: Vec<(String, Vec<TopicPartition>)>,
+    ) {
+        let me = self.endpoint();
+        let reply = |result: Result<Vec<TopicPartition>, KafkaError>, out: &mut Out| {
+            out.send(
+                me,
+                from,
+                Body::SyncGroupResponse {
+                    group: group_id.clone(),
+                    result,
+                },
+            );
+        };
+        if let Err(e) = self.group_check(&group_id) {
+            reply(Err(e), self.out);
+            return;
+        }
+        let Some(group) = self.state.groups.get_mut(&group_id) else {
+            reply(Err(KafkaError::UnknownMemberId), self.out);
+            return;
+        };
+        if !group.members.contains_key(&member_id) {
+            reply(Err(KafkaError::UnknownMemberId), self.out);
+            return;
+        }
+        if generation != group.generation {
+            reply(Err(KafkaError::IllegalGeneration), self.out);
+            return;
+        }
+        match group.state {
+            GroupState::PreparingRebalance => reply(Err(KafkaError::RebalanceInProgress), self.out),
+            GroupState::Stable => {
+                let a = tp_list(&group.members[&member_id].assignment);
+                reply(Ok(a), self.out);
+            }
+            GroupState::CompletingRebalance => {
+                group.awaiting_sync.insert(member_id.clone());
+                if group.leader.as_deref() == Some(&member_id) {
+                    let mut map: BTreeMap<String, Vec<(String, u32)>> = BTreeMap::new();
+                    for (m, tps) in assignment {
+                        if group.members.contains_key(&m) {
+                            map.insert(
+                                m,
+                                tps.into_iter().map(|tp| (tp.topic, tp.partition)).collect(),
+                            );
+                        }
+                    }
+                    self.store_group(&group_id, Some(map));
+                }
+            }
+            GroupState::Empty | GroupState::Dead => {
+                reply(Err(KafkaError::UnknownMemberId), self.out)
+            }
+        }
+    }
+
+    /// Completes the group writes the high watermark of `tp` has passed (the replica manager
+    /// calls it when the high watermark moves): a stored assignment of the current generation
+    /// makes the group Stable and answers the SyncGroups waiting for it.
+    pub(crate) fn complete_writes(&mut self, tp: &TopicPartition, hw: u64) {
+        let (done, keep): (Vec<GroupWrite>, Vec<GroupWrite>) =
+            std::mem::take(&mut self.state.writes)
+                .into_iter()
+                .partition(|w| w.tp == *tp && w.end <= hw);
+        self.state.writes = keep;
+        let me = self.endpoint();
+        let coordinator = self.me;
+        for w in done {
+            let Some(group) = self.state.groups.get_mut(&w.group) else {
+                continue;
+            };
+            let Some(assignment) = w.assignment else {
+                continue;
+            };
+            if group.generation != w.generation || group.state != GroupState::CompletingRebalance {
+                continue;
+            }
+            for (id, m) in group.members.iter_mut() {
+                m.assignment = assignment.get(id).cloned().unwrap_or_default();
+            }
+            group.state = GroupState::Stable;
+            for id in std::mem::take(&mut group.awaiting_sync) {
+                if let Some(m) = group.members.get(&id) {
+                    self.out.send(
+                        me,
+                        Endpoint::Consumer(m.consumer),
+                        Body::SyncGroupResponse {
+                            group: w.group.clone(),
+                            result: Ok(tp_list(&m.assignment)),
+                        },
+                    );
+                }
+            }
+            let summary: Vec<String> = group
+                .members
+                .values()
+                .map(|m| {
+                    let parts: Vec<String> = m
+                        .assignment
+                        .iter()
+                        .map(|(t, p)| format!("{t}-{p}"))
+                        .collect();
+                    format!("{}: [{}]", m.client_id, parts.join(", "))
+                })
+                .collect();
+            self.out.event(
+                EventKind::GroupStable {
+                    group: w.group.clone(),
+                    generation: group.generation,
+                    coordinator,
+                    assignment: summary.join("; "),
+                },
+                format!(
+                    "the leader's {} assignment was written to {} and committed; SyncGroup hands each member its part",
+                    group.protocol.clone().unwrap_or_default(),
+                    w.tp
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! Unit tests of the ZooKeeper server model.
+#![allow(unused_must_use)] // setup requests whose results the test does not need
+
+use super::*;
+use crate::sim::event::EventKind;
+use crate::sim::message::{Body, OpResult, Timer, WatchChange, ZkError};
+use crate::sim::net::Endpoint;
+
+fn connect(zk: &mut ZooKeeper, broker: BrokerId, now: u64) -> SessionId {
+    let mut out = Out::default();
+    zk.handle(now, broker, Body::Connect { timeout_ms: 6000 }, &mut out);
+    match &out.sends[0].2 {
+        Body::Connected { session, .. } => *session,
+        other => panic!("expected Connected, got {other:?}"),
+    }
+}
+
+fn request(
+    zk: &mut ZooKeeper,
+    broker: BrokerId,
+    session: SessionId,
+    op: ZkOp,
+) -> (Result<OpResult, ZkError>, Out) {
+    let mut out = Out::default();
+    zk.handle(
+        0,
+        broker,
+        Body::Request {
+            session,
+            xid: 1,
+            op,
+        },
+        &mut out,
+    );
+    let pos = out
+        .sends
+        .iter()
+        .position(|(_, to, b)| {
+            *to == Endpoint::Broker(broker) && matches!(b, Body::Response { .. })
+        })
+        .expect("a response");
+    let (_, _, body) = out.sends.remove(pos);
+    match body {
+        Body::Response { result, .. } => (result, out),
+        _ => unreachable!(),
+    }
+}
+
+fn persistent(path: &str, data: &str) -> ZkOp {
+    ZkOp::Create {
+        path: path.into(),
+        data: data.into(),
+        ephemeral: false,
+    }
+}
+
+fn create_ephemeral(path: &str) -> ZkOp {
+    ZkOp::Create {
+        path: path.into(),
+        data: r#"{"version":1,"brokerid":1}"#.into(),
+        ephemeral: true,
+    }
+}
+
+#[test]
+fn ephemeral_znodes_die_with_the_session_and_fire_watches() {
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    let (r, _) = request(&mut zk, 1, s1, create_ephemeral("/controller"));
+    assert!(matches!(r, Ok(OpResult::Created(_))));
+    let (r, _) = request(
+        &mut zk,
+        2,
+        s2,
+        ZkOp::Exists {
+            path: "/controller".into(),
+            watch: true,
+        },
+    );
+    assert!(matches!(r, Ok(OpResult::Node(Some(_)))));
+    assert_eq!(zk.controller(), Some(1));
+
+    // Connected at 0 with 6 s: the first tick (3 s) boundary after 6000 is 9000.
+    let mut out = Out::default();
+    zk.on_timer(9000, Timer::SessionDeadline(s1), &mut out);
+    assert!(
+        zk.node("/controller").is_none(),
+        "the ephemeral znode is gone"
+    );
+    let watch = out.sends.iter().find(|(_, to, b)| {
+        *to == Endpoint::Broker(2)
+            && matches!(
+                b,
+                Body::Watch {
+                    change: WatchChange::Deleted,
+                    ..
+                }
+            )
+    });
+    assert!(watch.is_some(), "broker 2's watch fired: {:?}", out.sends);
+    assert!(out.events.iter().any(|(k, c)| matches!(
+        k,
+        EventKind::SessionExpired { broker: 1, .. }
+    ) && c.contains("zookeeper.session.timeout.ms")));
+}
+
+#[test]
+fn heartbeats_keep_a_session_alive() {
+    let mut zk = ZooKeeper::new();
+    let s = connect(&mut zk, 1, 0);
+    assert_eq!(zk.session(s).unwrap().deadline_ms(), 9_000);
+    let mut out = Out::default();
+    zk.handle(4000, 1, Body::Ping { session: s }, &mut out);
+    // 4000 + 6000 = 10000 rounds up to the next boundary, 12000.
+    assert_eq!(zk.session(s).unwrap().deadline_ms(), 12_000);
+    let mut out = Out::default();
+    zk.on_timer(9_000, Timer::SessionDeadline(s), &mut out);
+    assert!(zk.session(s).unwrap().ended.is_none());
+    assert_eq!(
+        out.timers,
+        vec![(12_000, Endpoint::Zk, Timer::SessionDeadline(s))]
+    );
+    let mut out = Out::default();
+    zk.on_timer(12_000, Timer::SessionDeadline(s), &mut out);
+    assert_eq!(zk.session(s).unwrap().ended, Some(SessionEnd::Expired));
+}
+
+#[test]
+fn sessions_expire_at_the_first_tick_after_last_contact_plus_timeout() {
+    // (phase, last contact, expected expiry) with tickTime 3000 and a 6000 ms session.
+    for (phase, contact, expiry) in [
+        // Ticks at 0, 3000, 6000, ...: never at exactly contact + timeout.
+        (0, 0, 9_000),
+        (0, 1, 9_000),
+        (0, 2_999, 9_000),
+        (0, 3_000, 12_000),
+        // The server's clock reads now + 1000: ticks at 2000, 5000, 8000, 11000, ...
+        (1_000, 0, 8_000),
+        (1_000, 1_999, 8_000),
+        (1_000, 2_000, 11_000),
+        // Ticks at 1, 3001, 6001, 9001, ...
+        (2_999, 0, 6_001),
+        (2_999, 1, 9_001),
+    ] {
+        let mut zk = ZooKeeper::with_clock(ZkClock::new(3_000, phase));
+        let s = connect(&mut zk, 1, 0);
+        let mut out = Out::default();
+        zk.handle(contact, 1, Body::Ping { session: s }, &mut out);
+        let deadline = zk.session(s).unwrap().deadline_ms();
+        assert_eq!(deadline, expiry, "phase {phase}, contact at {contact}");
+        assert!(deadline > contact + 6_000 && deadline <= contact + 9_000);
+        // The tracker expires it at that boundary, not a millisecond before.
+        let mut out = Out::default();
+        zk.on_timer(expiry - 1, Timer::SessionDeadline(s), &mut out);
+        assert!(zk.session(s).unwrap().ended.is_none(), "phase {phase}");
+        let mut out = Out::default();
+        zk.on_timer(expiry, Timer::SessionDeadline(s), &mut out);
+        assert_eq!(zk.session(s).unwrap().ended, Some(SessionEnd::Expired));
+    }
+}
+
+#[test]
+fn the_server_clamps_the_session_timeout_to_2_to_20_ticks() {
+    for (requested, granted, clamped) in [
+        (300, 6_000, true),
+        (5_999, 6_000, true),
+        (6_000, 6_000, false),
+        (18_000, 18_000, false),
+        (60_000, 60_000, false),
+        (60_001, 60_000, true),
+        (600_000, 60_000, true),
+    ] {
+        let mut zk = ZooKeeper::new();
+        let mut out = Out::default();
+        zk.handle(
+            0,
+            1,
+            Body::Connect {
+                timeout_ms: requested,
+            },
+            &mut out,
+        );
+        let Body::Connected {
+            session,
+            timeout_ms,
+            resumed: false,
+        } = out.sends[0].2
+        else {
+            panic!("{:?}", out.sends)
+        };
+        assert_eq!(timeout_ms, granted, "asked for {requested}");
+        assert_eq!(zk.session(session).unwrap().timeout_ms, granted);
+        let (kind, cause) = &out.events[0];
+        assert_eq!(
+            *kind,
+            EventKind::ZkSessionCreated {
+                broker: 1,
+                session,
+                timeout_ms: granted
+            }
+        );
+        assert_eq!(
+            cause.contains("minSessionTimeout (6000 ms) to maxSessionTimeout (60000 ms)"),
+            clamped,
+            "{cause}"
+        );
+    }
+}
+
+#[test]
+fn watches_are_one_shot() {
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    request(
+        &mut zk,
+        2,
+        s2,
+        ZkOp::Exists {
+            path: "/x".into(),
+            watch: true,
+        },
+    );
+    let (_, out) = request(&mut zk, 1, s1, persistent("/x", "a"));
+    assert_eq!(
+        out.sends
+            .iter()
+            .filter(|(_, _, b)| matches!(b, Body::Watch { .. }))
+            .count(),
+        1
+    );
+    let (_, out) = request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::SetData {
+            path: "/x".into(),
+            data: "b".into(),
+            version: None,
+        },
+    );
+    assert_eq!(
+        out.sends
+            .iter()
+            .filter(|(_, _, b)| matches!(b, Body::Watch { .. }))
+            .count(),
+        0,
+        "fired once only"
+    );
+}
+
+#[test]
+fn multi_is_all_or_nothing() {
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    request(&mut zk, 1, s1, persistent("/controller_epoch", "0"));
+    let elect = |v: i32| {
+        ZkOp::Multi(vec![
+            create_ephemeral("/controller"),
+            ZkOp::SetData {
+                path: "/controller_epoch".into(),
+                data: "1".into(),
+                version: Some(v),
+            },
+        ])
+    };
+    let (r, _) = request(&mut zk, 1, s1, elect(0));
+    assert!(r.is_ok());
+    assert_eq!(zk.controller_epoch(), 1);
+    // The loser's multi fails on the create and changes nothing.
+    let (r, _) = request(&mut zk, 2, s2, elect(0));
+    assert_eq!(r, Err(ZkError::NodeExists));
+    assert_eq!(zk.controller_epoch(), 1);
+    assert_eq!(zk.node("/controller_epoch").unwrap().stat.version, 1);
+    assert_eq!(zk.controller(), Some(1));
+}
+
+#[test]
+fn a_zombie_controllers_fenced_write_fails_once_the_epoch_moved() {
+    use crate::sim::config::Profile;
+    use crate::sim::znodes::fenced;
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    request(&mut zk, 1, s1, persistent("/controller_epoch", "1"));
+    request(&mut zk, 1, s1, persistent("/state", "a"));
+    // Broker 1 was elected when /controller_epoch had version 0; broker 2 is elected now.
+    request(
+        &mut zk,
+        2,
+        s2,
+        ZkOp::SetData {
+            path: "/controller_epoch".into(),
+            data: "2".into(),
+            version: Some(0),
+        },
+    );
+    let write = ZkOp::SetData {
+        path: "/state".into(),
+        data: "zombie".into(),
+        version: None,
+    };
+    let (r, _) = request(&mut zk, 1, s1, fenced(Profile::V3_9, 0, write.clone()));
+    assert_eq!(
+        r,
+        Err(ZkError::CheckFailed),
+        "fenced: ControllerMovedException"
+    );
+    assert_eq!(zk.node("/state").unwrap().data, "a");
+    // Kafka 2.0 had no such guard: the zombie's write lands.
+    let (r, _) = request(&mut zk, 1, s1, fenced(Profile::V2_0, 0, write));
+    assert!(r.is_ok());
+    assert_eq!(zk.node("/state").unwrap().data, "zombie");
+}
+
+#[test]
+fn a_stale_version_fails_with_badversion() {
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    request(&mut zk, 1, s1, persistent("/e", "0"));
+    request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::SetData {
+            path: "/e".into(),
+            data: "1".into(),
+            version: Some(0),
+        },
+    );
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::SetData {
+            path: "/e".into(),
+            data: "2".into(),
+            version: Some(0),
+        },
+    );
+    assert_eq!(r, Err(ZkError::BadVersion));
+}
+
+#[test]
+fn czxid_grows_with_each_registration() {
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let (r1, _) = request(&mut zk, 1, s1, create_ephemeral("/brokers/ids/1"));
+    let first = zk.registration(1).unwrap();
+    assert!(matches!(r1, Ok(OpResult::Created(ref st)) if st.czxid == first));
+    let mut out = Out::default();
+    zk.force_expire(1, &mut out);
+    assert_eq!(zk.registration(1), None);
+    let s1b = connect(&mut zk, 1, 10);
+    request(&mut zk, 1, s1b, create_ephemeral("/brokers/ids/1"));
+    assert!(zk.registration(1).unwrap() > first);
+}
+
+#[test]
+fn requests_on_an_expired_session_are_refused() {
+    let mut zk = ZooKeeper::new();
+    let s = connect(&mut zk, 1, 0);
+    let mut out = Out::default();
+    zk.force_expire(1, &mut out);
+    let mut out = Out::default();
+    zk.handle(
+        1,
+        1,
+        Body::Request {
+            session: s,
+            xid: 9,
+            op: ZkOp::Exists {
+                path: "/".into(),
+                watch: false,
+            },
+        },
+        &mut out,
+    );
+    assert!(matches!(out.sends[0].2, Body::Expired { .. }));
+    let mut out = Out::default();
+    zk.handle(1, 1, Body::Reconnect { session: s }, &mut out);
+    assert!(matches!(out.sends[0].2, Body::Expired { .. }));
+}
+
+#[test]
+fn children_are_listed_with_czxid() {
+    let mut zk = ZooKeeper::new();
+    let s = connect(&mut zk, 1, 0);
+    request(&mut zk, 1, s, create_ephemeral("/brokers/ids/2"));
+    request(&mut zk, 1, s, create_ephemeral("/brokers/ids/1"));
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::GetChildren {
+            path: "/brokers/ids".into(),
+            watch: false,
+        },
+    );
+    match r {
+        Ok(OpResult::Children(c)) => {
+            assert_eq!(
+                c.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+                ["1", "2"]
+            );
+            assert!(c[0].1 > c[1].1, "broker 1 registered later");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_admin_delete_fires_watches_whatever_the_owner() {
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    request(&mut zk, 1, s1, create_ephemeral("/controller"));
+    request(
+        &mut zk,
+        2,
+        s2,
+        ZkOp::Exists {
+            path: "/controller".into(),
+            watch: true,
+        },
+    );
+    let zxid = zk.zxid();
+    let mut out = Out::default();
+    assert!(zk.admin_delete("/controller", &mut out));
+    assert_eq!(zk.controller(), None);
+    assert_eq!(zk.zxid(), zxid + 1, "one transaction");
+    assert!(out.sends.iter().any(|(_, to, b)| *to == Endpoint::Broker(2)
+        && matches!(b, Body::Watch { path, change: WatchChange::Deleted, .. } if path == "/controller")));
+    assert!(
+        zk.session(s1).unwrap().ended.is_none(),
+        "the owner's session lives on"
+    );
+    let mut out = Out::default();
+    assert!(!zk.admin_delete("/controller", &mut out));
+    assert!(out.sends.is_empty());
+    assert_eq!(zk.zxid(), zxid + 1);
+}
