@@ -11,7 +11,8 @@ use kafka_election_playground::sim::assignment::{assign, Start};
 use kafka_election_playground::sim::rng::Rng;
 use kafka_election_playground::sim::world::GroupSpec;
 use kafka_election_playground::sim::{
-    Command, Event, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
+    Command, ConsumerState, Event, GroupState, Profile, Settings, Setup, TopicConfig, TopicSpec,
+    World,
 };
 use std::collections::BTreeSet;
 
@@ -107,11 +108,15 @@ fn random_group_schedules_keep_one_leader_per_generation_and_settle() {
         let s = w.state();
         assert!(s.violations.is_empty(), "case {case}: {:?}", s.violations);
         let (id, g) = s.groups.iter().next().unwrap();
-        assert_eq!(g.state, Some("Stable"), "case {case}: group {id}: {g:?}");
+        assert_eq!(
+            g.state,
+            Some(GroupState::Stable),
+            "case {case}: group {id}: {g:?}"
+        );
         let running: BTreeSet<String> = g
             .consumers
             .iter()
-            .filter(|(_, c)| c.state == "stable")
+            .filter(|(_, c)| c.state == ConsumerState::Stable)
             .map(|(n, _)| n.clone())
             .collect();
         let members: BTreeSet<String> = g.members.iter().cloned().collect();
@@ -121,11 +126,15 @@ fn random_group_schedules_keep_one_leader_per_generation_and_settle() {
         let leaders: Vec<&String> = g
             .consumers
             .iter()
-            .filter(|(_, c)| c.state == "stable" && c.leader)
+            .filter(|(_, c)| c.state == ConsumerState::Stable && c.leader)
             .map(|(n, _)| n)
             .collect();
         assert_eq!(leaders, vec![&leader], "case {case}: {g:?}");
-        for (n, c) in g.consumers.iter().filter(|(_, c)| c.state == "stable") {
+        for (n, c) in g
+            .consumers
+            .iter()
+            .filter(|(_, c)| c.state == ConsumerState::Stable)
+        {
             assert_eq!(c.generation, g.generation, "case {case}: {n}: {g:?}");
             assert_eq!(
                 Some(&c.assignment),

@@ -16,7 +16,8 @@ mod common;
 use kafka_election_playground::sim::assignment::{assign, Start};
 use kafka_election_playground::sim::rng::Rng;
 use kafka_election_playground::sim::{
-    Acks, Command, Endpoint, Event, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
+    Acks, Command, Endpoint, Event, Profile, ReplicaState, Settings, Setup, TopicConfig, TopicSpec,
+    World,
 };
 
 fn cases() -> u64 {
@@ -151,7 +152,7 @@ fn under_3_9_random_schedules_keep_every_invariant_and_heal() {
             assert_eq!(
                 p.replica_states
                     .values()
-                    .filter(|r| **r == "leader")
+                    .filter(|r| **r == ReplicaState::Leader)
                     .count(),
                 1,
                 "case {case}: {name}: {p:?}"

@@ -8,7 +8,9 @@
 mod common;
 
 use kafka_election_playground::sim::rng::Rng;
-use kafka_election_playground::sim::{Command, Endpoint, Event, Profile, Settings, Setup, World};
+use kafka_election_playground::sim::{
+    BrokerState, Command, Endpoint, Event, Profile, Settings, Setup, World,
+};
 
 fn cases() -> u64 {
     std::env::var("PROPERTY_CASES")
@@ -69,8 +71,9 @@ fn random_fault_schedules_keep_every_invariant_and_settle_on_one_controller() {
             .unwrap_or_else(|| panic!("case {case}: no controller at the end"));
         for (id, b) in &s.brokers {
             assert_eq!(
-                b.state, "running",
-                "case {case}: broker {id} is {}",
+                b.state,
+                BrokerState::Running,
+                "case {case}: broker {id} is {:?}",
                 b.state
             );
             assert!(b.registered, "case {case}: broker {id} not registered");

@@ -15,7 +15,7 @@ use super::event::EventKind;
 use super::message::{Body, KafkaError, OpResult, Out, SessionId, Timer, ZkError, ZkOp};
 use super::message::{FetchPartition, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
-use super::replication::{Fetcher, Replica, Stall, WaitingProduce};
+use super::replication::{Fetcher, Replica, ReplicaManager, Stall, WaitingProduce};
 use super::topic::TopicPartition;
 use super::zk_client::SessionStart;
 pub use super::zk_client::{
@@ -154,6 +154,30 @@ impl Broker {
 
     /// Hands one input to the group coordinator, which borrows its own state, the replicas and
     /// the metadata cache; a group record it appended then goes through the replica manager.
+    /// The replica manager, borrowing the broker's replicas, fetchers and waiting requests.
+    pub(crate) fn replica_manager(&mut self) -> ReplicaManager<'_> {
+        ReplicaManager {
+            id: self.id,
+            fetching: matches!(
+                self.status,
+                BrokerStatus::Running | BrokerStatus::ShuttingDown
+            ),
+            broker_epoch: self.broker_epoch,
+            metadata_controller: self.metadata_controller,
+            metadata_live: &self.metadata_live,
+            metadata_partitions: &self.metadata_partitions,
+            replicas: &mut self.replicas,
+            fetchers: &mut self.fetchers,
+            stalls: &self.stalls,
+            delayed_fetches: &mut self.delayed_fetches,
+            waiting_produce: &mut self.waiting_produce,
+            next_fetch: &mut self.next_fetch,
+            isr_notifications: &mut self.isr_notifications,
+            zk: &mut self.zk,
+            coordinator: &mut self.coordinator,
+        }
+    }
+
     pub(crate) fn with_coordinator(
         &mut self,
         now: u64,
@@ -172,7 +196,7 @@ impl Broker {
         );
         input(&mut c);
         for tp in c.into_appended() {
-            self.after_append(now, &tp, settings, out);
+            self.replica_manager().after_append(now, &tp, settings, out);
         }
     }
 
@@ -217,7 +241,8 @@ impl Broker {
         self.status = BrokerStatus::Running;
         self.starting_up = true;
         out.event(EventKind::BrokerStarted { broker: self.id }, cause);
-        self.start_replica_manager(now, settings, out);
+        self.replica_manager()
+            .start_replica_manager(now, settings, out);
         self.zk
             .connect(now, settings.zookeeper_session_timeout_ms, out);
     }
@@ -256,7 +281,7 @@ impl Broker {
             EventKind::BrokerResumed { broker: self.id },
             "the pause is over; the process still holds the state it had before it froze",
         );
-        self.kick_fetchers(now, out);
+        self.replica_manager().kick_fetchers(now, out);
     }
 
     // ----- ZooKeeper session and registration -----
@@ -347,12 +372,24 @@ impl Broker {
                 tp,
                 isr,
                 leader_epoch,
-            } => self.on_isr_update_result(now, (tp, isr, leader_epoch), result, settings, out),
+            } => self.replica_manager().on_isr_update_result(
+                now,
+                (tp, isr, leader_epoch),
+                result,
+                settings,
+                out,
+            ),
             Pending::IsrUpdateCheck {
                 tp,
                 isr,
                 leader_epoch,
-            } => self.on_isr_update_check(now, (tp, isr, leader_epoch), result, settings, out),
+            } => self.replica_manager().on_isr_update_check(
+                now,
+                (tp, isr, leader_epoch),
+                result,
+                settings,
+                out,
+            ),
             Pending::IsrNotify => {}
             Pending::Election(p) => self.on_election_response(now, p, result, settings, out),
             Pending::Controller(p) => {
@@ -543,7 +580,7 @@ impl Broker {
                 );
                 let error = ok.err();
                 if error.is_none() {
-                    self.apply_leader_and_isr(
+                    self.replica_manager().apply_leader_and_isr(
                         now,
                         controller,
                         controller_epoch,
@@ -570,7 +607,7 @@ impl Broker {
                 correlation_id,
             } => {
                 if controller_epoch >= self.metadata_epoch {
-                    self.stop_replicas(&partitions, delete);
+                    self.replica_manager().stop_replicas(&partitions, delete);
                 }
                 out.send(
                     self.me(),
@@ -611,7 +648,14 @@ impl Broker {
                 partitions,
             } => {
                 if let Endpoint::Broker(from) = from {
-                    self.on_fetch(now, from, correlation_id, partitions, settings, out)
+                    self.replica_manager().on_fetch(
+                        now,
+                        from,
+                        correlation_id,
+                        partitions,
+                        settings,
+                        out,
+                    )
                 }
             }
             Body::FetchResponse {
@@ -619,7 +663,14 @@ impl Broker {
                 partitions,
             } => {
                 if let Endpoint::Broker(from) = from {
-                    self.on_fetch_response(now, from, correlation_id, partitions, settings, out)
+                    self.replica_manager().on_fetch_response(
+                        now,
+                        from,
+                        correlation_id,
+                        partitions,
+                        settings,
+                        out,
+                    )
                 }
             }
             Body::Produce {
@@ -629,7 +680,7 @@ impl Broker {
                 acks,
                 batch,
                 ..
-            } => self.on_produce(
+            } => self.replica_manager().on_produce(
                 now,
                 from,
                 (request, tp, records, acks, batch),
@@ -657,7 +708,9 @@ impl Broker {
                 tp,
                 proposed,
                 result,
-            } => self.on_alter_partition_response(now, tp, proposed, result, settings, out),
+            } => self
+                .replica_manager()
+                .on_alter_partition_response(now, tp, proposed, result, settings, out),
             Body::Admin(request) => self.on_admin(now, request, settings, out),
             Body::FindCoordinator { group } => {
                 self.with_coordinator(now, settings, out, |c| c.on_find_coordinator(from, group))
@@ -763,17 +816,25 @@ impl Broker {
                 }
             }
             Timer::Controller(t) => self.with_controller(now, settings, out, |c| c.on_timer(t)),
-            Timer::IsrExpiration => self.on_isr_expiration(now, settings, out),
+            Timer::IsrExpiration => self.replica_manager().on_isr_expiration(now, settings, out),
             Timer::DelayedFetch {
                 follower,
                 correlation_id,
-            } => self.on_delayed_fetch(follower, correlation_id, settings, out),
+            } => self
+                .replica_manager()
+                .on_delayed_fetch(follower, correlation_id, settings, out),
             Timer::FetchTimeout {
                 leader,
                 correlation_id,
-            } => self.on_fetch_timeout(now, leader, correlation_id, out),
-            Timer::FetchBackoff { leader } => self.on_fetch_backoff(now, leader, out),
-            Timer::ProduceTimeout { request } => self.on_produce_timeout(request, out),
+            } => self
+                .replica_manager()
+                .on_fetch_timeout(now, leader, correlation_id, out),
+            Timer::FetchBackoff { leader } => {
+                self.replica_manager().on_fetch_backoff(now, leader, out)
+            }
+            Timer::ProduceTimeout { request } => {
+                self.replica_manager().on_produce_timeout(request, out)
+            }
             Timer::Group { id } => self.with_coordinator(now, settings, out, |c| c.on_timer(id)),
             Timer::Resume
             | Timer::SessionDeadline(_)

@@ -18,6 +18,53 @@ pub struct Event {
     pub cause: String,
 }
 
+/// Why the controller elected a partition leader: the `reason` of `leader_elected`, after
+/// the election strategy Kafka used (`PartitionLeaderElectionStrategy` in
+/// `PartitionStateMachine`). Serialized in snake case, e.g. `"controlled_shutdown"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ElectionReason {
+    /// A new partition's first leader (`initializeLeaderAndIsrForPartitions`).
+    NewPartition,
+    /// The leader was lost and an in-sync replica took over
+    /// (`OfflinePartitionLeaderElectionStrategy`, clean).
+    Offline,
+    /// No in-sync replica was alive and `unclean.leader.election.enable` let an out-of-sync one
+    /// lead (`OfflinePartitionLeaderElectionStrategy(allowUnclean = true)`): acknowledged
+    /// records it lacked are lost.
+    Unclean,
+    /// Leadership went back to the preferred replica
+    /// (`PreferredReplicaPartitionLeaderElectionStrategy`).
+    Preferred,
+    /// Leadership moved off a broker in controlled shutdown
+    /// (`ControlledShutdownPartitionLeaderElectionStrategy`).
+    ControlledShutdown,
+    /// A reassignment moved leadership to a target replica
+    /// (`ReassignPartitionLeaderElectionStrategy`).
+    Reassignment,
+}
+
+impl ElectionReason {
+    /// The name in events: `new_partition`, `offline`, `unclean`, `preferred`,
+    /// `controlled_shutdown`, `reassignment`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElectionReason::NewPartition => "new_partition",
+            ElectionReason::Offline => "offline",
+            ElectionReason::Unclean => "unclean",
+            ElectionReason::Preferred => "preferred",
+            ElectionReason::ControlledShutdown => "controlled_shutdown",
+            ElectionReason::Reassignment => "reassignment",
+        }
+    }
+}
+
+impl fmt::Display for ElectionReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What happened. Serialized with a `"kind"` tag in snake case, e.g. `"controller_elected"`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -126,7 +173,7 @@ pub enum EventKind {
         leader: i64,
         leader_epoch: u64,
         isr: Vec<BrokerId>,
-        reason: String,
+        reason: ElectionReason,
         controller: BrokerId,
         controller_epoch: u64,
     },
@@ -859,6 +906,37 @@ pub fn fmt_ms(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_election_reason_serializes_and_prints_as_its_name() {
+        let all = [
+            (ElectionReason::NewPartition, "new_partition"),
+            (ElectionReason::Offline, "offline"),
+            (ElectionReason::Unclean, "unclean"),
+            (ElectionReason::Preferred, "preferred"),
+            (ElectionReason::ControlledShutdown, "controlled_shutdown"),
+            (ElectionReason::Reassignment, "reassignment"),
+        ];
+        for (reason, name) in all {
+            assert_eq!(reason.name(), name);
+            assert_eq!(reason.to_string(), name);
+            assert_eq!(serde_json::to_value(reason).unwrap(), name);
+        }
+        let e = EventKind::LeaderElected {
+            partition: "T-0".into(),
+            leader: 2,
+            leader_epoch: 1,
+            isr: vec![2],
+            reason: ElectionReason::Unclean,
+            controller: 1,
+            controller_epoch: 1,
+        };
+        assert_eq!(serde_json::to_value(&e).unwrap()["reason"], "unclean");
+        assert_eq!(
+            e.to_string(),
+            "T-0: leader 2, leader epoch 1, ISR [2] (unclean election by controller 1, epoch 1)"
+        );
+    }
 
     #[test]
     fn the_serialized_kind_is_the_name() {

@@ -35,11 +35,12 @@ pub mod znodes;
 pub mod zookeeper;
 
 pub use config::{Profile, Settings};
-pub use event::{fmt_ms, Event, EventKind};
+pub use event::{fmt_ms, ElectionReason, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
 pub use state::{
-    BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, ProducerBatchView,
-    ProducerClientView, ProducerView, StreamView,
+    BatchWait, BrokerState, BrokerView, ClusterState, ConsumerState, ConsumerView, ControllerRole,
+    GroupState, GroupView, PartitionHealth, PartitionView, ProducerBatchView, ProducerClientView,
+    ProducerView, ReplicaState, StreamView, ZkConnection,
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::{Command, Setup, World};

@@ -43,7 +43,7 @@ use super::message::{Body, KafkaError, ProduceBatch};
 use super::net::BrokerId;
 use super::replication::Role;
 use super::rng::Rng;
-use super::state::{ProducerBatchView, ProducerClientView, ProducerView};
+use super::state::{BatchWait, ProducerBatchView, ProducerClientView, ProducerView};
 use super::topic::{Acks, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -1160,11 +1160,11 @@ impl Producer {
             for f in flying {
                 push(ProducerBatchView {
                     partition: key.0.to_string(),
-                    acks: key.1.name(),
+                    acks: key.1,
                     records: f.batch.records,
                     batches: 1,
                     attempt: f.batch.retries + 1,
-                    waits: "in_flight",
+                    waits: BatchWait::InFlight,
                     broker: Some(f.broker),
                     until_ms: Some(f.timeout_ms),
                     error: f.batch.error,
@@ -1173,15 +1173,19 @@ impl Producer {
             let blocked = self.blocked.get(&key).copied();
             for (i, b) in self.queues.get(&key).into_iter().flatten().enumerate() {
                 let (waits, broker, until) = match blocked {
-                    Some(Blocked::Backoff) if i == 0 => ("retry_backoff", None, b.backoff_until_ms),
-                    Some(Blocked::NoLeader(l)) => {
-                        ("waiting_for_leader", l, Self::expiry(b, &cfg, settings))
+                    Some(Blocked::Backoff) if i == 0 => {
+                        (BatchWait::RetryBackoff, None, b.backoff_until_ms)
                     }
-                    _ => ("queued", None, Self::expiry(b, &cfg, settings)),
+                    Some(Blocked::NoLeader(l)) => (
+                        BatchWait::WaitingForLeader,
+                        l,
+                        Self::expiry(b, &cfg, settings),
+                    ),
+                    _ => (BatchWait::Queued, None, Self::expiry(b, &cfg, settings)),
                 };
                 push(ProducerBatchView {
                     partition: key.0.to_string(),
-                    acks: key.1.name(),
+                    acks: key.1,
                     records: b.records,
                     batches: 1,
                     attempt: b.retries + 1,
@@ -1392,7 +1396,7 @@ mod tests {
                 v.batches[0].until_ms,
                 v.batches[0].attempt
             ),
-            ("waiting_for_leader", Some(2), Some(121_000), 1)
+            (BatchWait::WaitingForLeader, Some(2), Some(121_000), 1)
         );
         // The controller elects broker 3; the producer sees it at its next metadata refresh,
         // within its backoff (100 ms, ±20 %).
@@ -1411,7 +1415,7 @@ mod tests {
         }
         assert!(now <= 1_200, "sent at {now}");
         assert!(!p.ledgers.contains_key(&tp()), "nothing failed or retried");
-        assert_eq!(p.view(&settings).batches[0].waits, "in_flight");
+        assert_eq!(p.view(&settings).batches[0].waits, BatchWait::InFlight);
     }
 
     #[test]
@@ -1461,7 +1465,7 @@ mod tests {
             if retried > 0 {
                 assert_eq!(
                     (v.batches[0].attempt, v.batches[0].error, v.batches[0].waits),
-                    (2, Some(NETWORK_EXCEPTION), "retry_backoff"),
+                    (2, Some(NETWORK_EXCEPTION), BatchWait::RetryBackoff),
                     "{profile:?}"
                 );
             } else {
@@ -1502,7 +1506,7 @@ mod tests {
                     v.batches[0].broker,
                     v.batches[0].until_ms
                 ),
-                ("waiting_for_leader", None, Some(expired)),
+                (BatchWait::WaitingForLeader, None, Some(expired)),
                 "{profile:?}"
             );
             let mut out = ProducerOut::default();
@@ -1588,7 +1592,7 @@ mod tests {
                     .iter()
                     .map(|x| (x.waits, x.batches, x.records))
                     .collect::<Vec<_>>(),
-                vec![("in_flight", 5, 10), ("queued", 2, 4)]
+                vec![(BatchWait::InFlight, 5, 10), (BatchWait::Queued, 2, 4)]
             );
             let mut out = ProducerOut::default();
             p.on_request_timeout(31_000, 1, &b, &settings, &mut rng, &mut out);

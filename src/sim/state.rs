@@ -5,6 +5,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::net::BrokerId;
+use super::topic::Acks;
 
 /// The whole cluster at one virtual time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -33,7 +34,7 @@ pub struct ClusterState {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BrokerView {
     /// `not_started`, `running`, `paused`, `shutting_down`, `crashed` or `stopped`.
-    pub state: &'static str,
+    pub state: BrokerState,
     /// The czxid of its registration (the last one it had, when not registered).
     pub broker_epoch: Option<i64>,
     /// Whether `/brokers/ids/N` exists.
@@ -47,7 +48,7 @@ pub struct BrokerView {
     /// The controller that sent that request.
     pub known_controller: Option<BrokerId>,
     /// The broker's ZooKeeper client: `none`, `connecting`, `connected`, `disconnected`.
-    pub zk_connection: &'static str,
+    pub zk_connection: ZkConnection,
     /// The live ZooKeeper session it owns, as ZooKeeper sees it (hex).
     pub zk_session: Option<String>,
     /// Time left before ZooKeeper expires that session if it hears nothing more.
@@ -60,6 +61,121 @@ pub struct BrokerView {
     pub zk_link_cut: bool,
     /// What its fetchers skip: `"all"`, a topic, or a `topic-partition`.
     pub stalled_fetchers: Vec<String>,
+    /// How the broker stands with respect to the controller role: whether it acts as
+    /// controller (`KafkaController.isActive`) and whether ZooKeeper's `/controller` names it.
+    /// Not in the JSON state (it follows from `acts_as_controller` and `controller`).
+    #[serde(skip)]
+    pub controller_role: ControllerRole,
+    /// [`BrokerView::session_expires_in_ms`] while the session may be running out: the
+    /// broker is not `running` (crashed, stopped, paused, shutting down), its link to
+    /// ZooKeeper is cut or its client is not connected, so its heartbeats may not reach
+    /// ZooKeeper, which expires the session, and deletes its ephemeral znodes, when this
+    /// reaches zero (`zookeeper.session.timeout.ms` without a heartbeat). `None` while the
+    /// broker is running and connected. Not in the JSON state.
+    #[serde(skip)]
+    pub session_countdown_ms: Option<u64>,
+}
+
+/// A broker process's state, as the state shows it (Kafka's own `BrokerState` in
+/// `kafka.server.BrokerState`: `NotRunning`, `RunningAsBroker`, `PendingControlledShutdown`,
+/// `BrokerShuttingDown`, with the model's pause and crash told apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrokerState {
+    /// Listed in the scenario, not started yet.
+    NotStarted,
+    /// Up and running.
+    Running,
+    /// Frozen (a long GC pause).
+    Paused,
+    /// Waiting for the controller to complete its controlled shutdown
+    /// (`PendingControlledShutdown`).
+    ShuttingDown,
+    /// Killed without a goodbye.
+    Crashed,
+    /// Stopped after a (controlled or failed) shutdown.
+    Stopped,
+}
+
+impl BrokerState {
+    /// The name in the JSON state: `not_started`, `running`, `paused`, `shutting_down`,
+    /// `crashed`, `stopped`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BrokerState::NotStarted => "not_started",
+            BrokerState::Running => "running",
+            BrokerState::Paused => "paused",
+            BrokerState::ShuttingDown => "shutting_down",
+            BrokerState::Crashed => "crashed",
+            BrokerState::Stopped => "stopped",
+        }
+    }
+
+    /// Whether the process exists (running, frozen or shutting down); a broker that is not
+    /// alive can be started.
+    pub fn is_alive(self) -> bool {
+        matches!(
+            self,
+            BrokerState::Running | BrokerState::Paused | BrokerState::ShuttingDown
+        )
+    }
+}
+
+/// A broker's ZooKeeper client connection (ZooKeeper's `ClientCnxn` states as Kafka's
+/// `ZooKeeperClient` sees them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZkConnection {
+    /// No session (the process is not running): `none` in the JSON state.
+    #[serde(rename = "none")]
+    Idle,
+    /// Waiting for the server to open or resume a session.
+    Connecting,
+    /// Session open and the server heard from recently.
+    Connected,
+    /// Read timeout passed with no word from the server; retrying.
+    Disconnected,
+}
+
+impl ZkConnection {
+    /// The name in the JSON state: `none`, `connecting`, `connected`, `disconnected`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ZkConnection::Idle => "none",
+            ZkConnection::Connecting => "connecting",
+            ZkConnection::Connected => "connected",
+            ZkConnection::Disconnected => "disconnected",
+        }
+    }
+}
+
+/// How a broker stands with respect to the controller role.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ControllerRole {
+    /// Not acting as controller, and `/controller` does not name it.
+    #[default]
+    None,
+    /// Acts as controller and ZooKeeper's `/controller` names it.
+    Controller,
+    /// Acts as controller but `/controller` names another broker, or none: a zombie (it has
+    /// not yet seen its session expire, or its resignation is still to come).
+    Zombie,
+    /// `/controller` still names it, but it does not act (it crashed and ZooKeeper has not
+    /// expired its session yet, so the ephemeral znode stays).
+    Named,
+}
+
+impl ControllerRole {
+    /// The role of a broker that acts as controller or not (`acts`) when `/controller`
+    /// names it or not (`named`).
+    pub fn of(acts: bool, named: bool) -> ControllerRole {
+        match (acts, named) {
+            (true, true) => ControllerRole::Controller,
+            (true, false) => ControllerRole::Zombie,
+            (false, true) => ControllerRole::Named,
+            (false, false) => ControllerRole::None,
+        }
+    }
 }
 
 /// One partition as the state shows it: ZooKeeper's partition state plus each replica's log.
@@ -82,7 +198,7 @@ pub struct PartitionView {
     /// Each replica's role as its broker acts on it: `leader`, `in_sync`, `out_of_sync`,
     /// `offline` (its broker is down) or `frozen` (its broker is paused). In a split brain two
     /// replicas may act as leader.
-    pub replica_states: BTreeMap<BrokerId, &'static str>,
+    pub replica_states: BTreeMap<BrokerId, ReplicaState>,
     /// The preferred replica (the first of the assignment).
     pub preferred: BrokerId,
     /// `unclean.leader.election.enable` in force for the topic.
@@ -101,6 +217,130 @@ pub struct PartitionView {
     pub duplicate_records: u64,
     /// The producer's stream to this partition, if one runs: `{acks, rate_per_s}`.
     pub stream: Option<StreamView>,
+    /// Whether the partition exists: the controller has written its state znode
+    /// (`/brokers/topics/T/partitions/N/state`, `PartitionStateMachine`'s `NewPartition` ->
+    /// `OnlinePartition`). Before that the other figures are placeholders. Not in the JSON
+    /// state.
+    #[serde(skip)]
+    pub exists: bool,
+    /// How far each replica of the assignment is behind: the log end offset of the leader
+    /// ZooKeeper names minus its own (while the partition has no leader, or the leader's log
+    /// is not known, the longest log's end offset minus its own); 0 for the leader. Kafka's
+    /// leader compares a follower's fetch position with its own log end offset in the same
+    /// way to decide whether it is caught up (`Partition.maybeShrinkIsr`,
+    /// `Replica.lastCaughtUpTimeMs`); the follower's `FetcherLagMetrics` report it against
+    /// the high watermark. Not in the JSON state.
+    #[serde(skip)]
+    pub lag: BTreeMap<BrokerId, u64>,
+    /// What is wrong with the partition, as Kafka's partition metrics count it. Not in the
+    /// JSON state.
+    #[serde(skip)]
+    pub health: PartitionHealth,
+}
+
+/// A replica's role as its broker acts on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplicaState {
+    /// Its broker acts as the partition's leader (in a split brain, maybe a deposed one).
+    Leader,
+    /// A follower in ZooKeeper's ISR.
+    InSync,
+    /// A follower outside the ISR.
+    OutOfSync,
+    /// Its broker is down (crashed, stopped or not started).
+    Offline,
+    /// Its broker is paused.
+    Frozen,
+}
+
+impl ReplicaState {
+    /// The name in the JSON state: `leader`, `in_sync`, `out_of_sync`, `offline`, `frozen`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplicaState::Leader => "leader",
+            ReplicaState::InSync => "in_sync",
+            ReplicaState::OutOfSync => "out_of_sync",
+            ReplicaState::Offline => "offline",
+            ReplicaState::Frozen => "frozen",
+        }
+    }
+}
+
+/// What is wrong with a partition. Every field is `false` (or empty) for a healthy one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PartitionHealth {
+    /// No leader: ZooKeeper's partition state has leader -1, nobody can read or write it
+    /// (the partitions `KafkaController`'s `OfflinePartitionsCount` counts).
+    pub offline: bool,
+    /// ZooKeeper names a leader whose broker is down: the controller has not noticed yet (it
+    /// moves leadership away in `onBrokerFailure` once the broker's session expires).
+    pub leader_down: bool,
+    /// ZooKeeper names a leader whose broker is paused: nothing is written until it wakes or
+    /// loses leadership.
+    pub leader_frozen: bool,
+    /// Brokers other than the leader ZooKeeper names that still act as leader: a split brain
+    /// (they never accepted the `LeaderAndIsr` request that deposed them). Only while
+    /// ZooKeeper names a leader.
+    pub split_brain: Vec<BrokerId>,
+    /// The ISR is smaller than the assignment (`Partition.isUnderReplicated`, counted by
+    /// `ReplicaManager`'s `UnderReplicatedPartitions`; Kafka counts it at the leader, this
+    /// flag is set whether or not there is one).
+    pub under_replicated: bool,
+    /// A leader exists and the ISR is smaller than `min.insync.replicas`: `acks=all` writes
+    /// fail with `NOT_ENOUGH_REPLICAS` (`Partition.isUnderMinIsr`, counted by
+    /// `ReplicaManager`'s `UnderMinIsrPartitionCount`).
+    pub under_min_isr: bool,
+}
+
+impl PartitionHealth {
+    /// The health of a partition whose ZooKeeper state names `leader` (-1: none) with `isr`,
+    /// given its `replicas`, each replica's state and `min.insync.replicas`.
+    pub fn of(
+        leader: i64,
+        isr: &[BrokerId],
+        replicas: &[BrokerId],
+        replica_states: &BTreeMap<BrokerId, ReplicaState>,
+        min_insync_replicas: u32,
+    ) -> PartitionHealth {
+        let named = BrokerId::try_from(leader).ok();
+        let named_state = named.and_then(|l| replica_states.get(&l).copied());
+        PartitionHealth {
+            offline: leader < 0,
+            leader_down: named_state == Some(ReplicaState::Offline),
+            leader_frozen: named_state == Some(ReplicaState::Frozen),
+            split_brain: match named {
+                Some(l) => replica_states
+                    .iter()
+                    .filter(|(b, r)| **r == ReplicaState::Leader && **b != l)
+                    .map(|(b, _)| *b)
+                    .collect(),
+                None => Vec::new(),
+            },
+            under_replicated: isr.len() < replicas.len(),
+            under_min_isr: leader >= 0 && (isr.len() as u32) < min_insync_replicas,
+        }
+    }
+}
+
+/// How far each of `replicas` is behind, given each replica's log end offset and the leader
+/// ZooKeeper names (-1: none): see [`PartitionView::lag`].
+pub fn replica_lag(
+    replicas: &[BrokerId],
+    log_end_offsets: &BTreeMap<BrokerId, u64>,
+    leader: i64,
+) -> BTreeMap<BrokerId, u64> {
+    let reference = BrokerId::try_from(leader)
+        .ok()
+        .and_then(|l| log_end_offsets.get(&l).copied())
+        .unwrap_or_else(|| log_end_offsets.values().copied().max().unwrap_or(0));
+    replicas
+        .iter()
+        .map(|r| {
+            let own = log_end_offsets.get(r).copied().unwrap_or(0);
+            (*r, reference.saturating_sub(own))
+        })
+        .collect()
 }
 
 /// A consumer group: as its coordinator holds it, and as its consumers see it.
@@ -113,7 +353,7 @@ pub struct GroupView {
     pub coordinator_partition: u32,
     /// `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable`, or `null` while no
     /// coordinator holds the group.
-    pub state: Option<&'static str>,
+    pub state: Option<GroupState>,
     /// The generation.
     pub generation: u32,
     /// The leader's name (client id).
@@ -128,11 +368,40 @@ pub struct GroupView {
     pub consumers: BTreeMap<String, ConsumerView>,
 }
 
+/// A group's state in its coordinator (`kafka.coordinator.group.GroupState`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum GroupState {
+    /// No members.
+    Empty,
+    /// Waiting for the members to (re)join.
+    PreparingRebalance,
+    /// Joined; waiting for the leader's assignment.
+    CompletingRebalance,
+    /// Every member has its assignment.
+    Stable,
+    /// Gone from this coordinator.
+    Dead,
+}
+
+impl GroupState {
+    /// Kafka's name, as in the JSON state: `Empty`, `PreparingRebalance`,
+    /// `CompletingRebalance`, `Stable`, `Dead`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupState::Empty => "Empty",
+            GroupState::PreparingRebalance => "PreparingRebalance",
+            GroupState::CompletingRebalance => "CompletingRebalance",
+            GroupState::Stable => "Stable",
+            GroupState::Dead => "Dead",
+        }
+    }
+}
+
 /// A consumer, from its own side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConsumerView {
     /// `finding_coordinator`, `joining`, `syncing`, `stable`, `left`, `crashed`.
-    pub state: &'static str,
+    pub state: ConsumerState,
     /// Its member id (empty before the coordinator gave one).
     pub member_id: String,
     /// The generation it is in.
@@ -143,6 +412,63 @@ pub struct ConsumerView {
     pub leader: bool,
     /// Its partitions.
     pub assignment: Vec<String>,
+    /// Its number in the world, which is its endpoint ([`super::net::Endpoint::Consumer`]):
+    /// the world numbers its consumers in the order they first joined, across groups. Not in
+    /// the JSON state.
+    #[serde(skip)]
+    pub index: u32,
+    /// Whether it leads its group: as the coordinator records it (`GroupMetadata.leaderId`),
+    /// or, while no broker holds the group (its coordinator is moving), as the consumer itself
+    /// last heard it in its JoinGroup response, while it runs. Not in the JSON state.
+    #[serde(skip)]
+    pub leads_group: bool,
+    /// The generation its group is in: the coordinator's, or while no broker holds the
+    /// group, the consumer's own. Not in the JSON state.
+    #[serde(skip)]
+    pub group_generation: u32,
+    /// Whether the coordinator counts it as a member (it is in the coordinator's member map).
+    /// Not in the JSON state.
+    #[serde(skip)]
+    pub is_member: bool,
+}
+
+/// Where a consumer is in the group protocol (the client's `AbstractCoordinator` states, with
+/// the model's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConsumerState {
+    /// Looking for the coordinator (FindCoordinator).
+    FindingCoordinator,
+    /// In JoinGroup.
+    Joining,
+    /// In SyncGroup.
+    Syncing,
+    /// Has its assignment; heartbeats.
+    Stable,
+    /// Left the group (LeaveGroup).
+    Left,
+    /// Died.
+    Crashed,
+}
+
+impl ConsumerState {
+    /// The name in the JSON state: `finding_coordinator`, `joining`, `syncing`, `stable`,
+    /// `left`, `crashed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConsumerState::FindingCoordinator => "finding_coordinator",
+            ConsumerState::Joining => "joining",
+            ConsumerState::Syncing => "syncing",
+            ConsumerState::Stable => "stable",
+            ConsumerState::Left => "left",
+            ConsumerState::Crashed => "crashed",
+        }
+    }
+
+    /// Whether the consumer process runs (it has not crashed or left).
+    pub fn is_running(self) -> bool {
+        !matches!(self, ConsumerState::Crashed | ConsumerState::Left)
+    }
 }
 
 /// The producer clients and their batches in progress.
@@ -177,7 +503,7 @@ pub struct ProducerBatchView {
     /// `topic-partition`.
     pub partition: String,
     /// The client's `acks`.
-    pub acks: &'static str,
+    pub acks: Acks,
     /// Records in these batches.
     pub records: u64,
     /// How many batches (a stream makes one per 100 ms).
@@ -190,7 +516,7 @@ pub struct ProducerBatchView {
     /// refuses the connection) or `queued` (behind batches in flight); waiting ones expire at
     /// `until_ms` (`delivery.timeout.ms` from 2.1, `request.timeout.ms` in the accumulator
     /// before).
-    pub waits: &'static str,
+    pub waits: BatchWait,
     /// The broker involved, if any.
     pub broker: Option<BrokerId>,
     /// When the timer they wait on fires.
@@ -199,11 +525,43 @@ pub struct ProducerBatchView {
     pub error: Option<&'static str>,
 }
 
+/// What a producer batch waits on (the states of a batch in the client's `RecordAccumulator`
+/// and `Sender`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BatchWait {
+    /// Sent to a broker; answered or given up at the request timeout.
+    InFlight,
+    /// Waiting `retry.backoff.ms` before it is sent again.
+    RetryBackoff,
+    /// No leader known, or the leader the metadata names refuses the connection.
+    WaitingForLeader,
+    /// Behind batches in flight.
+    Queued,
+}
+
+impl BatchWait {
+    /// The name in the JSON state: `in_flight`, `retry_backoff`, `waiting_for_leader`,
+    /// `queued`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BatchWait::InFlight => "in_flight",
+            BatchWait::RetryBackoff => "retry_backoff",
+            BatchWait::WaitingForLeader => "waiting_for_leader",
+            BatchWait::Queued => "queued",
+        }
+    }
+}
+
 /// A steady produce stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StreamView {
     /// `0`, `1` or `all`.
-    pub acks: &'static str,
+    pub acks: Acks,
     /// Records per second.
     pub rate_per_s: u64,
 }
+
+#[cfg(test)]
+#[path = "state_test.rs"]
+mod tests;

@@ -176,7 +176,7 @@ fn a_broker_restarted_before_its_old_session_expired_fails_to_start() {
     w.advance_to(3_000);
     w.apply(Command::Start(2)).unwrap();
     w.advance_to(4_000);
-    assert_eq!(w.state().brokers[&2].state, "stopped");
+    assert_eq!(w.state().brokers[&2].state, BrokerState::Stopped);
     let failed = kinds(&w, "broker_start_failed");
     assert_eq!(failed.len(), 1);
     assert!(failed[0].cause.contains("zookeeper.session.timeout.ms"));
@@ -185,7 +185,7 @@ fn a_broker_restarted_before_its_old_session_expired_fails_to_start() {
     w.apply(Command::Start(2)).unwrap();
     w.advance_to(26_000);
     let s = w.state();
-    assert_eq!(s.brokers[&2].state, "running");
+    assert_eq!(s.brokers[&2].state, BrokerState::Running);
     assert!(s.brokers[&2].registered);
     assert_eq!(s.brokers[&2].known_controller, Some(1));
 }
@@ -312,7 +312,7 @@ fn controlled_shutdown_retries_and_then_stops_when_no_controller_answers() {
         3,
         "controlled.shutdown.max.retries (3) attempts in all, as KafkaServer.controlledShutdown loops"
     );
-    assert_eq!(w.state().brokers[&3].state, "stopped");
+    assert_eq!(w.state().brokers[&3].state, BrokerState::Stopped);
     assert!(
         !w.state().brokers[&3].registered,
         "the session is closed all the same"
@@ -360,8 +360,8 @@ fn a_new_topic_gets_leaders_in_assignment_order_with_epoch_0() {
         (p1.leader, p1.leader_epoch, p1.isr.clone()),
         (2, 0, vec![2, 3, 1])
     );
-    assert_eq!(p1.replica_states[&2], "leader");
-    assert_eq!(p1.replica_states[&3], "in_sync");
+    assert_eq!(p1.replica_states[&2], ReplicaState::Leader);
+    assert_eq!(p1.replica_states[&3], ReplicaState::InSync);
     assert_eq!(s.lost_records["T-0"], 0);
 }
 
@@ -476,7 +476,7 @@ fn a_leaders_isr_change_keeps_the_leader_epoch_in_every_profile() {
         let p = &w.state().partitions["T-0"];
         assert_eq!(p.isr, vec![1, 2], "{profile:?}");
         assert_eq!(p.leader_epoch, 0, "{profile:?}");
-        assert_eq!(p.replica_states[&3], "out_of_sync", "{profile:?}");
+        assert_eq!(p.replica_states[&3], ReplicaState::OutOfSync, "{profile:?}");
     }
 }
 

@@ -3,18 +3,21 @@
 //! applies commands (a click on the page, an action of a scenario) and runs the safety
 //! monitor after every step.
 
-use super::broker::{Broker, BrokerStatus};
+use super::broker::{Broker, BrokerStatus, ZkState};
 use super::config::Settings;
-use super::consumer::{Cluster, Consumers};
-use super::coordinator::{group_partition, OFFSETS_TOPIC};
-use super::event::{Event, EventKind};
+use super::consumer::{Cluster, ConsumerState, Consumers};
+use super::coordinator::{group_partition, Group, GroupState, OFFSETS_TOPIC};
+use super::event::{ElectionReason, Event, EventKind};
 use super::invariants::Monitor;
 use super::message::{AdminRequest, Body, Out, Timer};
 use super::net::{link, BrokerId, Endpoint, MessageRecord};
 use super::producer::{Producer, ProducerOut};
 use super::replication::{Role, Stall};
 use super::rng::Rng;
-use super::state::{BrokerView, ClusterState, ConsumerView, GroupView, PartitionView, StreamView};
+use super::state::{
+    self as view, replica_lag, BrokerView, ClusterState, ConsumerView, ControllerRole, GroupView,
+    PartitionHealth, PartitionView, ReplicaState, StreamView,
+};
 use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 use super::znodes::{
     partition_state_path, topic_path, PartitionState, ReassignPartitions, TopicAssignment,
@@ -666,7 +669,7 @@ impl World {
                 let b = self.broker_mut(broker);
                 b.stalls
                     .retain(|s| !(s.topic == topic && s.partition == partition));
-                b.kick_fetchers(now, &mut out);
+                b.replica_manager().kick_fetchers(now, &mut out);
                 self.record(
                     EventKind::FetcherResumed { broker, what },
                     "resume action: the follower fetches again and catches up".into(),
@@ -1168,7 +1171,7 @@ impl World {
             ..
         } = &kind
         {
-            if reason == "unclean" {
+            if *reason == ElectionReason::Unclean {
                 if let Some(tp) = self.tp_by_name(partition) {
                     self.producer
                         .unclean
@@ -1818,18 +1821,26 @@ impl World {
                         })
                         .or_else(|| self.zk.live_session_of(b.id));
                 let registered = self.zk.registration(b.id);
+                let state = broker_state(b.status);
+                let zk_connection = zk_connection(b.zk.state);
+                let zk_link_cut = self.is_cut(Endpoint::Broker(b.id), Endpoint::Zk);
+                let session_expires_in_ms =
+                    live.map(|(_, s)| s.deadline_ms().saturating_sub(self.now));
+                // The broker may not be heartbeating: ZooKeeper's countdown runs.
+                let quiet = state != view::BrokerState::Running
+                    || zk_link_cut
+                    || zk_connection != view::ZkConnection::Connected;
                 let view = BrokerView {
-                    state: b.status.name(),
+                    state,
                     broker_epoch: registered.or(b.broker_epoch).or(b.last_broker_epoch),
                     registered: registered.is_some(),
                     acts_as_controller: b.controller.is_some(),
                     acting_epoch: b.controller.as_ref().map(|c| c.epoch),
                     known_controller_epoch: b.metadata_epoch,
                     known_controller: b.metadata_controller,
-                    zk_connection: b.zk.state.name(),
+                    zk_connection,
                     zk_session: live.map(|(id, _)| format!("0x{id:x}")),
-                    session_expires_in_ms: live
-                        .map(|(_, s)| s.deadline_ms().saturating_sub(self.now)),
+                    session_expires_in_ms,
                     paused_since_ms: match b.status {
                         BrokerStatus::Paused { since_ms, .. } => Some(since_ms),
                         _ => None,
@@ -1838,7 +1849,7 @@ impl World {
                         BrokerStatus::Paused { until_ms, .. } => Some(until_ms),
                         _ => None,
                     },
-                    zk_link_cut: self.is_cut(Endpoint::Broker(b.id), Endpoint::Zk),
+                    zk_link_cut,
                     stalled_fetchers: b
                         .stalls
                         .iter()
@@ -1848,6 +1859,11 @@ impl World {
                             (Some(t), Some(p)) => format!("{t}-{p}"),
                         })
                         .collect(),
+                    controller_role: ControllerRole::of(
+                        b.controller.is_some(),
+                        self.zk.controller() == Some(b.id),
+                    ),
+                    session_countdown_ms: session_expires_in_ms.filter(|_| quiet),
                 };
                 (b.id, view)
             })
@@ -1899,11 +1915,11 @@ impl World {
                     .and_then(|x| x.state.as_ref())
                     .is_some_and(|st| matches!(st.role, Role::Leader(_)));
                 let role = match b.status {
-                    BrokerStatus::Paused { .. } => "frozen",
-                    s if !s.is_alive() => "offline",
-                    _ if acts_as_leader => "leader",
-                    _ if isr.contains(r) => "in_sync",
-                    _ => "out_of_sync",
+                    BrokerStatus::Paused { .. } => ReplicaState::Frozen,
+                    s if !s.is_alive() => ReplicaState::Offline,
+                    _ if acts_as_leader => ReplicaState::Leader,
+                    _ if isr.contains(r) => ReplicaState::InSync,
+                    _ => ReplicaState::OutOfSync,
                 };
                 roles.insert(*r, role);
             }
@@ -1928,9 +1944,12 @@ impl World {
                 .values()
                 .find(|s| s.tp == tp)
                 .map(|s| StreamView {
-                    acks: s.acks.name(),
+                    acks: s.acks,
                     rate_per_s: s.rate_per_s,
                 });
+            let min_insync_replicas = self.settings.topic_min_insync(&tp.topic);
+            let health = PartitionHealth::of(leader, &isr, &replicas, &roles, min_insync_replicas);
+            let lag = replica_lag(&replicas, &leos, leader);
             views.insert(
                 tp.to_string(),
                 PartitionView {
@@ -1944,12 +1963,15 @@ impl World {
                     log_end_offsets: leos,
                     replica_states: roles,
                     unclean_leader_election: self.settings.topic_unclean(&tp.topic),
-                    min_insync_replicas: self.settings.topic_min_insync(&tp.topic),
+                    min_insync_replicas,
                     acked_records: ledger.map_or(0, |l| l.acked_records),
                     failed_records: ledger.map_or(0, |l| l.failed_records),
                     retried_records: ledger.map_or(0, |l| l.retried_records),
                     duplicate_records,
                     stream,
+                    exists: st.is_some(),
+                    lag,
+                    health,
                 },
             );
         }
@@ -1967,37 +1989,58 @@ impl World {
                     .get(&g.id)
                     .map(|group| (b, group))
             });
+            // The name (client id) the coordinator knows a member id by.
+            let name = |group: &Group, id: &str| {
+                group
+                    .members
+                    .get(id)
+                    .map_or_else(|| id.to_string(), |m| m.client_id.clone())
+            };
+            let held_leader =
+                held.and_then(|(_, group)| group.leader.as_deref().map(|id| name(group, id)));
             let consumers: BTreeMap<String, ConsumerView> = self
                 .consumers
                 .list
                 .iter()
                 .filter(|c| c.group == g.id)
                 .map(|c| {
+                    let state = consumer_state(c.state);
+                    let (leads_group, group_generation, is_member) = match held {
+                        Some((_, group)) => (
+                            held_leader.as_deref() == Some(c.name.as_str()),
+                            group.generation,
+                            group
+                                .order
+                                .keys()
+                                .iter()
+                                .any(|id| name(group, id) == c.name),
+                        ),
+                        None => (c.is_leader && state.is_running(), c.generation, false),
+                    };
                     (
                         c.name.clone(),
                         ConsumerView {
-                            state: c.state.name(),
+                            state,
                             member_id: c.member_id.clone(),
                             generation: c.generation,
                             coordinator: c.coordinator,
                             leader: c.is_leader,
                             assignment: c.assignment.iter().map(|tp| tp.to_string()).collect(),
+                            index: c.index,
+                            leads_group,
+                            group_generation,
+                            is_member,
                         },
                     )
                 })
                 .collect();
             let view = match held {
                 Some((b, group)) => {
-                    let name = |id: &str| {
-                        group
-                            .members
-                            .get(id)
-                            .map_or_else(|| id.to_string(), |m| m.client_id.clone())
-                    };
+                    let name = |id: &str| name(group, id);
                     GroupView {
                         coordinator: Some(b),
                         coordinator_partition: tp.partition,
-                        state: Some(group.state.name()),
+                        state: Some(group_state(group.state)),
                         generation: group.generation,
                         leader: group.leader.as_deref().map(name),
                         members: group.order.keys().iter().map(|id| name(id)).collect(),
@@ -2042,6 +2085,51 @@ impl World {
     /// The topics as set up.
     pub fn topics(&self) -> &[TopicSpec] {
         &self.topics
+    }
+}
+
+/// A broker process's state as the views show it.
+fn broker_state(s: BrokerStatus) -> view::BrokerState {
+    match s {
+        BrokerStatus::NotStarted => view::BrokerState::NotStarted,
+        BrokerStatus::Running => view::BrokerState::Running,
+        BrokerStatus::Paused { .. } => view::BrokerState::Paused,
+        BrokerStatus::ShuttingDown => view::BrokerState::ShuttingDown,
+        BrokerStatus::Crashed => view::BrokerState::Crashed,
+        BrokerStatus::Stopped => view::BrokerState::Stopped,
+    }
+}
+
+/// A ZooKeeper client's connection as the views show it.
+fn zk_connection(s: ZkState) -> view::ZkConnection {
+    match s {
+        ZkState::Idle => view::ZkConnection::Idle,
+        ZkState::Connecting => view::ZkConnection::Connecting,
+        ZkState::Connected => view::ZkConnection::Connected,
+        ZkState::Disconnected => view::ZkConnection::Disconnected,
+    }
+}
+
+/// A group's coordinator state as the views show it.
+fn group_state(s: GroupState) -> view::GroupState {
+    match s {
+        GroupState::Empty => view::GroupState::Empty,
+        GroupState::PreparingRebalance => view::GroupState::PreparingRebalance,
+        GroupState::CompletingRebalance => view::GroupState::CompletingRebalance,
+        GroupState::Stable => view::GroupState::Stable,
+        GroupState::Dead => view::GroupState::Dead,
+    }
+}
+
+/// A consumer's state as the views show it.
+fn consumer_state(s: ConsumerState) -> view::ConsumerState {
+    match s {
+        ConsumerState::FindingCoordinator => view::ConsumerState::FindingCoordinator,
+        ConsumerState::Joining => view::ConsumerState::Joining,
+        ConsumerState::Syncing => view::ConsumerState::Syncing,
+        ConsumerState::Stable => view::ConsumerState::Stable,
+        ConsumerState::Left => view::ConsumerState::Left,
+        ConsumerState::Crashed => view::ConsumerState::Crashed,
     }
 }
 

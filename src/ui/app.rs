@@ -250,12 +250,12 @@ pub fn App() -> Html {
     let panel_partitions = visible_partitions(&plist, &state);
     let with_topic = !user_partitions.is_empty();
     let with_group = !state.groups.is_empty();
-    let consumers = consumer_list(&state, &host.consumer_order);
+    let consumers = consumer_list(&state);
     let add_to: Vec<String> = state
         .groups
-        .keys()
-        .filter(|g| m.next_consumer(g).is_some())
-        .cloned()
+        .iter()
+        .filter(|(_, g)| m.next_consumer(Some(g)).is_some())
+        .map(|(id, _)| id.clone())
         .collect();
     let view = GraphView {
         state: &state,

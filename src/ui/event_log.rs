@@ -66,7 +66,7 @@ fn family(kind: &str) -> Option<&'static str> {
 fn tag(kind: &EventKind) -> Option<String> {
     match kind {
         EventKind::LeaderElected { reason, .. } => {
-            Some(format!("{} election", reason.replace('_', " ")))
+            Some(format!("{} election", reason.name().replace('_', " ")))
         }
         EventKind::GroupLeaderChosen { generation, .. } => {
             Some(format!("leader · gen {generation}"))

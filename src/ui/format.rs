@@ -2,7 +2,8 @@
 
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{
-    BrokerId, BrokerView, ClusterState, Command, ConsumerView, GroupView, PartitionView, TopicSpec,
+    BrokerId, BrokerView, ClusterState, Command, ConsumerState, ConsumerView, ControllerRole,
+    GroupView, PartitionView, ReplicaState, TopicSpec,
 };
 
 /// Time left, in seconds with one decimal rounded up, e.g. `12.4 s` for 12 301 ms: a
@@ -17,58 +18,27 @@ pub fn speed_label(speed: f64) -> String {
     format!("{speed}×")
 }
 
-/// How a broker stands with respect to the controller role, as the graph marks it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// Not acting as controller.
-    None,
-    /// Acts as controller and ZooKeeper's `/controller` names it.
-    Controller,
-    /// Acts as controller but `/controller` names another broker, or none: a zombie.
-    Zombie,
-    /// `/controller` still names it, but it does not act (it crashed and ZooKeeper has not
-    /// expired its session yet).
-    Named,
-}
-
-/// The role of broker `id` in `state`.
-pub fn role(state: &ClusterState, id: u32, view: &BrokerView) -> Role {
-    match (view.acts_as_controller, state.controller == Some(id)) {
-        (true, true) => Role::Controller,
-        (true, false) => Role::Zombie,
-        (false, true) => Role::Named,
-        (false, false) => Role::None,
-    }
-}
-
-/// Whether a plain click starts the broker (otherwise it crashes it).
+/// Whether a plain click starts the broker (otherwise it crashes it): its process is not
+/// running.
 pub fn click_starts(view: &BrokerView) -> bool {
-    matches!(view.state, "crashed" | "stopped" | "not_started")
+    !view.state.is_alive()
 }
 
-/// A broker's state as words, e.g. `shutting down`.
-pub fn state_words(state: &str) -> String {
-    state.replace('_', " ")
-}
-
-/// The time left before ZooKeeper expires the broker's session, when that matters: the
-/// broker is not heartbeating (crashed, paused, cut off, reconnecting). ZooKeeper keeps the
-/// session, and its ephemeral znodes, until then.
-pub fn session_countdown(view: &BrokerView) -> Option<u64> {
-    let quiet = view.state != "running" || view.zk_link_cut || view.zk_connection != "connected";
-    view.session_expires_in_ms.filter(|_| quiet)
+/// A state's name as words, e.g. `shutting down`.
+pub fn state_words(name: &str) -> String {
+    name.replace('_', " ")
 }
 
 /// The lines under a broker's node: its state, then what it is waiting for.
 pub fn status_lines(view: &BrokerView, now: u64) -> Vec<(String, &'static str)> {
-    let mut lines = vec![(state_words(view.state), "state")];
+    let mut lines = vec![(state_words(view.state.name()), "state")];
     if let Some(until) = view.paused_until_ms {
         lines.push((
             format!("wakes in {}", secs(until.saturating_sub(now))),
             "wake",
         ));
     }
-    if let Some(left) = session_countdown(view) {
+    if let Some(left) = view.session_countdown_ms {
         lines.push(("ZK session expires".into(), "countdown"));
         lines.push((format!("in {}", secs(left)), "countdown strong"));
     }
@@ -104,20 +74,14 @@ pub fn partition_list(topics: &[TopicSpec]) -> Vec<PartitionRef> {
         .collect()
 }
 
-/// Whether the controller has created the partition yet (written its first state).
-pub fn created(p: &PartitionView) -> bool {
-    p.controller_epoch > 0 || !p.isr.is_empty()
-}
-
 /// A replica's role as words, e.g. `in-sync follower`.
-pub fn replica_words(state: &str) -> &'static str {
+pub fn replica_words(state: ReplicaState) -> &'static str {
     match state {
-        "leader" => "leader",
-        "in_sync" => "in-sync follower",
-        "out_of_sync" => "out-of-sync follower",
-        "offline" => "offline (broker down)",
-        "frozen" => "frozen (broker paused)",
-        _ => "unknown",
+        ReplicaState::Leader => "leader",
+        ReplicaState::InSync => "in-sync follower",
+        ReplicaState::OutOfSync => "out-of-sync follower",
+        ReplicaState::Offline => "offline (broker down)",
+        ReplicaState::Frozen => "frozen (broker paused)",
     }
 }
 
@@ -126,49 +90,51 @@ pub fn replicas_of<'a>(
     state: &'a ClusterState,
     list: &'a [PartitionRef],
     id: BrokerId,
-) -> Vec<(&'a PartitionRef, &'a PartitionView, &'static str)> {
+) -> Vec<(&'a PartitionRef, &'a PartitionView, ReplicaState)> {
     list.iter()
         .filter_map(|r| {
             let p = state.partitions.get(&r.key)?;
-            if !created(p) || !p.replicas.contains(&id) {
+            if !p.exists || !p.replicas.contains(&id) {
                 return None;
             }
-            let st = p.replica_states.get(&id).copied().unwrap_or("offline");
+            let st = replica_state(p, id);
             Some((r, p, st))
         })
         .collect()
 }
 
-/// How far a replica is behind: the leader's log end offset minus its own; while the partition
-/// has no leader, behind the longest log.
+/// The state of broker `id`'s replica of `p` (offline if the world has none for it).
+pub fn replica_state(p: &PartitionView, id: BrokerId) -> ReplicaState {
+    p.replica_states
+        .get(&id)
+        .copied()
+        .unwrap_or(ReplicaState::Offline)
+}
+
+/// How far broker `id`'s replica of `p` is behind, as the world computes it.
 pub fn lag(p: &PartitionView, id: BrokerId) -> u64 {
-    let own = p.log_end_offsets.get(&id).copied().unwrap_or(0);
-    let reference = u64::try_from(p.leader)
-        .ok()
-        .and_then(|l| p.log_end_offsets.get(&(l as BrokerId)).copied())
-        .unwrap_or_else(|| p.log_end_offsets.values().copied().max().unwrap_or(0));
-    reference.saturating_sub(own)
+    p.lag.get(&id).copied().unwrap_or(0)
 }
 
 /// The accessible name of a broker node, e.g. "Broker 2, running, controller, epoch 2".
-pub fn aria_label(state: &ClusterState, id: u32, view: &BrokerView, now: u64) -> String {
-    let mut parts = vec![format!("Broker {id}"), state_words(view.state)];
-    match role(state, id, view) {
-        Role::Controller => {
+pub fn aria_label(id: u32, view: &BrokerView, now: u64) -> String {
+    let mut parts = vec![format!("Broker {id}"), state_words(view.state.name())];
+    match view.controller_role {
+        ControllerRole::Controller => {
             parts.push("controller".into());
             parts.push(format!("epoch {}", view.acting_epoch.unwrap_or(0)));
         }
-        Role::Zombie => {
+        ControllerRole::Zombie => {
             parts.push("zombie controller (ZooKeeper names another)".into());
             parts.push(format!("epoch {}", view.acting_epoch.unwrap_or(0)));
         }
-        Role::Named => parts.push("still named by ZooKeeper's /controller".into()),
-        Role::None => {}
+        ControllerRole::Named => parts.push("still named by ZooKeeper's /controller".into()),
+        ControllerRole::None => {}
     }
     if let Some(until) = view.paused_until_ms {
         parts.push(format!("wakes in {}", secs(until.saturating_sub(now))));
     }
-    if let Some(left) = session_countdown(view) {
+    if let Some(left) = view.session_countdown_ms {
         parts.push(format!("ZooKeeper session expires in {}", secs(left)));
     }
     if view.zk_link_cut {
@@ -213,8 +179,8 @@ pub fn visible_partitions(list: &[PartitionRef], state: &ClusterState) -> Vec<Pa
 /// One consumer as the page lists it.
 #[derive(Debug, Clone, Copy)]
 pub struct ConsumerRef<'a> {
-    /// Its number in the world (its endpoint), when the page knows it.
-    pub index: Option<u32>,
+    /// Its number in the world (its endpoint).
+    pub index: u32,
     /// Its group.
     pub group: &'a str,
     /// Its name (client id).
@@ -228,39 +194,33 @@ pub struct ConsumerRef<'a> {
 impl ConsumerRef<'_> {
     /// Whether the process runs (it has not crashed or left).
     pub fn alive(&self) -> bool {
-        !matches!(self.view.state, "crashed" | "left")
+        self.view.state.is_running()
     }
 
-    /// Whether it leads the group: as the coordinator says, or, while no broker holds the
-    /// group (its coordinator is moving), as the running consumer itself believes.
+    /// Whether it leads the group, as the world says ([`ConsumerView::leads_group`]).
     pub fn leads(&self) -> bool {
-        match self.group_view.state {
-            Some(_) => self.group_view.leader.as_deref() == Some(self.name),
-            None => self.view.leader && self.alive(),
-        }
+        self.view.leads_group
     }
 
-    /// The generation its group is in: the coordinator's, or while no broker holds the group,
-    /// the consumer's own.
-    pub fn generation(&self) -> u32 {
-        match self.group_view.state {
-            Some(_) => self.group_view.generation,
-            None => self.view.generation,
-        }
+    /// The generation its group is in, as the world says ([`ConsumerView::group_generation`]).
+    pub fn group_generation(&self) -> u32 {
+        self.view.group_generation
     }
 
     /// Whether the coordinator counts it as a member.
     pub fn is_member(&self) -> bool {
-        self.group_view.members.iter().any(|m| m == self.name)
+        self.view.is_member
     }
 
     /// The look of its state: `stable`, `rebalancing`, `crashed` or `left`.
     pub fn look(&self) -> &'static str {
         match self.view.state {
-            "stable" => "stable",
-            "crashed" => "crashed",
-            "left" => "left",
-            _ => "rebalancing",
+            ConsumerState::Stable => "stable",
+            ConsumerState::Crashed => "crashed",
+            ConsumerState::Left => "left",
+            ConsumerState::FindingCoordinator | ConsumerState::Joining | ConsumerState::Syncing => {
+                "rebalancing"
+            }
         }
     }
 
@@ -283,55 +243,34 @@ impl ConsumerRef<'_> {
     }
 }
 
-/// Every consumer of every group: first those the page saw join, in that order (the world's
-/// own numbering), then any other, by group and name.
-pub fn consumer_list<'a>(
-    state: &'a ClusterState,
-    order: &[(String, String)],
-) -> Vec<ConsumerRef<'a>> {
-    let mut out: Vec<ConsumerRef<'a>> = Vec::new();
-    for (i, (g, name)) in order.iter().enumerate() {
-        if let Some(gv) = state.groups.get(g) {
-            if let Some((n, view)) = gv.consumers.get_key_value(name) {
-                out.push(ConsumerRef {
-                    index: Some(i as u32),
-                    group: state
-                        .groups
-                        .get_key_value(g)
-                        .map_or("", |(k, _)| k.as_str()),
-                    name: n.as_str(),
-                    view,
-                    group_view: gv,
-                });
-            }
-        }
-    }
-    for (g, gv) in &state.groups {
-        for (n, view) in &gv.consumers {
-            if !out.iter().any(|c| c.group == g && c.name == n) {
-                out.push(ConsumerRef {
-                    index: None,
-                    group: g.as_str(),
-                    name: n.as_str(),
-                    view,
-                    group_view: gv,
-                });
-            }
-        }
-    }
+/// Every consumer of every group, in the world's numbering (the order they first joined).
+pub fn consumer_list(state: &ClusterState) -> Vec<ConsumerRef<'_>> {
+    let mut out: Vec<ConsumerRef<'_>> = state
+        .groups
+        .iter()
+        .flat_map(|(g, gv)| {
+            gv.consumers.iter().map(move |(n, view)| ConsumerRef {
+                index: view.index,
+                group: g.as_str(),
+                name: n.as_str(),
+                view,
+                group_view: gv,
+            })
+        })
+        .collect();
+    out.sort_by_key(|c| c.index);
     out
 }
 
 /// A consumer's state as words, e.g. `finding the coordinator`.
-pub fn consumer_words(state: &str) -> &'static str {
+pub fn consumer_words(state: ConsumerState) -> &'static str {
     match state {
-        "finding_coordinator" => "finding the coordinator",
-        "joining" => "joining (JoinGroup)",
-        "syncing" => "syncing (SyncGroup)",
-        "stable" => "stable",
-        "left" => "left the group",
-        "crashed" => "crashed",
-        _ => "unknown",
+        ConsumerState::FindingCoordinator => "finding the coordinator",
+        ConsumerState::Joining => "joining (JoinGroup)",
+        ConsumerState::Syncing => "syncing (SyncGroup)",
+        ConsumerState::Stable => "stable",
+        ConsumerState::Left => "left the group",
+        ConsumerState::Crashed => "crashed",
     }
 }
 

@@ -17,10 +17,13 @@
 
 use super::flights::Flight;
 use super::format::{
-    aria_label, click_starts, consumer_words, lag, replica_words, replicas_of, role,
-    session_countdown, short_member_id, status_lines, ConsumerRef, PartitionRef, Role,
+    aria_label, click_starts, consumer_words, lag, replica_words, replicas_of, short_member_id,
+    status_lines, ConsumerRef, PartitionRef,
 };
-use crate::sim::{BrokerId, BrokerView, ClusterState, Command, Endpoint};
+use crate::sim::{
+    BrokerId, BrokerState, BrokerView, ClusterState, Command, ConsumerState, ControllerRole,
+    Endpoint, ReplicaState,
+};
 use std::f64::consts::PI;
 use yew::prelude::*;
 
@@ -186,7 +189,7 @@ impl Layout {
         compact: bool,
         extra: f64,
         with_producer: bool,
-        slots: &[Option<u32>],
+        slots: &[u32],
         adds: usize,
     ) -> Layout {
         let count = ids.len().max(1);
@@ -360,11 +363,7 @@ impl Layout {
             x0 = x0.min(rows_x.0 - RISER_GAP - 4.0);
             x1 = x1.max(rows_x.1 + RISER_GAP + 4.0);
         }
-        let consumers = slots
-            .iter()
-            .zip(&centres)
-            .filter_map(|(i, c)| i.map(|i| (i, *c)))
-            .collect();
+        let consumers = slots.iter().zip(&centres).map(|(i, c)| (*i, *c)).collect();
         let mut layout = Layout {
             nodes,
             view_box: String::new(),
@@ -765,7 +764,7 @@ enum BadgeText {
 #[derive(Debug, Clone)]
 struct Badge {
     key: String,
-    state: &'static str,
+    state: ReplicaState,
     /// ZooKeeper names it the leader, but it cannot act (its broker is down or frozen).
     named_leader: bool,
     name: String,
@@ -801,16 +800,16 @@ fn badges(v: &GraphView<'_>, id: BrokerId, text: BadgeText) -> (Vec<Badge>, usiz
                 replica_words(st),
                 p.leader_epoch
             );
-            if st != "leader" {
+            if st != ReplicaState::Leader {
                 title.push_str(&format!(", lag {}", lag(p, id)));
             }
-            if named && st != "leader" {
+            if named && st != ReplicaState::Leader {
                 title.push_str("; ZooKeeper still names it the leader");
             }
             Badge {
                 key: r.key.clone(),
                 state: st,
-                named_leader: named && st != "leader",
+                named_leader: named && st != ReplicaState::Leader,
                 name,
                 epoch,
                 title,
@@ -892,8 +891,8 @@ fn badge_view(b: &Badge, compact: bool) -> Html {
     let h = badge_h(compact);
     let y = BADGE_TOP + b.row as f64 * (h + BADGE_GAP) + h / 2.0;
     html! {
-        <g class={classes!("replica", format!("rs-{}", b.state), b.named_leader.then_some("named-leader"))}
-           data-replica={b.key.clone()} data-state={b.state}
+        <g class={classes!("replica", format!("rs-{}", b.state.name()), b.named_leader.then_some("named-leader"))}
+           data-replica={b.key.clone()} data-state={b.state.name()}
            transform={format!("translate({:.1},{:.1})", b.x, y)}>
             <title>{ b.title.clone() }</title>
             <rect x={format!("{:.1}", -b.w / 2.0)} y={format!("{:.1}", -h / 2.0)}
@@ -917,7 +916,7 @@ pub fn graph(
 ) -> Html {
     let ids: Vec<BrokerId> = v.state.brokers.keys().copied().collect();
     let (mut all_badges, rows) = all_badges(v);
-    let slots: Vec<Option<u32>> = v.consumers.iter().map(|c| c.index).collect();
+    let slots: Vec<u32> = v.consumers.iter().map(|c| c.index).collect();
     let layout = Layout::new(
         &ids,
         v.compact,
@@ -936,7 +935,7 @@ pub fn graph(
         let path = layout.spoke(*p);
         let cut = b.zk_link_cut;
         edges.push(html! {
-            <path class={classes!("spoke", format!("conn-{}", b.zk_connection), cut.then_some("cut"))}
+            <path class={classes!("spoke", format!("conn-{}", b.zk_connection.name()), cut.then_some("cut"))}
                   d={path.d()} />
         });
         if cut {
@@ -1187,7 +1186,7 @@ fn broker_node(
     on_command: &Callback<Command>,
     on_select: &Callback<Option<BrokerId>>,
 ) -> Html {
-    let role = role(v.state, id, b);
+    let role = b.controller_role;
     let starts = click_starts(b);
     let activate = {
         let on_command = on_command.clone();
@@ -1234,16 +1233,18 @@ fn broker_node(
     let t = format!("translate({:.1},{:.1})", p.x, p.y);
     let epoch = b.acting_epoch.unwrap_or(0);
     let badge = match role {
-        Role::Controller => Some((format!("CONTROLLER · epoch {epoch}"), "badge controller")),
-        Role::Zombie => Some((format!("ZOMBIE · epoch {epoch}"), "badge zombie")),
-        Role::Named => Some(("still in /controller".to_string(), "badge named")),
-        Role::None => None,
+        ControllerRole::Controller => {
+            Some((format!("CONTROLLER · epoch {epoch}"), "badge controller"))
+        }
+        ControllerRole::Zombie => Some((format!("ZOMBIE · epoch {epoch}"), "badge zombie")),
+        ControllerRole::Named => Some(("still in /controller".to_string(), "badge named")),
+        ControllerRole::None => None,
     };
     let crown = badge.map(|(label, class)| {
         // Capitals in bold are wider than the lower-case "still in /controller".
         let per_char = match (role, v.compact) {
-            (Role::Named, false) => 7.6,
-            (Role::Named, true) => 8.4,
+            (ControllerRole::Named, false) => 7.6,
+            (ControllerRole::Named, true) => 8.4,
             (_, false) => 8.8,
             (_, true) => 9.7,
         };
@@ -1259,11 +1260,11 @@ fn broker_node(
         }
     });
     let status_icon = match b.state {
-        "crashed" => Some(("M-4.5,-4.5 L4.5,4.5 M4.5,-4.5 L-4.5,4.5", "crashed")),
-        "paused" => Some(("M-2.8,-5 L-2.8,5 M2.8,-5 L2.8,5", "paused")),
-        "stopped" => Some(("M-3.5,-3.5 L3.5,-3.5 L3.5,3.5 L-3.5,3.5 Z", "stopped")),
-        "shutting_down" => Some(("M0,-5.5 L0,0.5 M0,4.6 L0,4.8", "shutting")),
-        _ => None,
+        BrokerState::Crashed => Some(("M-4.5,-4.5 L4.5,4.5 M4.5,-4.5 L-4.5,4.5", "crashed")),
+        BrokerState::Paused => Some(("M-2.8,-5 L-2.8,5 M2.8,-5 L2.8,5", "paused")),
+        BrokerState::Stopped => Some(("M-3.5,-3.5 L3.5,-3.5 L3.5,3.5 L-3.5,3.5 Z", "stopped")),
+        BrokerState::ShuttingDown => Some(("M0,-5.5 L0,0.5 M0,4.6 L0,4.8", "shutting")),
+        BrokerState::NotStarted | BrokerState::Running => None,
     }
     .map(|(d, class)| {
         html! {
@@ -1274,7 +1275,8 @@ fn broker_node(
         }
     });
     // The countdown ring: how much of the session is left before ZooKeeper gives up on it.
-    let ring = session_countdown(b)
+    let ring = b
+        .session_countdown_ms
         .filter(|_| v.session_timeout_ms > 0)
         .map(|left| {
             arc(
@@ -1303,16 +1305,16 @@ fn broker_node(
     let reach = badges.iter().map(|b| b.row + 1).max().map_or(0.0, |rows| {
         BADGE_TOP + rows as f64 * (badge_h(v.compact) + BADGE_GAP)
     });
-    let mut aria = aria_label(v.state, id, b, now);
+    let mut aria = aria_label(id, b, now);
     if !badges.is_empty() {
         let leads: Vec<&str> = badges
             .iter()
-            .filter(|x| x.state == "leader")
+            .filter(|x| x.state == ReplicaState::Leader)
             .map(|x| x.key.as_str())
             .collect();
         let rest: Vec<String> = badges
             .iter()
-            .filter(|x| x.state != "leader")
+            .filter(|x| x.state != ReplicaState::Leader)
             .map(|x| format!("{} ({})", x.key, replica_words(x.state)))
             .collect();
         let mut parts = Vec::new();
@@ -1337,19 +1339,19 @@ fn broker_node(
     };
 
     html! {
-        <g class={classes!("broker", format!("state-{}", b.state), selected.then_some("selected"))}>
+        <g class={classes!("broker", format!("state-{}", b.state.name()), selected.then_some("selected"))}>
             if let Some(d) = ring {
                 <g transform={t.clone()} class="session-ring" aria-hidden="true">
                     <circle class="ring-track" r={(NODE_R + 7.0).to_string()} />
                     <path class="ring-left" d={d} />
                 </g>
             }
-            <g class={classes!("node", match role { Role::Controller => Some("is-controller"), Role::Zombie => Some("is-zombie"), Role::Named | Role::None => None })}
+            <g class={classes!("node", match role { ControllerRole::Controller => Some("is-controller"), ControllerRole::Zombie => Some("is-zombie"), ControllerRole::Named | ControllerRole::None => None })}
                transform={t.clone()}
                data-broker={id.to_string()}
-               data-state={b.state}
-               data-controller={(role == Role::Controller).then_some("true")}
-               data-zombie={(role == Role::Zombie).then_some("true")}
+               data-state={b.state.name()}
+               data-controller={(role == ControllerRole::Controller).then_some("true")}
+               data-zombie={(role == ControllerRole::Zombie).then_some("true")}
                role="button" tabindex="0"
                aria-label={aria}
                {onclick} {onkeydown}>
@@ -1534,7 +1536,7 @@ fn consumer_node(
             }
         })
     };
-    let generation = c.generation();
+    let generation = c.group_generation();
     let assigned: Vec<String> = if alive {
         c.view.assignment.clone()
     } else {
@@ -1544,11 +1546,11 @@ fn consumer_node(
     let chip_list = chips(&assigned, &g, single_topic);
     // Short enough to stay within the node's slot.
     let state_line = match c.view.state {
-        "stable" => format!("stable · gen {}", c.view.generation),
-        "finding_coordinator" => "FindCoordinator…".to_string(),
-        "joining" => "joining…".to_string(),
-        "syncing" => "syncing…".to_string(),
-        s => consumer_words(s).to_string(),
+        ConsumerState::Stable => format!("stable · gen {}", c.view.generation),
+        ConsumerState::FindingCoordinator => "FindCoordinator…".to_string(),
+        ConsumerState::Joining => "joining…".to_string(),
+        ConsumerState::Syncing => "syncing…".to_string(),
+        s @ (ConsumerState::Left | ConsumerState::Crashed) => consumer_words(s).to_string(),
     };
     let mut aria = format!(
         "Consumer {name} of group {}, {}",
@@ -1577,8 +1579,8 @@ fn consumer_node(
         short_member_id(c.name, &c.view.member_id)
     };
     let icon = match c.view.state {
-        "crashed" => Some(("M-4.5,-4.5 L4.5,4.5 M4.5,-4.5 L-4.5,4.5", "crashed")),
-        "left" => Some(("M4,-4 L-4,4 M-4,4 L-4,-1 M-4,4 L1,4", "left")),
+        ConsumerState::Crashed => Some(("M-4.5,-4.5 L4.5,4.5 M4.5,-4.5 L-4.5,4.5", "crashed")),
+        ConsumerState::Left => Some(("M4,-4 L-4,4 M-4,4 L-4,-1 M-4,4 L1,4", "left")),
         _ => None,
     };
     let pill = leads.then(|| {
@@ -1601,7 +1603,7 @@ fn consumer_node(
             <g class="cnode"
                data-member={name.clone()}
                data-group={c.group.to_string()}
-               data-state={c.view.state}
+               data-state={c.view.state.name()}
                data-group-leader={leads.then_some("true")}
                data-generation={generation.to_string()}
                role="button" tabindex="0"

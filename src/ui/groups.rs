@@ -13,7 +13,7 @@ use super::format::{consumer_words, short_member_id, ConsumerRef};
 use super::model::{Action, Model};
 use crate::sim::assignors::Assignor;
 use crate::sim::coordinator::OFFSETS_TOPIC;
-use crate::sim::{ClusterState, Command, GroupView, Settings};
+use crate::sim::{ClusterState, Command, ConsumerState, GroupState, GroupView, Settings};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -21,14 +21,13 @@ use yew::prelude::*;
 const ASSIGNORS: [Assignor; 2] = [Assignor::Range, Assignor::RoundRobin];
 
 /// What a group state means, in a few words.
-fn state_meaning(state: Option<&str>) -> &'static str {
+fn state_meaning(state: Option<GroupState>) -> &'static str {
     match state {
-        Some("Empty") => "no members",
-        Some("PreparingRebalance") => "waiting for every member to join (JoinGroup)",
-        Some("CompletingRebalance") => "waiting for the leader's assignment (SyncGroup)",
-        Some("Stable") => "every member has its partitions",
-        Some("Dead") => "the group is gone",
-        Some(_) => "",
+        Some(GroupState::Empty) => "no members",
+        Some(GroupState::PreparingRebalance) => "waiting for every member to join (JoinGroup)",
+        Some(GroupState::CompletingRebalance) => "waiting for the leader's assignment (SyncGroup)",
+        Some(GroupState::Stable) => "every member has its partitions",
+        Some(GroupState::Dead) => "the group is gone",
         None => "no broker holds the group: its partition has no acting leader",
     }
 }
@@ -66,7 +65,7 @@ fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Act
         _ => Vec::new(),
     };
     let state = match c.view.state {
-        "stable" => format!("stable · gen {}", c.view.generation),
+        ConsumerState::Stable => format!("stable · gen {}", c.view.generation),
         s => consumer_words(s).to_string(),
     };
     let actions = if c.alive() {
@@ -97,14 +96,14 @@ fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Act
     };
     html! {
         <li class={classes!("member", format!("cs-{}", c.look()), leads.then_some("is-leader"), (!in_group).then_some("outside"))}
-            data-member-row={c.name.to_string()} data-in-group={in_group.to_string()} data-state={c.view.state}>
+            data-member-row={c.name.to_string()} data-in-group={in_group.to_string()} data-state={c.view.state.name()}>
             <span class="m-place" title={if in_group { "place in the coordinator's member map" } else { "not a member" }}>
                 { place.map_or("–".to_string(), |p| (p + 1).to_string()) }
             </span>
             <span class="m-who">
                 <strong class="m-name">{ c.name.to_string() }</strong>
                 if leads {
-                    <span class="leader-tag" title="the group leader: it computes the assignment">{ format!("♛ leader · gen {}", c.generation()) }</span>
+                    <span class="leader-tag" title="the group leader: it computes the assignment">{ format!("♛ leader · gen {}", c.group_generation()) }</span>
                 }
                 if !member_id.is_empty() {
                     <code class="m-id" title={member_id.clone()}>{ short_member_id(c.name, &member_id) }</code>
@@ -131,14 +130,14 @@ fn stats(g: &GroupView) -> Html {
     } else {
         String::new()
     };
-    let state = g.state.unwrap_or("no coordinator");
+    let state = g.state.map_or("no coordinator", GroupState::name);
     let coordinator = match g.coordinator {
         Some(b) => format!("broker {b}"),
         None => "none".to_string(),
     };
     html! {
         <dl class="group-stats">
-            <div class={classes!("gstat", "gstate", format!("gs-{}", g.state.unwrap_or("none")))} data-testid="group-state" data-state={g.state.unwrap_or("none")}>
+            <div class={classes!("gstat", "gstate", format!("gs-{}", g.state.map_or("none", GroupState::name)))} data-testid="group-state" data-state={g.state.map_or("none", GroupState::name)}>
                 <dt>{ "state" }</dt>
                 <dd><strong>{ state }</strong><small>{ state_meaning(g.state) }</small></dd>
             </div>
@@ -192,7 +191,7 @@ fn group_panel(
             .filter(|c| !c.is_member())
             .map(|c| member_row(c, None, dispatch)),
     );
-    let next = m.next_consumer(id);
+    let next = m.next_consumer(Some(g));
     let add = {
         let d = dispatch.clone();
         let group = id.to_string();

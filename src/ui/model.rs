@@ -13,7 +13,7 @@ use crate::sim::assignors::Assignor;
 use crate::sim::rng::Rng;
 use crate::sim::world::GroupSpec;
 use crate::sim::{
-    Acks, BrokerId, Command, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
+    Acks, BrokerId, Command, GroupView, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -108,9 +108,6 @@ pub struct Host {
     pub compact: bool,
     /// Free play's starting consumers (`consumers=N`): joins still to apply, at their times.
     pending_joins: Vec<(u64, Command)>,
-    /// Every consumer as `(group, name)`, in the order it first joined: the world numbers
-    /// its consumers' endpoints ([`crate::sim::Endpoint::Consumer`]) the same way.
-    pub consumer_order: Vec<(String, String)>,
 }
 
 /// Free play's cluster: `brokers` brokers and the topic [`DEFAULT_TOPIC`] with `partitions`
@@ -191,27 +188,12 @@ impl Host {
             anim_now,
             compact: narrow_window(),
             pending_joins: Vec::new(),
-            consumer_order: Vec::new(),
         }
     }
 
-    /// Applies a command now; a consumer joining for the first time takes the next number.
+    /// Applies a command now.
     pub fn apply(&mut self, cmd: Command) -> Result<(), String> {
-        let join = match &cmd {
-            Command::Join { group, member } => Some((group.clone(), member.clone())),
-            _ => None,
-        };
-        self.runner.world.apply(cmd)?;
-        if let Some(key) = join {
-            self.note_consumer(key);
-        }
-        Ok(())
-    }
-
-    fn note_consumer(&mut self, key: (String, String)) {
-        if !self.consumer_order.contains(&key) {
-            self.consumer_order.push(key);
-        }
+        self.runner.world.apply(cmd)
     }
 
     /// Moves the world to virtual time `t`: the story's steps due by then and free play's
@@ -234,33 +216,9 @@ impl Host {
         skipped
     }
 
-    /// Runs the story to `t`, noting the consumers its steps start, in the steps' order.
+    /// Runs the story to `t`.
     fn advance_story(&mut self, t: u64) -> Vec<String> {
-        let joins: Vec<(String, String)> = self
-            .runner
-            .upcoming()
-            .iter()
-            .take_while(|(at, _)| *at <= t)
-            .filter_map(|(_, c)| match c {
-                Command::Join { group, member } => Some((group.clone(), member.clone())),
-                _ => None,
-            })
-            .filter(|k| !self.consumer_order.contains(k))
-            .collect();
-        let skipped = self.runner.advance_to_skipping(t);
-        if !joins.is_empty() {
-            let state = self.runner.world.state();
-            for (g, name) in joins {
-                let started = state
-                    .groups
-                    .get(&g)
-                    .is_some_and(|v| v.consumers.contains_key(&name));
-                if started {
-                    self.note_consumer((g, name));
-                }
-            }
-        }
-        skipped
+        self.runner.advance_to_skipping(t)
     }
 
     /// The names free play's starting consumers will take that have not joined yet.
@@ -535,17 +493,14 @@ impl Model {
         self.acks.unwrap_or_else(|| self.profile.default_acks())
     }
 
-    /// The name the next consumer of `group` takes: the first `cN` no consumer of the group
-    /// has, nor one of free play's starting consumers still to come. `None` when the group
-    /// has [`MAX_CONSUMERS`].
-    pub fn next_consumer(&self, group: &str) -> Option<String> {
+    /// The name the next consumer of `group` (as the world shows it, if it has the group)
+    /// takes: the first `cN` no consumer of the group has, nor one of free play's starting
+    /// consumers still to come. `None` when the group has [`MAX_CONSUMERS`].
+    pub fn next_consumer(&self, group: Option<&GroupView>) -> Option<String> {
         let host = self.host.borrow();
-        let mut taken: Vec<String> = host
-            .consumer_order
-            .iter()
-            .filter(|(g, _)| g == group)
-            .map(|(_, n)| n.clone())
-            .collect();
+        let mut taken: Vec<String> = group
+            .map(|g| g.consumers.keys().cloned().collect())
+            .unwrap_or_default();
         taken.extend(host.pending_members().map(str::to_string));
         if taken.len() >= MAX_CONSUMERS {
             return None;
@@ -554,7 +509,8 @@ impl Model {
     }
 
     fn add_consumer(&self, group: &str) -> Result<(), String> {
-        let member = self.next_consumer(group).ok_or_else(|| {
+        let state = self.host.borrow().runner.world.state();
+        let member = self.next_consumer(state.groups.get(group)).ok_or_else(|| {
             format!("the page runs at most {MAX_CONSUMERS} consumers in a group: start a crashed or departed one again instead")
         })?;
         self.host.borrow_mut().apply(Command::Join {

@@ -6,10 +6,10 @@
 //! is shown.
 
 use super::format::{
-    click_starts, lag, replica_words, replicas_of, role, secs, state_words, PartitionRef, Role,
+    click_starts, lag, replica_words, replicas_of, secs, state_words, PartitionRef,
 };
 use super::model::{Action, Model, MAX_PAUSE_SECS};
-use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
+use crate::sim::{BrokerId, ClusterState, Command, ControllerRole, Endpoint, ReplicaState};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -20,13 +20,13 @@ fn chips(state: &ClusterState, selected: Option<BrokerId>, dispatch: &Callback<A
                 let on = selected == Some(id);
                 let d = dispatch.clone();
                 let onclick = Callback::from(move |_: MouseEvent| d.emit(Action::Select(if on { None } else { Some(id) })));
-                let marker = match role(state, id, b) {
-                    Role::Controller => " ♛",
-                    Role::Zombie => " (zombie)",
-                    Role::Named | Role::None => "",
+                let marker = match b.controller_role {
+                    ControllerRole::Controller => " ♛",
+                    ControllerRole::Zombie => " (zombie)",
+                    ControllerRole::Named | ControllerRole::None => "",
                 };
                 html! {
-                    <button class={classes!("chip", format!("state-{}", b.state), on.then_some("on"))}
+                    <button class={classes!("chip", format!("state-{}", b.state.name()), on.then_some("on"))}
                             aria-pressed={on.to_string()} data-testid={format!("select-{id}")} {onclick}>
                         { format!("broker {id}{marker}") }
                     </button>
@@ -71,12 +71,12 @@ fn replicas_table(state: &ClusterState, list: &[PartitionRef], id: BrokerId) -> 
                 </thead>
                 <tbody>
                     { for held.iter().map(|(r, p, st)| html! {
-                        <tr data-replica={r.key.clone()} data-state={*st}>
+                        <tr data-replica={r.key.clone()} data-state={st.name()}>
                             <th scope="row">{ r.key.clone() }</th>
-                            <td><span class={classes!("role-tag", format!("rs-{st}"))}>{ replica_words(st) }</span></td>
+                            <td><span class={classes!("role-tag", format!("rs-{}", st.name()))}>{ replica_words(*st) }</span></td>
                             <td class="num">{ p.log_end_offsets.get(&id).copied().unwrap_or(0) }</td>
                             <td class="num">{ p.high_watermark }</td>
-                            <td class="num">{ if *st == "leader" { "—".to_string() } else { lag(p, id).to_string() } }</td>
+                            <td class="num">{ if *st == ReplicaState::Leader { "—".to_string() } else { lag(p, id).to_string() } }</td>
                             <td class="num">{ p.leader_epoch }</td>
                         </tr>
                     }) }
@@ -175,19 +175,19 @@ pub fn panel(
         )
     };
 
-    let role_text = match role(state, id, b) {
-        Role::Controller => format!("controller (epoch {})", b.acting_epoch.unwrap_or(0)),
-        Role::Zombie => format!(
+    let role_text = match b.controller_role {
+        ControllerRole::Controller => format!("controller (epoch {})", b.acting_epoch.unwrap_or(0)),
+        ControllerRole::Zombie => format!(
             "acts as controller with epoch {}, but /controller names {} — a zombie",
             b.acting_epoch.unwrap_or(0),
             state
                 .controller
                 .map_or("no broker".to_string(), |c| format!("broker {c}"))
         ),
-        Role::Named => {
+        ControllerRole::Named => {
             "not acting, but /controller still names it until its session expires".to_string()
         }
-        Role::None => "not the controller".to_string(),
+        ControllerRole::None => "not the controller".to_string(),
     };
     let session = match (&b.zk_session, b.session_expires_in_ms) {
         (Some(s), Some(left)) => format!("{s}, expires in {} without a heartbeat", secs(left)),
@@ -208,11 +208,11 @@ pub fn panel(
             "state",
             match b.paused_until_ms {
                 Some(u) => format!("paused, wakes in {}", secs(u.saturating_sub(now))),
-                None => state_words(b.state),
+                None => state_words(b.state.name()),
             },
         ),
         ("role", role_text),
-        ("ZooKeeper client", state_words(b.zk_connection)),
+        ("ZooKeeper client", state_words(b.zk_connection.name())),
         ("ZooKeeper session", session),
         ("registration", registration),
         ("follows controller", follows),

@@ -11,10 +11,10 @@
 //! shows the world's refusal, if any. Nothing here decides a Kafka rule.
 
 use super::format::{
-    coordinator_keys, created, is_internal, lag, partition_list, replica_words, PartitionRef,
+    coordinator_keys, is_internal, lag, partition_list, replica_state, replica_words, PartitionRef,
 };
 use super::model::{Action, Model, MAX_BROKERS, MAX_PARTITIONS, MAX_SEND};
-use crate::sim::{Acks, ClusterState, Command, PartitionView, TopicSpec};
+use crate::sim::{Acks, ClusterState, Command, PartitionView, ReplicaState, TopicSpec};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -40,47 +40,43 @@ fn ids(list: &[u32]) -> String {
     }
 }
 
-/// Why a row needs attention: short tags (class, text, explanation).
+/// Why a row needs attention, as the world's [`PartitionView::health`] says: short tags
+/// (class, text, explanation).
 fn attention(p: &PartitionView, lost: u64) -> Vec<(&'static str, String, String)> {
+    let h = &p.health;
+    let l = p.leader;
     let mut tags = Vec::new();
-    if p.leader < 0 {
+    if h.offline {
         tags.push((
             "bad",
             "offline".to_string(),
             "no leader: nobody can read or write this partition".to_string(),
         ));
     }
-    if let Ok(l) = u32::try_from(p.leader) {
-        match p.replica_states.get(&l).copied() {
-            Some("offline") => tags.push((
-                "bad",
-                "leader down".to_string(),
-                format!("ZooKeeper still names broker {l} the leader, but it is down: the controller has not noticed yet"),
-            )),
-            Some("frozen") => tags.push((
-                "warn",
-                "leader frozen".to_string(),
-                format!("the leader, broker {l}, is paused: nothing is written until it wakes or loses leadership"),
-            )),
-            _ => {}
-        }
-        // Two views of the leader: ZooKeeper names one broker, another acts as leader.
-        let acting: Vec<u32> = p
-            .replica_states
-            .iter()
-            .filter(|(b, r)| **r == "leader" && **b != l)
-            .map(|(b, _)| *b)
-            .collect();
-        if !acting.is_empty() {
-            tags.push((
-                "bad",
-                "split brain".to_string(),
-                format!(
-                    "ZooKeeper names broker {l} the leader, but broker {} still acts as leader: it never accepted the request that deposed it",
-                    acting.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")
-                ),
-            ));
-        }
+    if h.leader_down {
+        tags.push((
+            "bad",
+            "leader down".to_string(),
+            format!("ZooKeeper still names broker {l} the leader, but it is down: the controller has not noticed yet"),
+        ));
+    }
+    if h.leader_frozen {
+        tags.push((
+            "warn",
+            "leader frozen".to_string(),
+            format!("the leader, broker {l}, is paused: nothing is written until it wakes or loses leadership"),
+        ));
+    }
+    // Two views of the leader: ZooKeeper names one broker, another acts as leader.
+    if !h.split_brain.is_empty() {
+        tags.push((
+            "bad",
+            "split brain".to_string(),
+            format!(
+                "ZooKeeper names broker {l} the leader, but broker {} still acts as leader: it never accepted the request that deposed it",
+                h.split_brain.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")
+            ),
+        ));
     }
     if lost > 0 {
         tags.push((
@@ -89,7 +85,7 @@ fn attention(p: &PartitionView, lost: u64) -> Vec<(&'static str, String, String)
             format!("{lost} acknowledged record(s) are gone for good"),
         ));
     }
-    if p.isr.len() < p.replicas.len() {
+    if h.under_replicated {
         tags.push((
             "warn",
             "under-replicated".to_string(),
@@ -100,7 +96,7 @@ fn attention(p: &PartitionView, lost: u64) -> Vec<(&'static str, String, String)
             ),
         ));
     }
-    if p.leader >= 0 && (p.isr.len() as u32) < p.min_insync_replicas {
+    if h.under_min_isr {
         tags.push((
             "warn",
             "below min ISR".to_string(),
@@ -119,15 +115,15 @@ fn leo_cell(p: &PartitionView) -> Html {
     html! {
         <ul class="leos">
             { for p.replicas.iter().map(|&b| {
-                let st = p.replica_states.get(&b).copied().unwrap_or("offline");
+                let st = replica_state(p, b);
                 let leo = p.log_end_offsets.get(&b).copied().unwrap_or(0);
                 let behind = lag(p, b);
                 let title = format!("broker {b}: {}, log end offset {leo}, lag {behind}", replica_words(st));
                 html! {
-                    <li class={classes!("leo", format!("rs-{st}"))} data-leo-broker={b.to_string()} data-state={st} {title}>
+                    <li class={classes!("leo", format!("rs-{}", st.name()))} data-leo-broker={b.to_string()} data-state={st.name()} {title}>
                         <span class="leo-broker">{ b }</span>
                         <span class="leo-value">{ leo }</span>
-                        if st == "leader" {
+                        if st == ReplicaState::Leader {
                             <span class="leo-lag leader-mark">{ "leader" }</span>
                         } else if behind > 0 {
                             <span class="leo-lag">{ format!("lag {behind}") }</span>
@@ -146,7 +142,7 @@ fn row(
     producing_to: bool,
     groups_here: &[&str],
 ) -> Html {
-    let Some(p) = p.filter(|p| created(p)) else {
+    let Some(p) = p.filter(|p| p.exists) else {
         return html! {
             <tr data-partition={r.key.clone()} class="pending">
                 <th scope="row">{ r.key.clone() }</th>
@@ -155,7 +151,7 @@ fn row(
         };
     };
     let tags = attention(p, lost);
-    let leader = if p.leader < 0 {
+    let leader = if p.health.offline {
         "none (offline)".to_string()
     } else {
         p.leader.to_string()
@@ -195,7 +191,7 @@ fn row(
                     </>
                 }) }
             </td>
-            <td data-field="leader" data-label="leader" class={classes!((p.leader < 0).then_some("offline"))}>{ leader }</td>
+            <td data-field="leader" data-label="leader" class={classes!(p.health.offline.then_some("offline"))}>{ leader }</td>
             <td data-field="leader_epoch" data-label="leader epoch" class="num">{ p.leader_epoch }</td>
             <td data-field="isr" data-label="ISR" class="ids">{ ids(&p.isr) }</td>
             <td data-field="hw" data-label="high watermark" class="num">{ p.high_watermark }</td>

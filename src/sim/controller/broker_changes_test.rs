@@ -8,7 +8,7 @@ use super::timers::ControllerTimer;
 use super::{ControllerRole, PartitionContext};
 use crate::sim::broker::Broker;
 use crate::sim::config::{Profile, Settings};
-use crate::sim::event::EventKind;
+use crate::sim::event::{ElectionReason, EventKind};
 use crate::sim::message::{Body, OpResult, Out, PartitionInfo, Timer, ZkOp};
 use crate::sim::net::Endpoint;
 use crate::sim::topic::TopicPartition;
@@ -261,7 +261,7 @@ fn the_offline_election_writes_the_first_live_isr_replica_in_assignment_order() 
                 leader: 3,
                 leader_epoch: 5,
                 isr: vec![3, 1],
-                reason: "offline".into(),
+                reason: ElectionReason::Offline,
                 controller: 1,
                 controller_epoch: 1
             },

@@ -7,7 +7,7 @@
 use super::queue::{Change, Phase, Reason, Task};
 use super::{Controller, Exit, Known};
 use crate::sim::election;
-use crate::sim::event::EventKind;
+use crate::sim::event::{ElectionReason, EventKind};
 use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
@@ -132,7 +132,7 @@ impl Controller<'_> {
                                 leader: leader as i64,
                                 leader_epoch: 0,
                                 isr,
-                                reason: "new_partition".into(),
+                                reason: ElectionReason::NewPartition,
  controller: me,
  controller_epoch: epoch,
                             },
@@ -209,11 +209,11 @@ impl Controller<'_> {
                         }
                     };
                     let reason_name = match reason {
-                        _ if elected.unclean => "unclean",
-                        Reason::NewPartition => "new_partition",
-                        Reason::Offline | Reason::UncleanEnabled => "offline",
-                        Reason::Preferred { .. } => "preferred",
-                        Reason::ControlledShutdown(_) => "controlled_shutdown",
+                        _ if elected.unclean => ElectionReason::Unclean,
+                        Reason::NewPartition => ElectionReason::NewPartition,
+                        Reason::Offline | Reason::UncleanEnabled => ElectionReason::Offline,
+                        Reason::Preferred { .. } => ElectionReason::Preferred,
+                        Reason::ControlledShutdown(_) => ElectionReason::ControlledShutdown,
                     };
                     let new = bump(elected.leader as i64, elected.isr.clone());
                     changes.push(Change {
@@ -223,7 +223,7 @@ impl Controller<'_> {
                             leader: elected.leader as i64,
                             leader_epoch: new.leader_epoch,
                             isr: elected.isr,
-                            reason: reason_name.into(),
+                            reason: reason_name,
                             controller: me,
                             controller_epoch: epoch,
                         },
@@ -400,7 +400,7 @@ impl Controller<'_> {
                             leader: e.leader as i64,
                             leader_epoch: new.leader_epoch,
                             isr: e.isr,
-                            reason: "reassignment".into(),
+                            reason: ElectionReason::Reassignment,
                             controller: me,
                             controller_epoch: epoch,
                         },
