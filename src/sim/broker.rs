@@ -9,7 +9,7 @@
 //! [`super::controller`].
 
 use super::config::Settings;
-use super::controller::ControllerRole;
+use super::controller::{ControllerPending, ControllerRole};
 use super::coordinator::{Coordinator, CoordinatorState};
 use super::event::EventKind;
 use super::message::{Body, KafkaError, OpResult, Out, SessionId, Timer, ZkError, ZkOp};
@@ -323,14 +323,15 @@ impl Broker {
         // unfinished ZooKeeper work on it before the controller handles the expiry. From 1.1
         // (Kafka's ZooKeeperClient) those requests fail with the session, and the Expire event
         // resigns the controller before the new session is made.
-        let replay: Vec<(ZkOp, Pending)> =
-            if self.controller.is_some() && settings.profile.retries_zk_work_across_sessions() {
-                let mut ops = self.zk.take_unfinished();
-                ops.retain(|(_, p)| matches!(p, Pending::Ctrl { .. }));
-                ops
-            } else {
-                Vec::new()
-            };
+        let replay: Vec<(ZkOp, Pending)> = if self.controller.is_some()
+            && settings.profile.retries_zk_work_across_sessions()
+        {
+            let mut ops = self.zk.take_unfinished();
+            ops.retain(|(_, p)| matches!(p, Pending::Controller(ControllerPending::Step { .. })));
+            ops
+        } else {
+            Vec::new()
+        };
         if self.controller.is_some() && replay.is_empty() {
             self.resign(
                 if settings.profile.retries_zk_work_across_sessions() {
@@ -390,10 +391,10 @@ impl Broker {
                 out,
             ),
             Pending::IsrNotify => {}
-            Pending::Ctrl { epoch, step } => {
-                self.on_ctrl_response(now, epoch, step, result, settings, out)
+            Pending::Election(p) => self.on_election_response(now, p, result, settings, out),
+            Pending::Controller(p) => {
+                self.with_controller(now, settings, out, |c| c.on_zk_response(p, result))
             }
-            other => self.on_controller_response(now, other, result, settings, out),
         }
     }
 
@@ -814,10 +815,7 @@ impl Broker {
                     self.send_controlled_shutdown(now, attempt + 1, settings, out);
                 }
             }
-            Timer::ControllerRequestTimeout {
-                broker,
-                correlation_id,
-            } => self.on_controller_request_timeout(now, broker, correlation_id, settings, out),
+            Timer::Controller(t) => self.with_controller(now, settings, out, |c| c.on_timer(t)),
             Timer::IsrExpiration => self.replica_manager().on_isr_expiration(now, settings, out),
             Timer::DelayedFetch {
                 follower,
@@ -837,7 +835,6 @@ impl Broker {
             Timer::ProduceTimeout { request } => {
                 self.replica_manager().on_produce_timeout(request, out)
             }
-            Timer::RebalanceCheck { epoch } => self.on_rebalance_timer(now, epoch, settings, out),
             Timer::Group { id } => self.with_coordinator(now, settings, out, |c| c.on_timer(id)),
             Timer::Resume
             | Timer::SessionDeadline(_)

@@ -4,6 +4,7 @@
 //! input and pushes what it wants done into an [`Out`]: messages to send, timers to set,
 //! events to record. The world turns those into timed deliveries.
 
+use super::controller::timers::ControllerTimer;
 use super::event::EventKind;
 use super::log::{BatchMark, Run};
 use super::net::{BrokerId, Endpoint};
@@ -732,11 +733,8 @@ pub enum Timer {
     Resume,
     /// Broker: a controlled shutdown attempt got no answer in time.
     ShutdownTimeout { attempt: u32 },
-    /// Controller: a request to a broker got no answer within controller.socket.timeout.ms.
-    ControllerRequestTimeout {
-        broker: BrokerId,
-        correlation_id: u64,
-    },
+    /// Controller: one of the acting controller's timers.
+    Controller(ControllerTimer),
     /// Broker: back-off before the next controlled shutdown attempt is over.
     ShutdownRetry { attempt: u32 },
     /// Leader: the ISR-expiration check, every `replica.lag.time.max.ms` / 2.
@@ -755,8 +753,6 @@ pub enum Timer {
     FetchBackoff { leader: BrokerId },
     /// Leader: an acks=all produce waited `request.timeout.ms`.
     ProduceTimeout { request: u64 },
-    /// Controller: the automatic preferred-leader rebalance check.
-    RebalanceCheck { epoch: u64 },
     /// Producer: the next batch of a steady stream.
     ProduceTick { stream: u64 },
     /// Producer: its sender loop has something to do at `at` (a backoff ends, a batch expires,

@@ -26,7 +26,6 @@ pub mod log;
 pub mod message;
 pub mod monitor;
 pub mod net;
-pub mod partitions;
 pub mod producer;
 pub mod replication;
 pub mod rng;

@@ -11,6 +11,7 @@
 //! `onConnected`, `queuePacket`), `kafka.zookeeper.ZooKeeperClient` (retries on CONNECTIONLOSS,
 //! re-registers watches with SetWatches on reconnect).
 
+use super::controller::pending::{ControllerPending, ElectionPending};
 use super::event::EventKind;
 use super::message::{Body, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp};
 use super::net::{BrokerId, Endpoint};
@@ -57,38 +58,10 @@ pub enum Pending {
     Register,
     /// The create of `/brokers/ids/N` met NODEEXISTS: read the znode's owner.
     RegisterCheck,
-    /// `elect()`: does `/controller` exist? (sets the watch)
-    ElectCheck,
-    /// `elect()`: read `/controller_epoch`.
-    ReadEpoch,
-    /// `elect()`: create `/controller_epoch` with "0" in a fresh cluster.
-    CreateEpoch,
-    /// `elect()`: the atomic create of `/controller` + increment of `/controller_epoch`.
-    ElectMulti { epoch: u64 },
-    /// Before 2.1, `elect()`'s first step: the checked ephemeral create of `/controller`.
-    CreateController,
-    /// That create met NODEEXISTS: whose session owns `/controller`?
-    CreateControllerCheck,
-    /// Before 2.1, `onControllerFailover`: `readControllerEpochFromZooKeeper`.
-    FailoverReadEpoch,
-    /// Before 2.1, `incrementControllerEpoch`: setData of `/controller_epoch` to `epoch` on
-    /// the version read.
-    IncrementEpoch { epoch: u64 },
-    /// `incrementControllerEpoch` found no `/controller_epoch`: create it with 1.
-    CreateInitialEpoch,
-    /// `triggerControllerMove` (2.0.1) / `resign` (0.10.2.2): delete `/controller`.
-    DeleteController,
-    /// After losing the race: who won?
-    AfterRaceLost { error: ZkError },
-    /// The multi-op failed with NODEEXISTS or BADVERSION: read `/controller` and
-    /// `/controller_epoch` to see whether it was this broker's own, resent after a lost reply.
-    CheckElection { epoch: u64, error: ZkError },
-    /// `/controller` was created or changed: re-read it (and re-arm the watch).
-    ControllerChange,
-    /// Controller failover: read the live brokers and their epochs.
-    LoadBrokers { epoch: u64 },
-    /// A step of the controller's current task (see [`super::partitions`]).
-    Ctrl { epoch: u64, step: u64 },
+    /// A request of the `/controller` race (see [`super::controller`]).
+    Election(ElectionPending),
+    /// A request of the acting controller.
+    Controller(ControllerPending),
     /// The leader's compare-and-set of a partition's ISR (before 2.7).
     IsrUpdate {
         tp: TopicPartition,
@@ -572,7 +545,12 @@ mod tests {
     fn a_request_is_sent_with_the_next_xid_and_its_reply_returns_its_purpose() {
         let mut c = connected_at(0);
         let mut o = out();
-        c.request(10, exists("/controller", true), Pending::ElectCheck, &mut o);
+        c.request(
+            10,
+            exists("/controller", true),
+            Pending::Election(ElectionPending::ElectCheck),
+            &mut o,
+        );
         assert_eq!(
             o.sends,
             vec![(
@@ -604,7 +582,10 @@ mod tests {
         );
         assert_eq!(
             reply,
-            Some((Pending::ElectCheck, Ok(OpResult::Node(Some(node)))))
+            Some((
+                Pending::Election(ElectionPending::ElectCheck),
+                Ok(OpResult::Node(Some(node)))
+            ))
         );
         assert_eq!(
             c.data_watches.get("/controller"),
@@ -630,7 +611,7 @@ mod tests {
         c.request(
             0,
             exists("/controller", true),
-            Pending::ElectCheck,
+            Pending::Election(ElectionPending::ElectCheck),
             &mut out(),
         );
         c.on_response(1, (7, 1, 4), Ok(OpResult::Node(None)), &mut out());
@@ -723,7 +704,7 @@ mod tests {
         c.request(
             0,
             exists("/controller", true),
-            Pending::ElectCheck,
+            Pending::Election(ElectionPending::ElectCheck),
             &mut out(),
         );
         c.on_response(1, (7, 1, 4), Ok(OpResult::Node(None)), &mut out());
@@ -752,7 +733,7 @@ mod tests {
         c.request(
             0,
             exists("/controller", true),
-            Pending::ElectCheck,
+            Pending::Election(ElectionPending::ElectCheck),
             &mut out(),
         );
         c.on_response(1, (7, 1, 4), Ok(OpResult::Node(None)), &mut out());

@@ -1,0 +1,111 @@
+//! The automatic preferred-leader rebalance (`checkAndTriggerAutoLeaderRebalance`, every
+//! `leader.imbalance.check.interval.seconds`) and the admin tools' requests (preferred
+//! election, unclean election turned on, reassignment) that reach the controller.
+
+use super::queue::{Reason, Task};
+use super::timers::ControllerTimer;
+use super::Controller;
+use crate::sim::election;
+use crate::sim::event::EventKind;
+use crate::sim::message::{AdminRequest, Timer};
+use crate::sim::net::{BrokerId, Endpoint};
+use std::collections::BTreeMap;
+
+impl Controller<'_> {
+    pub(crate) fn on_rebalance_timer(&mut self, epoch: u64) {
+        if self.role.epoch == epoch {
+            self.push_task(Task::RebalanceCheck);
+        }
+    }
+
+    /// `checkAndTriggerAutoLeaderRebalance`.
+    pub(super) fn rebalance_check(&mut self) {
+        let live = self.live_set();
+        let me = self.me;
+        let role = &*self.role;
+        let epoch = role.epoch;
+        let ctx = &role.partitions;
+        let tps = ctx.partitions();
+        let leaderships: Vec<election::Leadership> = tps
+            .iter()
+            .map(|tp| election::Leadership {
+                assignment: ctx.assignment(tp).cloned().unwrap_or_default(),
+                leader: ctx.states.get(tp).and_then(|k| k.state.leader_id()),
+            })
+            .collect();
+        let mut ratios: Vec<(BrokerId, u32)> = Vec::new();
+        let mut preferred_of: BTreeMap<BrokerId, (u32, u32)> = BTreeMap::new();
+        for l in &leaderships {
+            if let Some(&b) = l.assignment.first() {
+                let e = preferred_of.entry(b).or_default();
+                e.0 += 1;
+                if l.leader != Some(b) {
+                    e.1 += 1;
+                }
+            }
+        }
+        for (b, (total, not_led)) in &preferred_of {
+            ratios.push((*b, not_led * 100 / (*total).max(1)));
+        }
+        let pct = self.settings.leader_imbalance_per_broker_percentage;
+        let imbalanced = election::imbalanced(&leaderships, pct);
+        let mut elect = Vec::new();
+        for (b, idx) in &imbalanced {
+            for &i in idx {
+                let tp = &tps[i];
+                let in_sync = ctx.states.get(tp).is_some_and(|k| k.state.isr.contains(b));
+                if live.contains(b) && in_sync && !ctx.reassigning.contains_key(tp) {
+                    elect.push(tp.clone());
+                }
+            }
+        }
+        self.out.event(
+            EventKind::LeaderImbalanceChecked {
+                controller: me,
+                ratios,
+                moving: elect.iter().map(|t| t.to_string()).collect(),
+            },
+            format!(
+                "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds ({} s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage ({pct} %)",
+                self.settings.leader_imbalance_check_interval_seconds
+            ),
+        );
+        if !elect.is_empty() {
+            self.push_front(vec![Task::Elect {
+                reason: Reason::Preferred { automatic: true },
+                partitions: Some(elect),
+            }]);
+        }
+        self.out.timer(
+            self.now + self.settings.leader_imbalance_check_interval_seconds * 1000,
+            Endpoint::Broker(self.me),
+            Timer::Controller(ControllerTimer::RebalanceCheck { epoch }),
+        );
+    }
+
+    /// An admin tool's request, through a znode the controller watches.
+    pub(crate) fn on_admin(&mut self, request: AdminRequest) {
+        let task = match request {
+            AdminRequest::PreferredElection(tps) => Task::Elect {
+                reason: Reason::Preferred { automatic: false },
+                partitions: (!tps.is_empty()).then_some(tps),
+            },
+            AdminRequest::UncleanEnabled(topic) => {
+                let tps = self.role.partitions.partitions();
+                Task::Elect {
+                    reason: Reason::UncleanEnabled,
+                    partitions: Some(
+                        tps.into_iter()
+                            .filter(|tp| topic.as_ref().is_none_or(|t| *t == tp.topic))
+                            .collect(),
+                    ),
+                }
+            }
+            AdminRequest::Reassign { tp, replicas } => Task::Reassign {
+                tp,
+                target: replicas,
+            },
+        };
+        self.push_task(task);
+    }
+}
