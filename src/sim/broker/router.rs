@@ -312,27 +312,10 @@ impl Broker {
                 }
             }
             Timer::Controller(t) => self.with_controller(now, settings, out, |c| c.on_timer(t)),
-            Timer::IsrExpiration => self.replica_manager().on_isr_expiration(now, settings, out),
-            Timer::DelayedFetch {
-                follower,
-                correlation_id,
-            } => self
-                .replica_manager()
-                .on_delayed_fetch(follower, correlation_id, settings, out),
-            Timer::FetchTimeout {
-                leader,
-                correlation_id,
-            } => self
-                .replica_manager()
-                .on_fetch_timeout(now, leader, correlation_id, out),
-            Timer::FetchBackoff { leader } => {
-                self.replica_manager().on_fetch_backoff(now, leader, out)
-            }
-            Timer::ProduceTimeout { request } => {
-                self.replica_manager().on_produce_timeout(request, out)
-            }
+            Timer::Replica(t) => self.replica_manager().on_timer(now, t, settings, out),
             Timer::Group { id } => self.with_coordinator(now, settings, out, |c| c.on_timer(id)),
             Timer::Resume
+            | Timer::ProduceTimeout { .. }
             | Timer::SessionDeadline(_)
             | Timer::ProduceTick { .. }
             | Timer::ProducerWake { .. }

@@ -96,29 +96,9 @@ impl Broker {
         match purpose {
             Pending::Register => self.on_registered(now, result, out),
             Pending::RegisterCheck => self.on_register_check(now, result, settings, out),
-            Pending::IsrUpdate {
-                tp,
-                isr,
-                leader_epoch,
-            } => self.replica_manager().on_isr_update_result(
-                now,
-                (tp, isr, leader_epoch),
-                result,
-                settings,
-                out,
-            ),
-            Pending::IsrUpdateCheck {
-                tp,
-                isr,
-                leader_epoch,
-            } => self.replica_manager().on_isr_update_check(
-                now,
-                (tp, isr, leader_epoch),
-                result,
-                settings,
-                out,
-            ),
-            Pending::IsrNotify => {}
+            Pending::Replica(p) => self
+                .replica_manager()
+                .on_zk_response(now, p, result, settings, out),
             Pending::Election(p) => self.on_election_response(now, p, result, settings, out),
             Pending::Controller(p) => {
                 self.with_controller(now, settings, out, |c| c.on_zk_response(p, result))

@@ -116,7 +116,7 @@ impl ReplicaManager<'_> {
                 out.timer(
                     now + settings.request_timeout_ms,
                     self.me(),
-                    Timer::ProduceTimeout { request },
+                    Timer::Replica(ReplicaTimer::ProduceTimeout { request }),
                 );
             }
         }
