@@ -25,7 +25,6 @@ const STILL_TOO_LONG: &[&str] = &[
     "sim/broker.rs",
     "sim/controller.rs",
     "sim/partitions.rs",
-    "sim/producer.rs",
     "sim/world.rs",
     "ui/graph.rs",
 ];
