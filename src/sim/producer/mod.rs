@@ -413,3 +413,5 @@ mod connections_test;
 mod expiry_test;
 #[cfg(test)]
 mod harness;
+#[cfg(test)]
+mod ledger_test;
