@@ -27,7 +27,6 @@ const STILL_TOO_LONG: &[&str] = &[
     "sim/controller.rs",
     "sim/partitions.rs",
     "sim/producer.rs",
-    "sim/world.rs",
     "ui/graph.rs",
 ];
 

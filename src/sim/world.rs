@@ -4,27 +4,22 @@
 //! (ZooKeeper, a broker, the producer, a consumer), sends what they output through the
 //! [`Network`], and runs the safety [`Monitor`] after every step.
 
-use super::broker::{Broker, BrokerStatus, ZkState};
+use super::broker::{Broker, BrokerStatus};
 use super::commands::{check, scope, Command, GroupSpec, Layout, Live, Setup, STARTUP_SPACING_MS};
 use super::config::Settings;
-use super::consumer::{Cluster, ConsumerState, Consumers};
-use super::coordinator::{group_partition, Group, GroupState};
+use super::consumer::{ConsumerState, Consumers};
 use super::event::{ElectionReason, Event, EventKind};
 use super::invariants;
 use super::message::{AdminRequest, Body, Out, Timer};
 use super::monitor::Monitor;
 use super::net::{BrokerId, Endpoint, Envelope, MessageRecord, Network};
 use super::producer::{Producer, ProducerOut};
-use super::replication::{Role, Stall};
+use super::replication::Stall;
 use super::rng::Rng;
-use super::state::{
-    self as view, replica_lag, BrokerView, ClusterState, ConsumerView, ControllerRole, GroupView,
-    PartitionHealth, PartitionView, ReplicaState, StreamView,
-};
+use super::state::build::{self, ClusterView, Sources};
+use super::state::ClusterState;
 use super::topic::{Acks, TopicPartition, TopicSpec};
-use super::znodes::{
-    topic_path, PartitionState, ReassignPartitions, TopicAssignment, REASSIGN_PARTITIONS_PATH,
-};
+use super::znodes::{topic_path, ReassignPartitions, TopicAssignment, REASSIGN_PARTITIONS_PATH};
 use super::zookeeper::ZooKeeper;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -487,25 +482,7 @@ impl World {
     }
 
     fn cluster_view(&self) -> ClusterView {
-        ClusterView {
-            running: self
-                .brokers
-                .values()
-                .filter(|b| matches!(b.status, BrokerStatus::Running | BrokerStatus::ShuttingDown))
-                .map(|b| b.id)
-                .collect(),
-            partitions: self
-                .topics
-                .iter()
-                .map(|t| (t.name.clone(), t.replicas.len() as u32))
-                .collect(),
-            timeouts: (
-                self.settings.consumer_session_timeout_ms,
-                self.settings.heartbeat_interval_ms,
-                self.settings.max_poll_interval_ms,
-                self.settings.request_timeout_ms,
-            ),
-        }
+        ClusterView::of(&self.brokers, &self.topics, &self.settings)
     }
 
     /// An admin tool's znode write that the controller watches: delivered from ZooKeeper to
@@ -871,32 +848,9 @@ impl World {
         self.topics.iter().any(|t| t.name == tp.topic).then_some(tp)
     }
 
-    /// Every partition, in order.
-    fn all_partitions(&self) -> Vec<TopicPartition> {
-        self.monitor.partitions().to_vec()
-    }
-
-    /// ZooKeeper's partition state of `tp`, if written (parsed once per change).
-    fn zk_state(&self, tp: &TopicPartition) -> Option<PartitionState> {
-        self.monitor.zk_state(&self.zk, tp)
-    }
-
     /// The assignment in ZooKeeper (a reassignment changes it), else as set up.
     fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
-        self.monitor
-            .zk_assignment(&self.zk, tp)
-            .or_else(|| {
-                self.topics
-                    .iter()
-                    .find(|t| t.name == tp.topic)
-                    .and_then(|t| t.replicas.get(tp.partition as usize).cloned())
-            })
-            .unwrap_or_default()
-    }
-
-    /// The broker that leads `tp` now: ZooKeeper names it and it has taken that leader epoch.
-    fn acting_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
-        self.monitor.acting_leader(&self.zk, &self.brokers, tp)
+        build::assignment(&self.monitor, &self.zk, &self.topics, tp)
     }
 
     /// Runs the safety monitor after a step: every invariant, each violation reported once.
@@ -950,333 +904,31 @@ impl World {
         &self.violations
     }
 
-    /// The state now, as `kafka-election run` prints it.
-    pub fn state(&self) -> ClusterState {
-        let brokers = self
-            .brokers
-            .values()
-            .map(|b| {
-                // The session the broker uses, while ZooKeeper keeps it; else (a crashed or
-                // stopped broker) the one ZooKeeper still keeps for it.
-                let live =
-                    b.zk.session
-                        .and_then(|id| {
-                            self.zk
-                                .session(id)
-                                .filter(|s| s.ended.is_none())
-                                .map(|s| (id, s))
-                        })
-                        .or_else(|| self.zk.live_session_of(b.id));
-                let registered = self.zk.registration(b.id);
-                let state = broker_state(b.status);
-                let zk_connection = zk_connection(b.zk.state);
-                let zk_link_cut = self.is_cut(Endpoint::Broker(b.id), Endpoint::Zk);
-                let session_expires_in_ms =
-                    live.map(|(_, s)| s.deadline_ms().saturating_sub(self.now));
-                // The broker may not be heartbeating: ZooKeeper's countdown runs.
-                let quiet = state != view::BrokerState::Running
-                    || zk_link_cut
-                    || zk_connection != view::ZkConnection::Connected;
-                let view = BrokerView {
-                    state,
-                    broker_epoch: registered.or(b.broker_epoch).or(b.last_broker_epoch),
-                    registered: registered.is_some(),
-                    acts_as_controller: b.controller.is_some(),
-                    acting_epoch: b.controller.as_ref().map(|c| c.epoch),
-                    known_controller_epoch: b.metadata_epoch,
-                    known_controller: b.metadata_controller,
-                    zk_connection,
-                    zk_session: live.map(|(id, _)| format!("0x{id:x}")),
-                    session_expires_in_ms,
-                    paused_since_ms: match b.status {
-                        BrokerStatus::Paused { since_ms, .. } => Some(since_ms),
-                        _ => None,
-                    },
-                    paused_until_ms: match b.status {
-                        BrokerStatus::Paused { until_ms, .. } => Some(until_ms),
-                        _ => None,
-                    },
-                    zk_link_cut,
-                    stalled_fetchers: b
-                        .stalls
-                        .iter()
-                        .map(|s| match (&s.topic, s.partition) {
-                            (None, _) => "all".to_string(),
-                            (Some(t), None) => t.clone(),
-                            (Some(t), Some(p)) => format!("{t}-{p}"),
-                        })
-                        .collect(),
-                    controller_role: ControllerRole::of(
-                        b.controller.is_some(),
-                        self.zk.controller() == Some(b.id),
-                    ),
-                    session_countdown_ms: session_expires_in_ms.filter(|_| quiet),
-                };
-                (b.id, view)
-            })
-            .collect();
-        ClusterState {
-            time_ms: self.now,
-            controller: self.zk.controller(),
-            controller_epoch: self.zk.controller_epoch(),
-            brokers,
-            partitions: self.partition_views(),
-            groups: self.group_views(),
-            lost_records: self
-                .all_partitions()
-                .into_iter()
-                .map(|tp| {
-                    let lost = self.producer.ledgers.get(&tp).map_or(0, |l| l.lost_records);
-                    (tp.to_string(), lost)
-                })
-                .collect(),
-            producer: self.producer.view(&self.settings),
-            violations: self.violations.clone(),
-        }
-    }
-}
-
-impl World {
-    fn partition_views(&self) -> BTreeMap<String, PartitionView> {
-        let mut views = BTreeMap::new();
-        for tp in self.all_partitions() {
-            let replicas = self.assignment(&tp);
-            let st = self.zk_state(&tp);
-            let (leader, leader_epoch, isr, controller_epoch) = match &st {
-                Some(s) => (s.leader, s.leader_epoch, s.isr.clone(), s.controller_epoch),
-                None => (-1, 0, Vec::new(), 0),
-            };
-            let mut leos = BTreeMap::new();
-            let mut roles = BTreeMap::new();
-            let mut max_hw = 0;
-            for r in &replicas {
-                let b = &self.brokers[r];
-                let log = b.replicas.get(&tp).map(|x| &x.log);
-                leos.insert(*r, log.map_or(0, |l| l.leo));
-                max_hw = max_hw.max(log.map_or(0, |l| l.hw));
-                // The broker's own view: a deposed leader that has not heard so (a split
-                // brain) still shows as leader.
-                let acts_as_leader = b
-                    .replicas
-                    .get(&tp)
-                    .and_then(|x| x.state.as_ref())
-                    .is_some_and(|st| matches!(st.role, Role::Leader(_)));
-                let role = match b.status {
-                    BrokerStatus::Paused { .. } => ReplicaState::Frozen,
-                    s if !s.is_alive() => ReplicaState::Offline,
-                    _ if acts_as_leader => ReplicaState::Leader,
-                    _ if isr.contains(r) => ReplicaState::InSync,
-                    _ => ReplicaState::OutOfSync,
-                };
-                roles.insert(*r, role);
-            }
-            let (high_watermark, duplicate_records) = match self.acting_leader(&tp) {
-                Some((l, _)) => {
-                    let log = &self.brokers[&l].replicas[&tp].log;
-                    (log.hw, log.duplicate_records())
-                }
-                None => (
-                    max_hw,
-                    replicas
-                        .iter()
-                        .filter_map(|r| self.brokers[r].replicas.get(&tp))
-                        .max_by_key(|x| x.log.leo)
-                        .map_or(0, |x| x.log.duplicate_records()),
-                ),
-            };
-            let ledger = self.producer.ledgers.get(&tp);
-            let stream = self
-                .producer
-                .streams
-                .values()
-                .find(|s| s.tp == tp)
-                .map(|s| StreamView {
-                    acks: s.acks,
-                    rate_per_s: s.rate_per_s,
-                });
-            let min_insync_replicas = self.settings.topic_min_insync(&tp.topic);
-            let health = PartitionHealth::of(leader, &isr, &replicas, &roles, min_insync_replicas);
-            let lag = replica_lag(&replicas, &leos, leader);
-            views.insert(
-                tp.to_string(),
-                PartitionView {
-                    preferred: replicas.first().copied().unwrap_or_default(),
-                    replicas,
-                    leader,
-                    leader_epoch,
-                    isr,
-                    controller_epoch,
-                    high_watermark,
-                    log_end_offsets: leos,
-                    replica_states: roles,
-                    unclean_leader_election: self.settings.topic_unclean(&tp.topic),
-                    min_insync_replicas,
-                    acked_records: ledger.map_or(0, |l| l.acked_records),
-                    failed_records: ledger.map_or(0, |l| l.failed_records),
-                    retried_records: ledger.map_or(0, |l| l.retried_records),
-                    duplicate_records,
-                    stream,
-                    exists: st.is_some(),
-                    lag,
-                    health,
-                },
-            );
-        }
-        views
-    }
-
-    fn group_views(&self) -> BTreeMap<String, GroupView> {
-        let mut views = BTreeMap::new();
-        for g in &self.groups {
-            let tp = group_partition(&g.id, &self.settings);
-            let held = self.acting_leader(&tp).and_then(|(b, _)| {
-                self.brokers[&b]
-                    .coordinator
-                    .groups
-                    .get(&g.id)
-                    .map(|group| (b, group))
-            });
-            // The name (client id) the coordinator knows a member id by.
-            let name = |group: &Group, id: &str| {
-                group
-                    .members
-                    .get(id)
-                    .map_or_else(|| id.to_string(), |m| m.client_id.clone())
-            };
-            let held_leader =
-                held.and_then(|(_, group)| group.leader.as_deref().map(|id| name(group, id)));
-            let consumers: BTreeMap<String, ConsumerView> = self
-                .consumers
-                .list
-                .iter()
-                .filter(|c| c.group == g.id)
-                .map(|c| {
-                    let state = consumer_state(c.state);
-                    let (leads_group, group_generation, is_member) = match held {
-                        Some((_, group)) => (
-                            held_leader.as_deref() == Some(c.name.as_str()),
-                            group.generation,
-                            group
-                                .order
-                                .keys()
-                                .iter()
-                                .any(|id| name(group, id) == c.name),
-                        ),
-                        None => (c.is_leader && state.is_running(), c.generation, false),
-                    };
-                    (
-                        c.name.clone(),
-                        ConsumerView {
-                            state,
-                            member_id: c.member_id.clone(),
-                            generation: c.generation,
-                            coordinator: c.coordinator,
-                            leader: c.is_leader,
-                            assignment: c.assignment.iter().map(|tp| tp.to_string()).collect(),
-                            index: c.index,
-                            leads_group,
-                            group_generation,
-                            is_member,
-                        },
-                    )
-                })
-                .collect();
-            let view = match held {
-                Some((b, group)) => {
-                    let name = |id: &str| name(group, id);
-                    GroupView {
-                        coordinator: Some(b),
-                        coordinator_partition: tp.partition,
-                        state: Some(group_state(group.state)),
-                        generation: group.generation,
-                        leader: group.leader.as_deref().map(name),
-                        members: group.order.keys().iter().map(|id| name(id)).collect(),
-                        member_ids: group
-                            .members
-                            .values()
-                            .map(|m| (m.client_id.clone(), m.member_id.clone()))
-                            .collect(),
-                        assignment: group
-                            .members
-                            .values()
-                            .map(|m| {
-                                (
-                                    m.client_id.clone(),
-                                    m.assignment
-                                        .iter()
-                                        .map(|(t, p)| format!("{t}-{p}"))
-                                        .collect(),
-                                )
-                            })
-                            .collect(),
-                        consumers,
-                    }
-                }
-                None => GroupView {
-                    coordinator: None,
-                    coordinator_partition: tp.partition,
-                    state: None,
-                    generation: 0,
-                    leader: None,
-                    members: Vec::new(),
-                    member_ids: BTreeMap::new(),
-                    assignment: BTreeMap::new(),
-                    consumers,
-                },
-            };
-            views.insert(g.id.clone(), view);
-        }
-        views
-    }
-
     /// The topics as set up.
     pub fn topics(&self) -> &[TopicSpec] {
         &self.topics
     }
-}
 
-/// A broker process's state as the views show it.
-fn broker_state(s: BrokerStatus) -> view::BrokerState {
-    match s {
-        BrokerStatus::NotStarted => view::BrokerState::NotStarted,
-        BrokerStatus::Running => view::BrokerState::Running,
-        BrokerStatus::Paused { .. } => view::BrokerState::Paused,
-        BrokerStatus::ShuttingDown => view::BrokerState::ShuttingDown,
-        BrokerStatus::Crashed => view::BrokerState::Crashed,
-        BrokerStatus::Stopped => view::BrokerState::Stopped,
+    /// The state now, as `kafka-election run` prints it.
+    pub fn state(&self) -> ClusterState {
+        self.sources().cluster_state()
     }
-}
 
-/// A ZooKeeper client's connection as the views show it.
-fn zk_connection(s: ZkState) -> view::ZkConnection {
-    match s {
-        ZkState::Idle => view::ZkConnection::Idle,
-        ZkState::Connecting => view::ZkConnection::Connecting,
-        ZkState::Connected => view::ZkConnection::Connected,
-        ZkState::Disconnected => view::ZkConnection::Disconnected,
-    }
-}
-
-/// A group's coordinator state as the views show it.
-fn group_state(s: GroupState) -> view::GroupState {
-    match s {
-        GroupState::Empty => view::GroupState::Empty,
-        GroupState::PreparingRebalance => view::GroupState::PreparingRebalance,
-        GroupState::CompletingRebalance => view::GroupState::CompletingRebalance,
-        GroupState::Stable => view::GroupState::Stable,
-        GroupState::Dead => view::GroupState::Dead,
-    }
-}
-
-/// A consumer's state as the views show it.
-fn consumer_state(s: ConsumerState) -> view::ConsumerState {
-    match s {
-        ConsumerState::FindingCoordinator => view::ConsumerState::FindingCoordinator,
-        ConsumerState::Joining => view::ConsumerState::Joining,
-        ConsumerState::Syncing => view::ConsumerState::Syncing,
-        ConsumerState::Stable => view::ConsumerState::Stable,
-        ConsumerState::Left => view::ConsumerState::Left,
-        ConsumerState::Crashed => view::ConsumerState::Crashed,
+    /// The world's parts, lent to build the views.
+    fn sources(&self) -> Sources<'_> {
+        Sources {
+            now: self.now,
+            settings: &self.settings,
+            zk: &self.zk,
+            brokers: &self.brokers,
+            net: &self.net,
+            monitor: &self.monitor,
+            topics: &self.topics,
+            groups: &self.groups,
+            consumers: &self.consumers,
+            producer: &self.producer,
+            violations: &self.violations,
+        }
     }
 }
 
@@ -1324,22 +976,5 @@ impl Live for World {
 
     fn consumer_state(&self, group: &str, member: &str) -> Option<ConsumerState> {
         self.consumers.find(group, member).map(|c| c.state)
-    }
-}
-
-/// What the consumers see of the cluster, owned so the world can lend it while it changes.
-struct ClusterView {
-    running: Vec<BrokerId>,
-    partitions: BTreeMap<String, u32>,
-    timeouts: (u64, u64, u64, u64),
-}
-
-impl ClusterView {
-    fn as_cluster(&self) -> Cluster<'_> {
-        Cluster {
-            running: &self.running,
-            partitions: &self.partitions,
-            timeouts: self.timeouts,
-        }
     }
 }

@@ -1,11 +1,15 @@
 //! The state a simulation shows at one moment: what `kafka-election run` prints, what
 //! scenario `expect` blocks are checked against, and what the page draws.
+//!
+//! This module holds the view types; [`build`] builds them from the world's parts.
 
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::net::BrokerId;
 use super::topic::Acks;
+
+pub mod build;
 
 /// The whole cluster at one virtual time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
