@@ -5,6 +5,7 @@
 use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
 use crate::sim::commands::{check, offsets_topic, GroupSpec, Layout};
+use crate::sim::history::History;
 use crate::sim::rng::Rng;
 use crate::sim::{
     Acks, BrokerId, ClusterState, Command, Endpoint, Event, Profile, Settings, Setup, TopicConfig,
@@ -1045,7 +1046,11 @@ impl Scenario {
 }
 
 /// Compares one checkpoint with a state and the events so far.
-pub fn compare_checkpoint(cp: &Checkpoint, state: &ClusterState, events: &[Event]) -> Vec<String> {
+pub fn compare_checkpoint(
+    cp: &Checkpoint,
+    state: &ClusterState,
+    events: &History<Event>,
+) -> Vec<String> {
     let actual = serde_json::to_value(state).expect("the state serializes");
     let mut diffs = Vec::new();
     for (k, v) in &cp.state {

@@ -9,6 +9,7 @@ use super::commands::{check, scope, Command, GroupSpec, Layout, Live, Setup, STA
 use super::config::Settings;
 use super::consumer::{ConsumerState, Consumers};
 use super::event::{ElectionReason, Event, EventKind};
+use super::history::History;
 use super::invariants;
 use super::message::{AdminRequest, Body, Out, Timer};
 use super::monitor::Monitor;
@@ -62,7 +63,7 @@ pub struct World {
     brokers: BTreeMap<BrokerId, Broker>,
     parked: BTreeMap<BrokerId, Vec<Item>>,
     net: Network,
-    events: Vec<Event>,
+    events: History<Event>,
     monitor: Monitor,
     violations: Vec<String>,
     topics: Vec<TopicSpec>,
@@ -86,7 +87,7 @@ impl World {
             brokers: BTreeMap::new(),
             parked: BTreeMap::new(),
             net: Network::default(),
-            events: Vec::new(),
+            events: History::new(),
             monitor: Monitor::new(&topics),
             violations: Vec::new(),
             topics,
@@ -130,8 +131,9 @@ impl World {
         &self.settings
     }
 
-    /// Every event so far, in order.
-    pub fn events(&self) -> &[Event] {
+    /// Every event so far, in order. The trace is a [`History`]: a clone of the world (a
+    /// snapshot) shares what was already written instead of copying it.
+    pub fn events(&self) -> &History<Event> {
         &self.events
     }
 
