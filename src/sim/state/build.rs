@@ -7,16 +7,19 @@
 //! the same state the rules use.
 
 use super::{
-    replica_lag, BrokerView, ClusterState, ConsumerView, ControllerRole, GroupView,
-    PartitionHealth, PartitionView, ReplicaState, StreamView,
+    replica_lag, BrokerView, ClusterState, ConsumerView, ControllerRequest, ControllerRequestView,
+    ControllerRole, GroupView, PartitionHealth, PartitionView, RebalanceCountdown, RebalanceWait,
+    ReplicaState, SessionView, StreamView,
 };
 use crate::sim::broker::{Broker, BrokerStatus, ZkState};
 use crate::sim::commands::GroupSpec;
 use crate::sim::config::Settings;
 use crate::sim::consumer::{Cluster, ConsumerState, Consumers};
-use crate::sim::coordinator::{group_partition, Group, GroupState};
+use crate::sim::coordinator::{group_partition, CoordinatorState, Group, GroupState, GroupTimer};
+use crate::sim::message::Timer;
 use crate::sim::monitor::Monitor;
 use crate::sim::net::{BrokerId, Endpoint, Network};
+use crate::sim::partitions::Req;
 use crate::sim::producer::Producer;
 use crate::sim::replication::Role;
 use crate::sim::topic::{TopicPartition, TopicSpec};
@@ -48,6 +51,20 @@ pub struct Sources<'a> {
     pub producer: &'a Producer,
     /// Broken invariants so far.
     pub violations: &'a [String],
+    /// The timers the brokers' current processes wait on.
+    pub timers: &'a [PendingTimer<'a>],
+}
+
+/// A timer a broker's current process waits on, as the world holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct PendingTimer<'a> {
+    /// When it falls due. One that fell due while the process was paused waits for it to
+    /// wake: it counts as due now.
+    pub due_ms: u64,
+    /// The broker whose process set it.
+    pub broker: BrokerId,
+    /// The timer.
+    pub timer: &'a Timer,
 }
 
 impl Sources<'_> {
@@ -112,6 +129,7 @@ impl Sources<'_> {
                         self.zk.controller() == Some(b.id),
                     ),
                     session_countdown_ms: session_expires_in_ms.filter(|_| quiet),
+                    controller_requests: self.controller_requests(b),
                 };
                 (b.id, view)
             })
@@ -133,7 +151,128 @@ impl Sources<'_> {
                 .collect(),
             producer: self.producer.view(self.settings),
             violations: self.violations.to_vec(),
+            sessions: self
+                .zk
+                .sessions()
+                .filter(|(_, s)| s.ended.is_none())
+                .map(|(id, s)| SessionView {
+                    session: id,
+                    owner: s.owner,
+                    timeout_ms: s.timeout_ms,
+                    last_heard_ms: s.last_heard_ms,
+                    expires_in_ms: s.deadline_ms().saturating_sub(self.now),
+                })
+                .collect(),
         }
+    }
+
+    /// The time left before the first timer of `broker`'s process that `which` picks falls
+    /// due, if one runs.
+    fn due_in(&self, broker: BrokerId, which: impl Fn(&Timer) -> bool) -> Option<u64> {
+        self.timers
+            .iter()
+            .filter(|t| t.broker == broker && which(t.timer))
+            .map(|t| t.due_ms.saturating_sub(self.now))
+            .min()
+    }
+
+    /// The requests a broker acting as controller awaits answers to, by broker.
+    fn controller_requests(&self, b: &Broker) -> Vec<ControllerRequestView> {
+        let Some(role) = b.controller.as_ref() else {
+            return Vec::new();
+        };
+        role.partitions
+            .channels
+            .iter()
+            .filter_map(|(to, ch)| {
+                let (correlation_id, req) = ch.in_flight.as_ref()?;
+                let timeout_in_ms = self.due_in(b.id, |t| {
+                    matches!(t, Timer::ControllerRequestTimeout { broker, correlation_id: c }
+                        if broker == to && c == correlation_id)
+                });
+                Some(ControllerRequestView {
+                    to: *to,
+                    request: match req {
+                        Req::LeaderAndIsr(_) => ControllerRequest::LeaderAndIsr,
+                        Req::UpdateMetadata => ControllerRequest::UpdateMetadata,
+                        Req::StopReplica(..) => ControllerRequest::StopReplica,
+                    },
+                    correlation_id: *correlation_id,
+                    timeout_in_ms,
+                    queued: ch.queue.len(),
+                })
+            })
+            .collect()
+    }
+
+    /// The acting leader's ISR countdowns of `tp`: see [`PartitionView::isr_expiry_in_ms`].
+    fn isr_expiry(&self, leader: BrokerId, tp: &TopicPartition) -> BTreeMap<BrokerId, u64> {
+        let Some(r) = self.brokers[&leader].replicas.get(tp) else {
+            return BTreeMap::new();
+        };
+        let Some(st) = r.state.as_ref() else {
+            return BTreeMap::new();
+        };
+        let Role::Leader(ls) = &st.role else {
+            return BTreeMap::new();
+        };
+        // The ISR-expiration check's rule (replication/isr.rs): out of sync once not caught up
+        // for longer than the lag time, from 2.1 only while behind the leader's log end.
+        let lag_max = self.settings.replica_lag_time_max_ms;
+        let behind_matters = self.settings.profile.shrinks_isr_only_when_behind();
+        st.isr
+            .iter()
+            .copied()
+            .filter(|f| *f != leader)
+            .filter_map(|f| match ls.followers.get(&f) {
+                None => Some((f, 0)),
+                Some(p) if behind_matters && p.leo == r.log.leo => None,
+                Some(p) => Some((
+                    f,
+                    (p.last_caught_up_ms + lag_max + 1).saturating_sub(self.now),
+                )),
+            })
+            .collect()
+    }
+
+    /// The countdowns of a group on its coordinator `b`: the rebalance's wait and each
+    /// member's session.
+    fn group_countdowns(
+        &self,
+        b: BrokerId,
+        coordinator: &CoordinatorState,
+        group: &Group,
+    ) -> (Option<RebalanceCountdown>, BTreeMap<String, u64>) {
+        let due = |id: u64| self.due_in(b, |t| matches!(t, Timer::Group { id: x } if *x == id));
+        let rebalance = group.rebalance.as_ref().and_then(|r| {
+            coordinator.timers.iter().find_map(|(id, t)| {
+                let wait = match t {
+                    GroupTimer::InitialDelay { group: g, seq }
+                        if *g == group.id && *seq == r.seq =>
+                    {
+                        RebalanceWait::InitialDelay
+                    }
+                    GroupTimer::JoinDeadline { group: g, seq }
+                        if *g == group.id && *seq == r.seq =>
+                    {
+                        RebalanceWait::JoinDeadline
+                    }
+                    _ => return None,
+                };
+                due(*id).map(|left_ms| RebalanceCountdown { wait, left_ms })
+            })
+        });
+        let sessions = group
+            .members
+            .values()
+            .filter(|m| {
+                matches!(coordinator.timers.get(&m.session_timer),
+                    Some(GroupTimer::Session { group: g, member_id, .. })
+                        if *g == group.id && *member_id == m.member_id)
+            })
+            .filter_map(|m| due(m.session_timer).map(|left| (m.client_id.clone(), left)))
+            .collect();
+        (rebalance, sessions)
     }
 
     fn partition_views(&self) -> BTreeMap<String, PartitionView> {
@@ -196,6 +335,13 @@ impl Sources<'_> {
             let min_insync_replicas = self.settings.topic_min_insync(&tp.topic);
             let health = PartitionHealth::of(leader, &isr, &replicas, &roles, min_insync_replicas);
             let lag = replica_lag(&replicas, &leos, leader);
+            let (isr_expiry_in_ms, isr_check_in_ms) = match self.acting_leader(&tp) {
+                Some((l, _)) => (
+                    self.isr_expiry(l, &tp),
+                    self.due_in(l, |t| matches!(t, Timer::IsrExpiration)),
+                ),
+                None => (BTreeMap::new(), None),
+            };
             views.insert(
                 tp.to_string(),
                 PartitionView {
@@ -218,6 +364,8 @@ impl Sources<'_> {
                     exists: st.is_some(),
                     lag,
                     health,
+                    isr_expiry_in_ms,
+                    isr_check_in_ms,
                 },
             );
         }
@@ -283,6 +431,8 @@ impl Sources<'_> {
             let view = match held {
                 Some((b, group)) => {
                     let name = |id: &str| name(group, id);
+                    let (rebalance_countdown, session_expiry_in_ms) =
+                        self.group_countdowns(b, &self.brokers[&b].coordinator, group);
                     GroupView {
                         coordinator: Some(b),
                         coordinator_partition: tp.partition,
@@ -309,6 +459,8 @@ impl Sources<'_> {
                             })
                             .collect(),
                         consumers,
+                        rebalance_countdown,
+                        session_expiry_in_ms,
                     }
                 }
                 None => GroupView {
@@ -321,6 +473,8 @@ impl Sources<'_> {
                     member_ids: BTreeMap::new(),
                     assignment: BTreeMap::new(),
                     consumers,
+                    rebalance_countdown: None,
+                    session_expiry_in_ms: BTreeMap::new(),
                 },
             };
             views.insert(g.id.clone(), view);
@@ -455,3 +609,7 @@ impl ClusterView {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "build_test.rs"]
+mod tests;

@@ -16,7 +16,7 @@ use super::monitor::Monitor;
 use super::net::{BrokerId, Endpoint, Envelope, MessageRecord, Network};
 use super::producer::{Producer, ProducerOut};
 use super::rng::Rng;
-use super::state::build::{self, ClusterView, Sources};
+use super::state::build::{self, ClusterView, PendingTimer, Sources};
 use super::state::ClusterState;
 use super::topic::{TopicPartition, TopicSpec};
 use super::znodes::{topic_path, TopicAssignment};
@@ -618,11 +618,34 @@ impl World {
 
     /// The state now, as `kafka-election run` prints it.
     pub fn state(&self) -> ClusterState {
-        self.sources().cluster_state()
+        let timers = self.broker_timers();
+        self.sources(&timers).cluster_state()
+    }
+
+    /// The timers of the brokers' current processes: in the queue, or parked while the process
+    /// is paused (due now).
+    fn broker_timers(&self) -> Vec<PendingTimer<'_>> {
+        let queued = self.queue.iter().map(|((at, _), item)| (*at, item));
+        let parked = self.parked.values().flatten().map(|item| (self.now, item));
+        queued
+            .chain(parked)
+            .filter_map(|(due_ms, item)| match item {
+                Item::Timer {
+                    owner: Endpoint::Broker(broker),
+                    incarnation,
+                    timer,
+                } if self.brokers[broker].incarnation == *incarnation => Some(PendingTimer {
+                    due_ms,
+                    broker: *broker,
+                    timer,
+                }),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The world's parts, lent to build the views.
-    fn sources(&self) -> Sources<'_> {
+    fn sources<'a>(&'a self, timers: &'a [PendingTimer<'a>]) -> Sources<'a> {
         Sources {
             now: self.now,
             settings: &self.settings,
@@ -635,6 +658,7 @@ impl World {
             consumers: &self.consumers,
             producer: &self.producer,
             violations: &self.violations,
+            timers,
         }
     }
 }
