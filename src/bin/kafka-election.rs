@@ -94,7 +94,7 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     for at in ats {
         runner.advance_to(at).map_err(|e| format!("{path}: {e}"))?;
         if events {
-            for e in &runner.world.events()[printed..] {
+            for e in runner.world.events().since(printed) {
                 let line = if lines {
                     e.line()
                 } else {

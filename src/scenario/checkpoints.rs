@@ -4,6 +4,7 @@
 //! when it is checked.
 
 use super::{check_time, ScenarioError};
+use crate::sim::history::History;
 use crate::sim::{BrokerId, ClusterState, Event, Settings, Setup, World};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -227,7 +228,11 @@ pub(super) fn parse_checkpoints(
 }
 
 /// Compares one checkpoint with a state and the events so far.
-pub fn compare_checkpoint(cp: &Checkpoint, state: &ClusterState, events: &[Event]) -> Vec<String> {
+pub fn compare_checkpoint(
+    cp: &Checkpoint,
+    state: &ClusterState,
+    events: &History<Event>,
+) -> Vec<String> {
     let actual = serde_json::to_value(state).expect("the state serializes");
     let mut diffs = Vec::new();
     for (k, v) in &cp.state {

@@ -111,6 +111,19 @@ impl<T> History<T> {
             .skip(skip)
     }
 
+    /// Every item, copied into a `Vec`, oldest first.
+    pub fn to_vec(&self) -> Vec<T>
+    where
+        T: Clone,
+    {
+        self.iter().cloned().collect()
+    }
+
+    /// How many sealed chunks it holds (each shared by its clones).
+    pub fn sealed_chunks(&self) -> usize {
+        self.sealed.len()
+    }
+
     /// How many sealed chunks this history shares with `other` (the same allocation): what a
     /// snapshot did not have to copy.
     pub fn shared_chunks_with(&self, other: &History<T>) -> usize {
@@ -129,6 +142,14 @@ impl<T> Index<usize> for History<T> {
             Some(item) => item,
             None => panic!("history index {index} out of range ({} items)", self.len()),
         }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a History<T> {
+    type Item = &'a T;
+    type IntoIter = Box<dyn DoubleEndedIterator<Item = &'a T> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
     }
 }
 

@@ -41,9 +41,10 @@ pub use config::{Profile, Settings};
 pub use event::{fmt_ms, ElectionReason, Event, EventKind};
 pub use net::{BrokerId, Endpoint, MessageRecord};
 pub use state::{
-    BatchWait, BrokerState, BrokerView, ClusterState, ConsumerState, ConsumerView, ControllerRole,
-    GroupState, GroupView, PartitionHealth, PartitionView, ProducerBatchView, ProducerClientView,
-    ProducerView, ReplicaState, StreamView, ZkConnection,
+    BatchWait, BrokerState, BrokerView, ClusterState, ConsumerState, ConsumerView,
+    ControllerRequest, ControllerRequestView, ControllerRole, GroupState, GroupView,
+    PartitionHealth, PartitionView, ProducerBatchView, ProducerClientView, ProducerView,
+    RebalanceCountdown, RebalanceWait, ReplicaState, SessionView, StreamView, ZkConnection,
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::World;

@@ -542,3 +542,46 @@ fn deleting_controller_needs_a_controller() {
     assert!(s.controller.is_some());
     assert_eq!(kinds(&w, "controller_deleted").len(), 1);
 }
+
+#[test]
+fn a_snapshot_of_the_world_shares_its_event_trace() {
+    // An hour of virtual time with a produce stream, a broker crashed and started again every
+    // 100 seconds.
+    let mut w = with_topic(Profile::V3_9);
+    w.advance_to(3_000);
+    w.apply(Command::Produce {
+        topic: "T".into(),
+        partition: 0,
+        records: None,
+        acks: Acks::All,
+        rate_per_s: Some(5),
+        for_ms: None,
+    })
+    .unwrap();
+    for k in 1..=36u64 {
+        let victim = (k % 3) as u32 + 1;
+        w.advance_to(k * 100_000 - 40_000);
+        w.apply(Command::Crash(victim)).unwrap();
+        w.advance_to(k * 100_000);
+        w.apply(Command::Start(victim)).unwrap();
+    }
+    w.advance_to(3_600_000);
+    let n = w.events().len();
+    let sealed = n / history::CHUNK;
+    assert!(sealed >= 2, "{n} events fill at least two chunks");
+    assert_eq!(w.now(), 3_600_000);
+    assert_eq!(w.events().sealed_chunks(), sealed);
+    // The clone shares every sealed chunk of the trace: it copied a pointer per chunk and the
+    // open one's items, not the trace.
+    let snapshot = w.clone();
+    assert_eq!(snapshot.events().shared_chunks_with(w.events()), sealed);
+    assert_eq!(snapshot.events(), w.events());
+    // The original goes on; the snapshot's trace stays as it was, still sharing its chunks.
+    let last = w.events().last().cloned();
+    w.apply(Command::Crash(1)).unwrap();
+    w.advance_to(3_900_000);
+    assert!(w.events().len() > n);
+    assert_eq!(snapshot.events().len(), n);
+    assert_eq!(snapshot.events().last().cloned(), last);
+    assert_eq!(snapshot.events().shared_chunks_with(w.events()), sealed);
+}

@@ -52,7 +52,7 @@
 //! controller write bumps the leader epoch, except an AlterPartition's.
 
 mod broker_changes;
-mod channels;
+pub(crate) mod channels;
 mod failover;
 mod isr_changes;
 mod partition_states;

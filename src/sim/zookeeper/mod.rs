@@ -251,6 +251,11 @@ impl ZooKeeper {
         self.sessions.get(&id)
     }
 
+    /// Every session, ended or not, in id order (the order they were opened).
+    pub fn sessions(&self) -> impl Iterator<Item = (SessionId, &Session)> {
+        self.sessions.iter().map(|(id, s)| (*id, s))
+    }
+
     /// The live session a broker owns, if any (the newest one).
     pub fn live_session_of(&self, broker: BrokerId) -> Option<(SessionId, &Session)> {
         self.sessions

@@ -1,11 +1,15 @@
 //! The state a simulation shows at one moment: what `kafka-election run` prints, what
 //! scenario `expect` blocks are checked against, and what the page draws.
+//!
+//! This module holds the view types; [`build`] builds them from the world's parts.
 
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::net::BrokerId;
 use super::topic::Acks;
+
+pub mod build;
 
 /// The whole cluster at one virtual time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -28,6 +32,33 @@ pub struct ClusterState {
     pub producer: ProducerView,
     /// Broken safety invariants, as `"name: detail"`.
     pub violations: Vec<String>,
+    /// Every session ZooKeeper holds open, in the order it opened them, with the time left
+    /// before it expires the session. A broker started again before ZooKeeper expired its old
+    /// session has two while both live: the old one keeps its ephemeral znodes
+    /// (`/brokers/ids/N`, perhaps `/controller`) until it expires. Not in the JSON state.
+    #[serde(skip)]
+    pub sessions: Vec<SessionView>,
+}
+
+/// A ZooKeeper session as the server holds it (`SessionTrackerImpl`), with the countdown to
+/// its expiry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionView {
+    /// The session id ([`BrokerView::zk_session`] writes it in hex).
+    pub session: u64,
+    /// The broker that opened it.
+    pub owner: BrokerId,
+    /// The negotiated timeout: the broker's `zookeeper.session.timeout.ms`, held between 2 and
+    /// 20 of the server's ticks (`ZooKeeperServer.processConnectRequest`).
+    pub timeout_ms: u64,
+    /// When the server last heard from the client (a request, a ping or a reconnect:
+    /// `SessionTrackerImpl.touchSession`).
+    pub last_heard_ms: u64,
+    /// Time left before the session tracker expires the session if it hears nothing more: it
+    /// expires sessions on tick boundaries, at the first boundary after the last contact plus
+    /// the timeout (`ExpiryQueue.roundToNextInterval`), so this is up to one tick more than
+    /// the timeout. At zero ZooKeeper expires it and deletes its ephemeral znodes.
+    pub expires_in_ms: u64,
 }
 
 /// One broker as the state shows it.
@@ -74,6 +105,51 @@ pub struct BrokerView {
     /// broker is running and connected. Not in the JSON state.
     #[serde(skip)]
     pub session_countdown_ms: Option<u64>,
+    /// While the broker acts as controller: each request it sent to a broker and has no
+    /// answer to yet (`ControllerChannelManager` keeps one in flight per broker), by broker.
+    /// Not in the JSON state.
+    #[serde(skip)]
+    pub controller_requests: Vec<ControllerRequestView>,
+}
+
+/// A controller-to-broker request awaiting its answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerRequestView {
+    /// The broker it was sent to.
+    pub to: BrokerId,
+    /// What it asks.
+    pub request: ControllerRequest,
+    /// Its correlation id.
+    pub correlation_id: u64,
+    /// Time left before the controller gives up waiting and sends it again
+    /// (`controller.socket.timeout.ms`: `RequestSendThread` reconnects and retries for as long
+    /// as the broker is live); 0 while the controller is paused past it. `None` if no such
+    /// timer runs.
+    pub timeout_in_ms: Option<u64>,
+    /// Requests queued behind it for that broker.
+    pub queued: usize,
+}
+
+/// A request of the controller to a broker (Kafka's `ApiKeys`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ControllerRequest {
+    /// `LeaderAndIsr`: lead or follow these partitions.
+    LeaderAndIsr,
+    /// `UpdateMetadata`: the cluster metadata.
+    UpdateMetadata,
+    /// `StopReplica`: stop (and maybe delete) these replicas.
+    StopReplica,
+}
+
+impl ControllerRequest {
+    /// Kafka's name of the request.
+    pub fn name(self) -> &'static str {
+        match self {
+            ControllerRequest::LeaderAndIsr => "LeaderAndIsr",
+            ControllerRequest::UpdateMetadata => "UpdateMetadata",
+            ControllerRequest::StopReplica => "StopReplica",
+        }
+    }
 }
 
 /// A broker process's state, as the state shows it (Kafka's own `BrokerState` in
@@ -236,6 +312,25 @@ pub struct PartitionView {
     /// JSON state.
     #[serde(skip)]
     pub health: PartitionHealth,
+    /// For each follower in the acting leader's ISR whose lag clock runs: the time left before
+    /// the leader counts it out of sync, `replica.lag.time.max.ms` after it was last caught up
+    /// (the leader's `lastCaughtUpTimeMs` of it). It is 0 exactly when the rule holds:
+    /// `now - lastCaughtUpTimeMs > replica.lag.time.max.ms`, and from 2.1 only while the
+    /// follower is behind the leader's log end, so a caught-up follower has no entry
+    /// (`Partition.isFollowerOutOfSync`, 2.4.1 and 3.9.0; `Partition.getOutOfSyncReplicas`,
+    /// 2.0.1 and 0.10.2.2, where the lag time alone decides). A follower the leader has never
+    /// heard of counts as out of sync (0). The leader's next ISR-expiration check
+    /// ([`PartitionView::isr_check_in_ms`]) then removes it, unless an ISR change is already
+    /// pending. Empty while no broker acts as the leader ZooKeeper names. Not in the JSON
+    /// state.
+    #[serde(skip)]
+    pub isr_expiry_in_ms: BTreeMap<BrokerId, u64>,
+    /// Time left before the acting leader's next ISR-expiration check (`ReplicaManager`'s
+    /// `isr-expiration` task, every `replica.lag.time.max.ms` / 2); 0 while its process is
+    /// paused past it. `None` while no broker acts as the leader ZooKeeper names. Not in the
+    /// JSON state.
+    #[serde(skip)]
+    pub isr_check_in_ms: Option<u64>,
 }
 
 /// A replica's role as its broker acts on it.
@@ -366,6 +461,40 @@ pub struct GroupView {
     pub assignment: BTreeMap<String, Vec<String>>,
     /// Every consumer of the group, as the client sees itself.
     pub consumers: BTreeMap<String, ConsumerView>,
+    /// What the coordinator's rebalance in progress waits on, and for how long yet. `None`
+    /// while no rebalance runs or no coordinator holds the group. Not in the JSON state.
+    #[serde(skip)]
+    pub rebalance_countdown: Option<RebalanceCountdown>,
+    /// Each member's session at the coordinator, by name: the time left before the
+    /// coordinator removes it if no heartbeat (or other request) arrives, its
+    /// `session.timeout.ms` after it was last heard from (`DelayedHeartbeat`,
+    /// `GroupCoordinator.onExpireHeartbeat`; a member waiting in JoinGroup is kept alive when
+    /// it falls due). Not in the JSON state.
+    #[serde(skip)]
+    pub session_expiry_in_ms: BTreeMap<String, u64>,
+}
+
+/// The wait of a rebalance in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RebalanceCountdown {
+    /// What it waits on.
+    pub wait: RebalanceWait,
+    /// Time left before the coordinator's timer fires; 0 while the coordinator is paused past
+    /// it.
+    pub left_ms: u64,
+}
+
+/// What a rebalance waits on (the coordinator's delayed operations in `DelayedJoin.scala`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RebalanceWait {
+    /// `InitialDelayedJoin` (0.11+, KIP-134): a group that was Empty waits
+    /// `group.initial.rebalance.delay.ms` for more members, again while new ones keep coming,
+    /// at most the rebalance timeout in all; then the join completes with the members present.
+    InitialDelay,
+    /// `DelayedJoin`: the members must rejoin within the rebalance timeout (the largest
+    /// `max.poll.interval.ms` among them); then the join completes without the missing ones
+    /// (it completes earlier once every member has joined).
+    JoinDeadline,
 }
 
 /// A group's state in its coordinator (`kafka.coordinator.group.GroupState`).

@@ -1,0 +1,664 @@
+//! The discrete-event world: a virtual clock, one seeded RNG and a queue of timed
+//! deliveries, timers and actions. It applies commands (a click on the page, an action of a
+//! scenario) once [`check`](super::commands::check) passes them (in `apply.rs`), hands each item
+//! that falls due to its owner (ZooKeeper, a broker, the producer, a consumer), sends what they
+//! output through the [`Network`], and runs the safety [`Monitor`] after every step.
+
+use super::broker::{Broker, BrokerStatus};
+use super::commands::{GroupSpec, Setup, STARTUP_SPACING_MS};
+use super::config::Settings;
+use super::consumer::Consumers;
+use super::event::{ElectionReason, Event, EventKind};
+use super::history::History;
+use super::invariants;
+use super::message::{Body, Out, Timer};
+use super::monitor::Monitor;
+use super::net::{BrokerId, Endpoint, Envelope, MessageRecord, Network};
+use super::producer::{Producer, ProducerOut};
+use super::rng::Rng;
+use super::state::build::{self, ClusterView, PendingTimer, Sources};
+use super::state::ClusterState;
+use super::topic::{TopicPartition, TopicSpec};
+use super::znodes::{topic_path, TopicAssignment};
+use super::zookeeper::ZooKeeper;
+use std::collections::BTreeMap;
+
+mod apply;
+
+#[derive(Debug, Clone)]
+enum Item {
+    Deliver {
+        msg: u64,
+        from: Endpoint,
+        to: Endpoint,
+        body: Body,
+        /// Already received (parked while the receiver was frozen): no longer on the wire.
+        received: bool,
+    },
+    Timer {
+        owner: Endpoint,
+        incarnation: u64,
+        timer: Timer,
+    },
+    Start(BrokerId),
+    CreateTopics,
+}
+
+/// Where ZooKeeper's session-tracker ticks fall: a phase in `[0, tickTime)` derived from the
+/// seed by a generator of its own, so that it draws nothing from the world's RNG.
+pub fn zk_clock(seed: u64) -> super::zookeeper::ZkClock {
+    let tick = super::zookeeper::ZK_TICK_TIME_MS;
+    super::zookeeper::ZkClock::new(tick, Rng::new(seed ^ 0x7a6b_7469_636b).up_to(tick - 1))
+}
+
+/// The simulated cluster.
+#[derive(Debug, Clone)]
+pub struct World {
+    settings: Settings,
+    seed: u64,
+    now: u64,
+    seq: u64,
+    queue: BTreeMap<(u64, u64), Item>,
+    rng: Rng,
+    zk: ZooKeeper,
+    brokers: BTreeMap<BrokerId, Broker>,
+    parked: BTreeMap<BrokerId, Vec<Item>>,
+    net: Network,
+    events: History<Event>,
+    monitor: Monitor,
+    violations: Vec<String>,
+    topics: Vec<TopicSpec>,
+    groups: Vec<GroupSpec>,
+    consumers: Consumers,
+    producer: Producer,
+}
+
+impl World {
+    /// A world at t=0 with the brokers of `setup` scheduled to start.
+    pub fn new(setup: &Setup) -> World {
+        let topics = setup.world_topics();
+        let mut w = World {
+            settings: setup.settings.clone(),
+            seed: setup.seed,
+            now: 0,
+            seq: 0,
+            queue: BTreeMap::new(),
+            rng: Rng::new(setup.seed),
+            zk: ZooKeeper::with_clock(zk_clock(setup.seed)),
+            brokers: BTreeMap::new(),
+            parked: BTreeMap::new(),
+            net: Network::default(),
+            events: History::new(),
+            monitor: Monitor::new(&topics),
+            violations: Vec::new(),
+            topics,
+            groups: setup.groups.clone(),
+            consumers: Consumers::default(),
+            producer: Producer::default(),
+        };
+        for t in &setup.topics {
+            w.settings.topics.insert(t.name.clone(), t.config.clone());
+        }
+        if !w.topics.is_empty() {
+            w.push(setup.topics_created_ms(), Item::CreateTopics);
+        }
+        let mut initial = 0;
+        for (id, start) in &setup.brokers {
+            w.brokers.insert(*id, Broker::new(*id));
+            match start {
+                Some(0) => {
+                    w.push(initial * STARTUP_SPACING_MS, Item::Start(*id));
+                    initial += 1;
+                }
+                Some(t) => w.push(*t, Item::Start(*id)),
+                None => {}
+            }
+        }
+        w
+    }
+
+    /// Virtual time now.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Every event so far, in order. The trace is a [`History`]: a clone of the world (a
+    /// snapshot) shares what was already written instead of copying it.
+    pub fn events(&self) -> &History<Event> {
+        &self.events
+    }
+
+    /// The most recent messages (up to [`MESSAGE_HISTORY`](super::net::MESSAGE_HISTORY)), oldest
+    /// first.
+    pub fn messages(&self) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
+        self.net.messages()
+    }
+
+    /// The kept messages whose id is `id` or later, oldest first (without scanning the rest).
+    pub fn messages_since(
+        &self,
+        id: u64,
+    ) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
+        self.net.messages_since(id)
+    }
+
+    /// Broker ids in order.
+    pub fn broker_ids(&self) -> Vec<BrokerId> {
+        self.brokers.keys().copied().collect()
+    }
+
+    /// A broker, by id.
+    pub fn broker(&self, id: BrokerId) -> Option<&Broker> {
+        self.brokers.get(&id)
+    }
+
+    /// ZooKeeper.
+    pub fn zookeeper(&self) -> &ZooKeeper {
+        &self.zk
+    }
+
+    /// Whether the link between two endpoints is cut.
+    pub fn is_cut(&self, a: Endpoint, b: Endpoint) -> bool {
+        self.net.is_cut(a, b)
+    }
+
+    /// Virtual time of the next thing due, if any.
+    pub fn next_due(&self) -> Option<u64> {
+        self.queue.keys().next().map(|(t, _)| *t)
+    }
+
+    fn push(&mut self, at: u64, item: Item) {
+        self.seq += 1;
+        self.queue.insert((at, self.seq), item);
+    }
+
+    /// Runs everything due up to and including `t`, then sets the clock to `t`.
+    pub fn advance_to(&mut self, t: u64) {
+        while let Some(entry) = self.queue.first_entry() {
+            let (at, _) = *entry.key();
+            if at > t {
+                break;
+            }
+            let item = entry.remove();
+            self.now = at;
+            self.process(item);
+        }
+        self.now = self.now.max(t);
+    }
+
+    fn cluster_view(&self) -> ClusterView {
+        ClusterView::of(&self.brokers, &self.topics, &self.settings)
+    }
+
+    fn finish_producer(&mut self, pout: ProducerOut) {
+        for (kind, cause) in pout.events {
+            self.record(kind, cause);
+        }
+        for (at, request) in pout.timeouts {
+            self.push(
+                at,
+                Item::Timer {
+                    owner: Endpoint::Client,
+                    incarnation: 0,
+                    timer: Timer::ProduceTimeout { request },
+                },
+            );
+        }
+        if let Some(at) = pout.wake {
+            self.push(
+                at,
+                Item::Timer {
+                    owner: Endpoint::Client,
+                    incarnation: 0,
+                    timer: Timer::ProducerWake { at },
+                },
+            );
+        }
+        for (leader, body) in pout.sends {
+            self.send(Endpoint::Client, Endpoint::Broker(leader), body);
+        }
+        for (name, detail) in pout.violations {
+            self.violation(name, detail);
+        }
+    }
+
+    fn violation(&mut self, name: String, detail: String) {
+        self.violations.push(format!("{name}: {detail}"));
+        self.record(
+            EventKind::InvariantViolated {
+                invariant: name,
+                detail,
+            },
+            "the safety monitor checks every invariant after every step".into(),
+        );
+    }
+
+    fn broker_mut(&mut self, id: BrokerId) -> &mut Broker {
+        self.brokers.get_mut(&id).expect("checked by the caller")
+    }
+
+    fn record(&mut self, kind: EventKind, cause: String) {
+        if let EventKind::LeaderElected {
+            partition,
+            leader_epoch,
+            reason,
+            ..
+        } = &kind
+        {
+            if *reason == ElectionReason::Unclean {
+                if let Some(tp) = self.tp_by_name(partition) {
+                    self.producer
+                        .unclean
+                        .entry(tp)
+                        .or_default()
+                        .insert(*leader_epoch);
+                }
+            }
+        }
+        self.events.push(Event {
+            time_ms: self.now,
+            kind,
+            cause,
+        });
+    }
+
+    fn process(&mut self, item: Item) {
+        let settings = self.settings.clone();
+        let now = self.now;
+        match item {
+            Item::Start(b) => {
+                if !self.brokers[&b].status.is_alive() {
+                    let mut out = Out::default();
+                    self.broker_mut(b).start(
+                        now,
+                        &settings,
+                        "the scenario's brokers start in the listed order",
+                        &mut out,
+                    );
+                    self.finish(out);
+                }
+            }
+            Item::CreateTopics => {
+                // kafka-topics --create: the assignment goes to /brokers/topics/T; the
+                // controller's watch does the rest.
+                let mut out = Out::default();
+                for t in self.topics.clone() {
+                    let data = serde_json::to_string(&TopicAssignment::new(&t.replicas))
+                        .expect("an assignment serializes");
+                    self.zk.admin_create(&topic_path(&t.name), &data, &mut out);
+                    for p in 0..t.replicas.len() {
+                        self.zk.admin_create(
+                            &format!("{}/partitions/{p}", topic_path(&t.name)),
+                            "",
+                            &mut out,
+                        );
+                    }
+                }
+                self.finish(out);
+            }
+            Item::Deliver {
+                msg,
+                from,
+                to,
+                body,
+                received,
+            } => {
+                if !received && self.is_cut(from, to) {
+                    self.net.lose(msg, from, to);
+                    return;
+                }
+                let mut out = Out::default();
+                match to {
+                    Endpoint::Consumer(i) => {
+                        let cluster = self.cluster_view();
+                        self.consumers
+                            .handle(now, i, body, &cluster.as_cluster(), &mut out);
+                    }
+                    Endpoint::Client => {
+                        if let Body::ProduceResponse {
+                            request, result, ..
+                        } = body
+                        {
+                            let mut pout = ProducerOut::default();
+                            self.producer.on_response(
+                                now,
+                                request,
+                                result,
+                                &self.brokers,
+                                &settings,
+                                &mut self.rng,
+                                &mut pout,
+                            );
+                            self.finish_producer(pout);
+                        }
+                    }
+                    Endpoint::Zk => {
+                        if let Endpoint::Broker(b) = from {
+                            self.zk.handle(now, b, body, &mut out);
+                        }
+                    }
+                    Endpoint::Broker(b) => {
+                        let status = self.brokers[&b].status;
+                        match status {
+                            BrokerStatus::Paused { .. } => {
+                                self.parked.entry(b).or_default().push(Item::Deliver {
+                                    msg,
+                                    from,
+                                    to,
+                                    body,
+                                    received: true,
+                                });
+                                return;
+                            }
+                            s if s.is_alive() => {
+                                if let Body::Produce { conn, .. } = &body {
+                                    if *conn != self.brokers[&b].incarnation {
+                                        // Sent to a process that has since died: its
+                                        // connection reset, and the new process never
+                                        // reads it (the producer already failed it).
+                                        self.net.mark_dropped(msg);
+                                        return;
+                                    }
+                                }
+                                let mut body = body;
+                                // The coordinator's UUID.randomUUID, from the world's RNG.
+                                if let Body::JoinGroup {
+                                    client_id,
+                                    new_member_id,
+                                    ..
+                                } = &mut body
+                                {
+                                    *new_member_id =
+                                        super::group_order::member_id(client_id, &mut self.rng);
+                                }
+                                self.broker_mut(b)
+                                    .handle(now, from, body, &settings, &mut out)
+                            }
+                            _ => {
+                                self.net.mark_dropped(msg);
+                                if let Endpoint::Consumer(i) = from {
+                                    // No process behind the port: the connection is refused.
+                                    let cluster = self.cluster_view();
+                                    self.consumers
+                                        .refused(now, i, &cluster.as_cluster(), &mut out);
+                                    self.finish(out);
+                                    self.monitor_step();
+                                }
+                                return;
+                            }
+                        }
+                    }
+                }
+                self.finish(out);
+            }
+            Item::Timer {
+                owner,
+                incarnation,
+                timer,
+            } => {
+                let mut out = Out::default();
+                match owner {
+                    Endpoint::Consumer(i) => {
+                        let cluster = self.cluster_view();
+                        self.consumers
+                            .on_timer(now, i, timer, &cluster.as_cluster(), &mut out);
+                    }
+                    Endpoint::Client => {
+                        let mut pout = ProducerOut::default();
+                        match timer {
+                            Timer::ProduceTick { stream } => {
+                                let brokers = &self.brokers;
+                                if self.producer.tick(
+                                    now,
+                                    stream,
+                                    brokers,
+                                    &settings,
+                                    &mut self.rng,
+                                    &mut pout,
+                                ) {
+                                    self.push(
+                                        now + super::producer::TICK_MS,
+                                        Item::Timer {
+                                            owner,
+                                            incarnation,
+                                            timer,
+                                        },
+                                    );
+                                }
+                            }
+                            Timer::ProduceTimeout { request } => self.producer.on_request_timeout(
+                                now,
+                                request,
+                                &self.brokers,
+                                &settings,
+                                &mut self.rng,
+                                &mut pout,
+                            ),
+                            Timer::ProducerWake { at } => self.producer.on_wake(
+                                now,
+                                at,
+                                &self.brokers,
+                                &settings,
+                                &mut self.rng,
+                                &mut pout,
+                            ),
+                            _ => {}
+                        }
+                        self.finish_producer(pout);
+                    }
+                    Endpoint::Zk => self.zk.on_timer(now, timer, &mut out),
+                    Endpoint::Broker(b) => {
+                        let broker = &self.brokers[&b];
+                        if broker.incarnation != incarnation || !broker.status.is_alive() {
+                            return;
+                        }
+                        match (broker.status, timer) {
+                            (BrokerStatus::Paused { until_ms, .. }, Timer::Resume)
+                                if until_ms == now =>
+                            {
+                                self.broker_mut(b).resume(now, &mut out);
+                                // What arrived or fell due while frozen is handled now, in order.
+                                let parked = self.parked.remove(&b).unwrap_or_default();
+                                self.finish(out);
+                                for item in parked {
+                                    self.push(now, item);
+                                }
+                                self.monitor_step();
+                                return;
+                            }
+                            (BrokerStatus::Paused { .. }, Timer::Resume) => return,
+                            (BrokerStatus::Paused { .. }, _) => {
+                                self.parked.entry(b).or_default().push(Item::Timer {
+                                    owner,
+                                    incarnation,
+                                    timer,
+                                });
+                                return;
+                            }
+                            _ => self.broker_mut(b).on_timer(now, timer, &settings, &mut out),
+                        }
+                    }
+                }
+                self.finish(out);
+            }
+        }
+        self.monitor_step();
+    }
+
+    /// Turns a state machine's outputs into queue items and events.
+    fn finish(&mut self, out: Out) {
+        for (kind, cause) in out.events {
+            self.record(kind, cause);
+        }
+        for (at, who, timer) in out.timers {
+            let incarnation = match who {
+                Endpoint::Broker(b) => self.brokers[&b].incarnation,
+                Endpoint::Zk | Endpoint::Client | Endpoint::Consumer(_) => 0,
+            };
+            self.push(
+                at,
+                Item::Timer {
+                    owner: who,
+                    incarnation,
+                    timer,
+                },
+            );
+        }
+        for (from, to, body) in out.sends {
+            self.send(from, to, body);
+        }
+    }
+
+    fn send(&mut self, from: Endpoint, to: Endpoint, body: Body) {
+        let (label, class) = body.label();
+        let envelope = Envelope {
+            from,
+            to,
+            label,
+            class,
+            reply: body.is_reply(),
+        };
+        let sent = self.net.send(
+            self.now,
+            envelope,
+            self.settings.network_latency_ms,
+            self.settings.network_jitter_ms,
+            &mut self.rng,
+        );
+        if let Some(arrive) = sent.arrive_ms {
+            self.push(
+                arrive,
+                Item::Deliver {
+                    msg: sent.id,
+                    from,
+                    to,
+                    body,
+                    received: false,
+                },
+            );
+        }
+    }
+
+    fn tp_by_name(&self, name: &str) -> Option<TopicPartition> {
+        let i = name.rfind('-')?;
+        let tp = TopicPartition::new(&name[..i], name[i + 1..].parse().ok()?);
+        self.topics.iter().any(|t| t.name == tp.topic).then_some(tp)
+    }
+
+    /// The assignment in ZooKeeper (a reassignment changes it), else as set up.
+    fn assignment(&self, tp: &TopicPartition) -> Vec<BrokerId> {
+        build::assignment(&self.monitor, &self.zk, &self.topics, tp)
+    }
+
+    /// Runs the safety monitor after a step: every invariant, each violation reported once.
+    fn monitor_step(&mut self) {
+        // The producer's connections to a broker whose process died reset now: it learns at
+        // once, as a client whose TCP connection is closed does.
+        if self.producer.has_connections() {
+            let mut pout = ProducerOut::default();
+            if self.producer.check_connections(
+                self.now,
+                &self.brokers,
+                &self.settings,
+                &mut self.rng,
+                &mut pout,
+            ) {
+                self.finish_producer(pout);
+            }
+        }
+        let mut found = self.monitor.check_controllers(&self.zk, &self.brokers);
+        found.extend(invariants::one_group_leader_per_generation(
+            &self.groups,
+            &self.consumers.list,
+        ));
+        let new_acks = self.producer.take_new_acks();
+        if self
+            .monitor
+            .partitions_changed(&self.zk, &self.brokers, new_acks)
+        {
+            self.monitor.refresh(&self.zk, &self.topics);
+            // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
+            found.extend(invariants::only_the_current_controller_changes_leaders(
+                self.zk.take_stale_controller_writes(),
+            ));
+            let (in_partitions, leaders) = self.monitor.check_partitions(&self.brokers);
+            found.extend(in_partitions);
+            if let Some(by_partition) = self.monitor.loss_check_due(leaders, new_acks) {
+                let mut pout = ProducerOut::default();
+                self.producer
+                    .check_losses(&self.brokers, &by_partition, &self.settings, &mut pout);
+                self.finish_producer(pout);
+            }
+        }
+        let found = self.monitor.fresh(found);
+        for (name, detail) in found {
+            self.violation(name, detail);
+        }
+    }
+
+    /// Broken invariants so far.
+    pub fn violations(&self) -> &[String] {
+        &self.violations
+    }
+
+    /// The topics as set up.
+    pub fn topics(&self) -> &[TopicSpec] {
+        &self.topics
+    }
+
+    /// The state now, as `kafka-election run` prints it.
+    pub fn state(&self) -> ClusterState {
+        let timers = self.broker_timers();
+        self.sources(&timers).cluster_state()
+    }
+
+    /// The timers of the brokers' current processes: in the queue, or parked while the process
+    /// is paused (due now).
+    fn broker_timers(&self) -> Vec<PendingTimer<'_>> {
+        let queued = self.queue.iter().map(|((at, _), item)| (*at, item));
+        let parked = self.parked.values().flatten().map(|item| (self.now, item));
+        queued
+            .chain(parked)
+            .filter_map(|(due_ms, item)| match item {
+                Item::Timer {
+                    owner: Endpoint::Broker(broker),
+                    incarnation,
+                    timer,
+                } if self.brokers[broker].incarnation == *incarnation => Some(PendingTimer {
+                    due_ms,
+                    broker: *broker,
+                    timer,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The world's parts, lent to build the views.
+    fn sources<'a>(&'a self, timers: &'a [PendingTimer<'a>]) -> Sources<'a> {
+        Sources {
+            now: self.now,
+            settings: &self.settings,
+            zk: &self.zk,
+            brokers: &self.brokers,
+            net: &self.net,
+            monitor: &self.monitor,
+            topics: &self.topics,
+            groups: &self.groups,
+            consumers: &self.consumers,
+            producer: &self.producer,
+            violations: &self.violations,
+            timers,
+        }
+    }
+}
