@@ -17,6 +17,7 @@ use super::message::{FetchPartition, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
 use super::replication::{Fetcher, Replica, ReplicaManager, Stall, WaitingProduce};
 use super::topic::TopicPartition;
+use super::zk_client::causes::ZkClientCause;
 use super::zk_client::SessionStart;
 pub use super::zk_client::{
     Pending, ZkClient, ZkState, ZK_MAX_SEND_PING_INTERVAL_MS, ZK_RECONNECT_BACKOFF_MS,
@@ -317,7 +318,7 @@ impl Broker {
                 broker: self.id,
                 session,
             },
-            "the ZooKeeper server answers that the session expired",
+            ZkClientCause::ServerSaysExpired,
         );
         // 0.10 (the I0Itec zkclient) re-creates the session and retries the controller's
         // unfinished ZooKeeper work on it before the controller handles the expiry. From 1.1
@@ -1191,7 +1192,7 @@ pub(crate) mod tests {
             }
         );
         assert!(
-            out.events[0].1.contains("own session"),
+            out.events[0].1.english().contains("own session"),
             "{}",
             out.events[0].1
         );

@@ -34,6 +34,7 @@
 //! (an unclean election, truncation to the high watermark before 0.11, acks=1).
 
 use super::broker::{Broker, BrokerStatus};
+use super::cause::Cause;
 use super::config::{
     ProducerClient, Profile, Settings, MAX_IN_FLIGHT_PER_CONNECTION, METADATA_MAX_AGE_MS,
     RECONNECT_BACKOFF_MS, RETRY_BACKOFF_MAX_MS,
@@ -217,7 +218,7 @@ pub struct ProducerOut {
     /// The sender's next wake-up.
     pub wake: Option<u64>,
     /// Events.
-    pub events: Vec<(EventKind, String)>,
+    pub events: Vec<(EventKind, Cause)>,
     /// Violations: (invariant, detail).
     pub violations: Vec<(String, String)>,
 }
@@ -651,7 +652,7 @@ impl Producer {
                         error: error.to_string(),
                         records,
                     },
-                    format!("{cause}; the producer sends it again ({how}); {dup}"),
+                    format!("{cause}; the producer sends it again ({how}); {dup}").into(),
                 ));
             }
         } else {
@@ -688,7 +689,7 @@ impl Producer {
                     error: error.to_string(),
                     records: batch.records,
                 },
-                cause.to_string(),
+                cause.into(),
             ));
         }
     }
@@ -725,7 +726,7 @@ impl Producer {
                     retried: o.retried,
                     failed: o.failed,
                 },
-                cause,
+                cause.into(),
             ));
         }
     }
@@ -1284,7 +1285,7 @@ impl Producer {
                         acks: a.acks.name().into(),
                         reason: reason.clone(),
                     },
-                    format!("leader {leader} (leader epoch {leader_epoch}) does not hold these offsets from leader epoch {}", a.epoch),
+                    format!("leader {leader} (leader epoch {leader_epoch}) does not hold these offsets from leader epoch {}", a.epoch).into(),
                 ));
                 if a.acks == Acks::All && !unclean {
                     out.violations.push((

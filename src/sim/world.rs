@@ -5,6 +5,7 @@
 //! [`Network`], and runs the safety [`Monitor`] after every step.
 
 use super::broker::{Broker, BrokerStatus, ZkState};
+use super::cause::Cause;
 use super::commands::{check, scope, Command, GroupSpec, Layout, Live, Setup, STARTUP_SPACING_MS};
 use super::config::Settings;
 use super::consumer::{Cluster, ConsumerState, Consumers};
@@ -563,7 +564,7 @@ impl World {
         self.brokers.get_mut(&id).expect("checked by the caller")
     }
 
-    fn record(&mut self, kind: EventKind, cause: String) {
+    fn record(&mut self, kind: EventKind, cause: Cause) {
         if let EventKind::LeaderElected {
             partition,
             leader_epoch,

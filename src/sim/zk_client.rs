@@ -11,6 +11,9 @@
 //! `onConnected`, `queuePacket`), `kafka.zookeeper.ZooKeeperClient` (retries on CONNECTIONLOSS,
 //! re-registers watches with SetWatches on reconnect).
 
+pub mod causes;
+
+use self::causes::ZkClientCause;
 use super::controller::pending::{ControllerPending, ElectionPending};
 use super::event::EventKind;
 use super::message::{Body, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp};
@@ -248,9 +251,9 @@ impl ZkClient {
                     broker: self.broker,
                     session,
                 },
-                format!(
-                    "nothing heard from ZooKeeper for the client's readTimeout ({read_timeout} ms, 2/3 of the negotiated session timeout)"
-                ),
+                ZkClientCause::ReadTimeout {
+                    read_timeout_ms: self.read_timeout_ms,
+                },
             );
             self.try_reconnect(now, out);
             return;
@@ -329,7 +332,7 @@ impl ZkClient {
                             broker: self.broker,
                             session,
                         },
-                        "the connection to ZooKeeper lost packets while the link was cut; the client reconnects",
+                        ZkClientCause::ConnectionLostOnCut,
                     );
                 }
                 self.try_reconnect(now, out);
@@ -375,7 +378,7 @@ impl ZkClient {
                         broker: self.broker,
                         session,
                     },
-                    "the session had not expired yet, so the client resumes it",
+                    ZkClientCause::SessionNotExpiredYet,
                 );
             }
             // Requests lost with the connection are sent again (ZooKeeperClient retries on
@@ -632,7 +635,10 @@ mod tests {
                     broker: 1,
                     session: 7
                 },
-                "nothing heard from ZooKeeper for the client's readTimeout (4000 ms, 2/3 of the negotiated session timeout)".to_string()
+                ZkClientCause::ReadTimeout {
+                    read_timeout_ms: 4_000
+                }
+                .into()
             )]
         );
         assert_eq!(
@@ -659,7 +665,7 @@ mod tests {
                     broker: 1,
                     session: 7
                 },
-                "the session had not expired yet, so the client resumes it".to_string()
+                ZkClientCause::SessionNotExpiredYet.into()
             )]
         );
         assert_eq!(

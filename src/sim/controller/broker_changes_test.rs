@@ -7,6 +7,7 @@ use super::testing::{node, stat, state, Fixture};
 use super::timers::ControllerTimer;
 use super::{ControllerRole, PartitionContext};
 use crate::sim::broker::Broker;
+use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::{ElectionReason, EventKind};
 use crate::sim::message::{Body, OpResult, Out, PartitionInfo, Timer, ZkOp};
@@ -115,7 +116,9 @@ fn a_lost_broker_gets_its_partitions_elected_before_its_replicas_go_offline() {
                 controller: 1,
                 broker: 2
             },
-            "/brokers/ids/2 was deleted: the broker's ZooKeeper session ended".to_string()
+            Cause::Text(
+                "/brokers/ids/2 was deleted: the broker's ZooKeeper session ended".to_string()
+            )
         )]
     );
     let info = PartitionInfo {
@@ -265,7 +268,7 @@ fn the_offline_election_writes_the_first_live_isr_replica_in_assignment_order() 
                 controller: 1,
                 controller_epoch: 1
             },
-            "leader 2 is gone: the first live ISR replica in assignment order [2, 3, 1] leads (not the first in ISR order); the ISR keeps only live members; leader epoch +1".to_string()
+            Cause::Text("leader 2 is gone: the first live ISR replica in assignment order [2, 3, 1] leads (not the first in ISR order); the ISR keeps only live members; leader epoch +1".to_string())
         )]
     );
     let info = PartitionInfo {

@@ -13,6 +13,7 @@ use super::testing::{node, state, Fixture};
 use super::Exit;
 use crate::sim::broker::tests::{answer, connected_broker, requests};
 use crate::sim::broker::Pending;
+use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError, OpResult, Out, ZkError, ZkOp};
@@ -51,7 +52,7 @@ fn a_broker_refuses_a_leader_and_isr_from_an_older_controller_epoch() {
                 current: 5,
                 error: "STALE_CONTROLLER_EPOCH".into()
             },
-            "a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers".to_string()
+            Cause::Text("a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers".to_string())
         )]
     );
     assert_eq!(
@@ -210,7 +211,7 @@ fn the_broker_resigns_a_role_whose_fenced_write_failed_and_watches_controller_ag
                 broker: 1,
                 epoch: 1
             },
-            "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)".to_string()
+            Cause::Text("its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)".to_string())
         )]
     );
     assert_eq!(

@@ -5,6 +5,7 @@ use super::pending::ControllerPending;
 use super::queue::{Phase, Task};
 use super::testing::{node, stat, state, Fixture};
 use super::timers::ControllerTimer;
+use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, PartitionInfo, Timer, ZkOp};
@@ -135,7 +136,7 @@ fn the_written_isr_change_answers_the_leader_then_tells_every_broker() {
                 controller: 1,
                 isr: vec![1, 2, 3]
             },
-            "AlterPartition from the leader (KIP-497): the controller writes the new ISR; the leader epoch stays".to_string()
+            Cause::Text("AlterPartition from the leader (KIP-497): the controller writes the new ISR; the leader epoch stays".to_string())
         )]
     );
     let info = PartitionInfo {

@@ -7,6 +7,7 @@ use super::testing::Fixture;
 use super::ControllerRole;
 use crate::sim::broker::tests::{answer, answer_in, connected_broker, node, requests};
 use crate::sim::broker::{Broker, Pending};
+use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, OpResult, Out, Timer, WatchChange, ZkError, ZkOp};
@@ -62,7 +63,10 @@ fn a_failed_multi_whose_writes_are_its_own_is_a_won_election() {
             epoch: 3
         }
     );
-    assert!(out.events[0].1.contains("checkControllerAndEpoch"));
+    assert!(out.events[0]
+        .1
+        .english()
+        .contains("checkControllerAndEpoch"));
     let role = b.controller.as_ref().expect("acts as controller");
     assert_eq!((role.epoch, role.epoch_zk_version), (3, 2));
     assert_eq!(b.active_controller, Some(1));
@@ -355,7 +359,7 @@ fn a_controller_in_the_middle_of_an_event_handles_the_deletion_after_it() {
     assert!(b.controller.is_none());
     assert!(matches!(
         &out.events[0],
-        (EventKind::ControllerResigned { broker: 1, epoch: 1 }, cause) if cause.contains("queued behind")
+        (EventKind::ControllerResigned { broker: 1, epoch: 1 }, cause) if cause.english().contains("queued behind")
     ));
     assert!(matches!(
         &only_request(&out).1,
@@ -399,7 +403,7 @@ fn the_race_won_by_the_multi_op_makes_the_broker_controller_and_reads_the_live_b
         out.events,
         vec![(
             EventKind::ControllerElected { broker: 1, epoch: 3 },
-            "one multi-op from 2.1 (registerControllerAndIncrementControllerEpoch): first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same transaction".to_string()
+            Cause::Text("one multi-op from 2.1 (registerControllerAndIncrementControllerEpoch): first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same transaction".to_string())
         )]
     );
     assert_eq!(
@@ -467,7 +471,7 @@ fn the_race_lost_to_another_broker_follows_the_winner() {
                 error: "NODEEXISTS".into(),
                 controller: Some(2)
             },
-            "the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule".to_string()
+            Cause::Text("the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule".to_string())
         )]
     );
     assert_eq!(out.sends, vec![]);

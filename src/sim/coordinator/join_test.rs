@@ -6,6 +6,7 @@ use super::harness::{
 };
 use super::state::GroupState;
 use super::state::GroupTimer;
+use crate::sim::cause::Cause;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError, Out, PartitionInfo};
@@ -226,7 +227,7 @@ fn in_a_stable_group_only_a_follower_gets_the_current_generation_back() {
 const JOINED_CAUSE: &str =
     "JoinGroup: the coordinator adds the member (its id is the client id plus a random UUID)";
 
-fn member_joined(client: &str, id: &str) -> (EventKind, String) {
+fn member_joined(client: &str, id: &str) -> (EventKind, Cause) {
     (
         EventKind::GroupMemberJoined {
             group: G.into(),

@@ -40,6 +40,7 @@ pub enum SessionEnd {
     Closed,
 }
 
+pub mod causes;
 mod requests;
 mod sessions;
 

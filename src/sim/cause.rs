@@ -1,0 +1,96 @@
+//! Causes: why each event happened, as a value. A cause names the rule, and the settings and
+//! figures that drove it (`ZkClientCause::ReadTimeout { read_timeout_ms: 4000 }`); its English
+//! sentence is rendered from it ([`Cause::english`]), so that a page can render the same cause
+//! in another language from the same figures.
+//!
+//! Each role keeps its causes in a small types file of its own, beside its code: the ZooKeeper
+//! server's ([`super::zookeeper::causes`]), the ZooKeeper client's ([`super::zk_client::causes`]).
+//! This module wraps them in one [`Cause`], which the output type ([`super::message::Out`]) and
+//! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types,
+//! so every role can name its causes without an import circle.
+//!
+//! In JSON a cause is its English sentence, a string.
+
+use super::zk_client::causes::ZkClientCause;
+use super::zookeeper::causes::ZkCause;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// Why an event happened: one role's cause.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// The ZooKeeper server's (sessions).
+    ZooKeeper(ZkCause),
+    /// A broker's ZooKeeper client's (connection, session resumption).
+    ZkClient(ZkClientCause),
+    /// A sentence not yet typed (transitional).
+    Text(String),
+}
+
+impl Cause {
+    /// The English sentence: the rule, and where one drives it the setting, with its figures.
+    pub fn english(&self) -> String {
+        match self {
+            Cause::ZooKeeper(c) => c.english(),
+            Cause::ZkClient(c) => c.english(),
+            Cause::Text(s) => s.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.english())
+    }
+}
+
+/// A cause serializes as its English sentence.
+impl Serialize for Cause {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.english())
+    }
+}
+
+impl From<ZkCause> for Cause {
+    fn from(c: ZkCause) -> Self {
+        Cause::ZooKeeper(c)
+    }
+}
+
+impl From<ZkClientCause> for Cause {
+    fn from(c: ZkClientCause) -> Self {
+        Cause::ZkClient(c)
+    }
+}
+
+impl From<String> for Cause {
+    fn from(s: String) -> Self {
+        Cause::Text(s)
+    }
+}
+
+impl From<&str> for Cause {
+    fn from(s: &str) -> Self {
+        Cause::Text(s.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cause_displays_and_serializes_as_its_english_sentence() {
+        let c = Cause::from(ZkClientCause::ReadTimeout {
+            read_timeout_ms: 4_000,
+        });
+        let text = "nothing heard from ZooKeeper for the client's readTimeout (4000 ms, 2/3 of the negotiated session timeout)";
+        assert_eq!(c.english(), text);
+        assert_eq!(c.to_string(), text);
+        assert_eq!(serde_json::to_value(&c).unwrap(), text);
+        assert_eq!(
+            Cause::from(ZkCause::SessionClosed).english(),
+            "clean shutdown closes the ZooKeeper session at once"
+        );
+    }
+}
