@@ -8,6 +8,9 @@
 //! epochs are rejected with STALE_CONTROLLER_EPOCH). The controller role of a broker is in
 //! [`super::controller`].
 
+pub mod causes;
+
+use self::causes::{BrokerCause, ShutdownFailure, ShutdownNext};
 use super::config::Settings;
 use super::controller::{ControllerPending, ControllerRole};
 use super::coordinator::{Coordinator, CoordinatorState};
@@ -17,15 +20,13 @@ use super::message::{FetchPartition, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
 use super::replication::{Fetcher, Replica, ReplicaManager, Stall, WaitingProduce};
 use super::topic::TopicPartition;
+use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zk_client::SessionStart;
 pub use super::zk_client::{
     Pending, ZkClient, ZkState, ZK_MAX_SEND_PING_INTERVAL_MS, ZK_RECONNECT_BACKOFF_MS,
 };
 use std::collections::BTreeMap;
-
-/// Why a zombie controller of the 0.10 profile finally resigns.
-pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client (I0Itec zkclient) re-created the session and the event it was handling finished with its writes on it (0.10: SessionExpirationListener.handleNewSession waits for the controllerLock)";
 
 /// Where a broker process is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,7 +237,7 @@ impl Broker {
     }
 
     /// Starts the process: a new ZooKeeper session, then registration, then `elect()`.
-    pub fn start(&mut self, now: u64, settings: &Settings, cause: &str, out: &mut Out) {
+    pub fn start(&mut self, now: u64, settings: &Settings, cause: WorldCause, out: &mut Out) {
         self.reset_memory();
         self.incarnation += 1;
         self.status = BrokerStatus::Running;
@@ -249,7 +250,7 @@ impl Broker {
     }
 
     /// Kills the process. Its ZooKeeper session lives on at the server until it times out.
-    pub fn crash(&mut self, cause: &str, out: &mut Out) {
+    pub fn crash(&mut self, cause: WorldCause, out: &mut Out) {
         self.end_process(BrokerStatus::Crashed);
         out.event(EventKind::BrokerCrashed { broker: self.id }, cause);
     }
@@ -266,7 +267,7 @@ impl Broker {
                 broker: self.id,
                 until_ms,
             },
-            "the process freezes (a long garbage-collection pause): no heartbeats, no work",
+            BrokerCause::Paused,
         );
     }
 
@@ -280,7 +281,7 @@ impl Broker {
         };
         out.event(
             EventKind::BrokerResumed { broker: self.id },
-            "the pause is over; the process still holds the state it had before it froze",
+            BrokerCause::Resumed,
         );
         self.replica_manager().kick_fetchers(now, out);
     }
@@ -336,9 +337,9 @@ impl Broker {
         if self.controller.is_some() && replay.is_empty() {
             self.resign(
                 if settings.profile.retries_zk_work_across_sessions() {
-                    "its ZooKeeper session expired and it had no unfinished ZooKeeper work: the new session's handleNewSession resigns it (onControllerResignation)"
+                    BrokerCause::ResignsOnNewSession
                 } else {
-                    "its ZooKeeper session expired: ZooKeeperClient fails the requests of the old session and the Expire event resigns the controller (onControllerResignation) before the new session is made (beforeInitializingSession, from 1.1)"
+                    BrokerCause::ResignsOnExpiry
                 },
                 out,
             );
@@ -403,9 +404,9 @@ impl Broker {
         match result {
             Ok(OpResult::Created(stat)) => {
                 let cause = if self.starting_up {
-                    "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
+                    BrokerCause::RegisteredAtStartup
                 } else {
-                    "new session after expiry: the broker creates /brokers/ids/N again (RegisterBrokerAndReelect from 1.1, KafkaHealthCheck's handleNewSession in 0.10), so the broker epoch grows"
+                    BrokerCause::RegisteredAfterExpiry
                 };
                 self.registered_as(now, stat.czxid, cause, out);
             }
@@ -445,22 +446,17 @@ impl Broker {
                 if n.stat.ephemeral_owner.is_some()
                     && n.stat.ephemeral_owner == self.zk.session =>
             {
-                self.registered_as(
-                    now,
-                    n.stat.czxid,
-                    "the reply to its create of /brokers/ids/N was lost with the connection; sent again after the reconnect, the create met NODEEXISTS, but the znode's ephemeral owner is the broker's own session, so it is registered (checkedEphemeralCreate)",
-                    out,
-                );
+                self.registered_as(now, n.stat.czxid, BrokerCause::RegisteredOwnSession, out);
             }
             Some(_) => {
                 // The znode belongs to an older session that has not expired yet.
                 // KafkaServer.startup fails and the broker shuts down.
                 out.event(
                     EventKind::BrokerStartFailed { broker: self.id },
-                    format!(
-                        "/brokers/ids/{} still belongs to the previous process's ZooKeeper session, which lives until zookeeper.session.timeout.ms ({} ms) passes without heartbeats (NODEEXISTS)",
-                        self.id, settings.zookeeper_session_timeout_ms
-                    ),
+                    BrokerCause::StartFailedZnodeHeld {
+                        broker: self.id,
+                        session_timeout_ms: settings.zookeeper_session_timeout_ms,
+                    },
                 );
                 self.stop(now, out);
             }
@@ -486,7 +482,7 @@ impl Broker {
     }
 
     /// Registered with broker epoch `czxid`: then `elect()`.
-    fn registered_as(&mut self, now: u64, czxid: i64, cause: &str, out: &mut Out) {
+    fn registered_as(&mut self, now: u64, czxid: i64, cause: BrokerCause, out: &mut Out) {
         self.broker_epoch = Some(czxid);
         self.last_broker_epoch = Some(czxid);
         self.registered = true;
@@ -502,7 +498,7 @@ impl Broker {
             // The zombie handles the expiry once the event it was in is done.
             role.expired = true;
             if role.partitions.running.is_none() {
-                self.resign(ZOMBIE_RESIGNS, out);
+                self.resign(BrokerCause::ZombieResigns, out);
             }
         }
         self.elect(now, out);
@@ -802,10 +798,9 @@ impl Broker {
                 if self.status == BrokerStatus::ShuttingDown && self.shutdown_attempt == attempt {
                     self.controlled_shutdown_failed(
                         now,
-                        format!(
-                            "no answer within controller.socket.timeout.ms ({} ms)",
-                            settings.controller_socket_timeout_ms
-                        ),
+                        ShutdownFailure::NoAnswer {
+                            socket_timeout_ms: settings.controller_socket_timeout_ms,
+                        },
                         settings,
                         out,
                     );
@@ -867,7 +862,7 @@ impl Broker {
                     current: self.metadata_epoch as i64,
                     error: KafkaError::StaleControllerEpoch.name().into(),
                 },
-                "a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers",
+                BrokerCause::StaleControllerEpoch,
             );
             return Err(KafkaError::StaleControllerEpoch);
         }
@@ -883,7 +878,7 @@ impl Broker {
                         current: mine,
                         error: KafkaError::StaleBrokerEpoch.name().into(),
                     },
-                    "the request was meant for an earlier registration of this broker (broker epoch, KIP-380)",
+                    BrokerCause::StaleBrokerEpoch,
                 );
                 return Err(KafkaError::StaleBrokerEpoch);
             }
@@ -899,7 +894,7 @@ impl Broker {
                     controller,
                     controller_epoch,
                 },
-                "a request from the controller; brokers learn the controller epoch only from requests",
+                BrokerCause::MetadataFromController,
             );
         }
         Ok(())
@@ -977,7 +972,7 @@ impl Broker {
                 broker: self.id,
                 attempt,
             },
-            "controlled shutdown: the broker asks the controller to move its leaderships before it stops",
+            BrokerCause::ShutdownRequested,
         );
         match target {
             Some(c) => {
@@ -996,7 +991,7 @@ impl Broker {
                 );
             }
             None => {
-                self.controlled_shutdown_failed(now, "no controller is known".into(), settings, out)
+                self.controlled_shutdown_failed(now, ShutdownFailure::NoController, settings, out)
             }
         }
     }
@@ -1004,7 +999,7 @@ impl Broker {
     fn controlled_shutdown_failed(
         &mut self,
         now: u64,
-        why: String,
+        why: ShutdownFailure,
         settings: &Settings,
         out: &mut Out,
     ) {
@@ -1016,16 +1011,17 @@ impl Broker {
                 broker: self.id,
                 attempt,
             },
-            if retry {
-                format!(
-                    "{why}; retrying after controlled.shutdown.retry.backoff.ms ({} ms)",
-                    settings.controlled_shutdown_retry_backoff_ms
-                )
-            } else {
-                format!(
-                    "{why}; all controlled.shutdown.max.retries ({}) attempts are used up, so the broker stops without a controlled shutdown",
-                    settings.controlled_shutdown_max_retries
-                )
+            BrokerCause::ShutdownFailed {
+                why,
+                next: if retry {
+                    ShutdownNext::RetryAfter {
+                        backoff_ms: settings.controlled_shutdown_retry_backoff_ms,
+                    }
+                } else {
+                    ShutdownNext::GiveUp {
+                        max_retries: settings.controlled_shutdown_max_retries,
+                    }
+                },
             },
         );
         if retry {
@@ -1055,18 +1051,18 @@ impl Broker {
             (None, true) => self.stop(now, out),
             (None, false) => self.controlled_shutdown_failed(
                 now,
-                format!(
-                    "the controller could not move leadership of {} elsewhere (no other live in-sync replica)",
-                    remaining
-                        .iter()
-                        .map(|tp| tp.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                ShutdownFailure::LeadershipsLeft {
+                    partitions: remaining,
+                },
                 settings,
                 out,
             ),
-            (Some(e), _) => self.controlled_shutdown_failed(now, e.name().into(), settings, out),
+            (Some(e), _) => self.controlled_shutdown_failed(
+                now,
+                ShutdownFailure::Error { error: e.name() },
+                settings,
+                out,
+            ),
         }
     }
 
@@ -1074,10 +1070,7 @@ impl Broker {
     /// znodes go at once), and exit.
     fn stop(&mut self, _now: u64, out: &mut Out) {
         if self.controller.is_some() {
-            self.resign(
-                "the controller is shutting down (KafkaController.shutdown)",
-                out,
-            );
+            self.resign(BrokerCause::ResignsOnShutdown, out);
         }
         if let Some(session) = self.zk.session {
             out.send(self.me(), Endpoint::Zk, Body::Close { session });
@@ -1085,7 +1078,7 @@ impl Broker {
         self.end_process(BrokerStatus::Stopped);
         out.event(
             EventKind::BrokerStopped { broker: self.id },
-            "the broker process exits after closing its ZooKeeper session",
+            BrokerCause::Stopped,
         );
     }
 }
@@ -1191,11 +1184,7 @@ pub(crate) mod tests {
                 broker_epoch: 12
             }
         );
-        assert!(
-            out.events[0].1.english().contains("own session"),
-            "{}",
-            out.events[0].1
-        );
+        assert_eq!(out.events[0].1, BrokerCause::RegisteredOwnSession.into());
         assert!(b.registered);
         assert_eq!(b.broker_epoch, Some(12));
         assert!(

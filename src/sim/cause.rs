@@ -4,13 +4,16 @@
 //! in another language from the same figures.
 //!
 //! Each role keeps its causes in a small types file of its own, beside its code: the ZooKeeper
-//! server's ([`super::zookeeper::causes`]), the ZooKeeper client's ([`super::zk_client::causes`]).
+//! server's ([`super::zookeeper::causes`]), the ZooKeeper client's ([`super::zk_client::causes`]),
+//! a broker's ([`super::broker::causes`]), the world's ([`super::world::causes`]).
 //! This module wraps them in one [`Cause`], which the output type ([`super::message::Out`]) and
 //! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types,
 //! so every role can name its causes without an import circle.
 //!
 //! In JSON a cause is its English sentence, a string.
 
+use super::broker::causes::BrokerCause;
+use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zookeeper::causes::ZkCause;
 use serde::{Serialize, Serializer};
@@ -23,6 +26,10 @@ pub enum Cause {
     ZooKeeper(ZkCause),
     /// A broker's ZooKeeper client's (connection, session resumption).
     ZkClient(ZkClientCause),
+    /// A broker process's (lifecycle, registration, request checks, controlled shutdown).
+    Broker(BrokerCause),
+    /// The world's (actions, startup order, the safety monitor).
+    World(WorldCause),
     /// A sentence not yet typed (transitional).
     Text(String),
 }
@@ -33,6 +40,8 @@ impl Cause {
         match self {
             Cause::ZooKeeper(c) => c.english(),
             Cause::ZkClient(c) => c.english(),
+            Cause::Broker(c) => c.english(),
+            Cause::World(c) => c.english(),
             Cause::Text(s) => s.clone(),
         }
     }
@@ -60,6 +69,18 @@ impl From<ZkCause> for Cause {
 impl From<ZkClientCause> for Cause {
     fn from(c: ZkClientCause) -> Self {
         Cause::ZkClient(c)
+    }
+}
+
+impl From<BrokerCause> for Cause {
+    fn from(c: BrokerCause) -> Self {
+        Cause::Broker(c)
+    }
+}
+
+impl From<WorldCause> for Cause {
+    fn from(c: WorldCause) -> Self {
+        Cause::World(c)
     }
 }
 

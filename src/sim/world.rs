@@ -4,6 +4,9 @@
 //! (ZooKeeper, a broker, the producer, a consumer), sends what they output through the
 //! [`Network`], and runs the safety [`Monitor`] after every step.
 
+pub mod causes;
+
+use self::causes::WorldCause;
 use super::broker::{Broker, BrokerStatus, ZkState};
 use super::cause::Cause;
 use super::commands::{check, scope, Command, GroupSpec, Layout, Live, Setup, STARTUP_SPACING_MS};
@@ -214,17 +217,14 @@ impl World {
         let mut out = Out::default();
         match cmd {
             Command::Start(b) => {
-                let cause = "start action: a new process, a new ZooKeeper session";
                 let settings = self.settings.clone();
-                self.broker_mut(b).start(now, &settings, cause, &mut out);
+                self.broker_mut(b)
+                    .start(now, &settings, WorldCause::StartAction, &mut out);
                 self.parked.remove(&b);
                 self.finish(out);
             }
             Command::Crash(b) => {
-                self.broker_mut(b).crash(
-                    "crash action: the process dies at once; ZooKeeper notices only when the session times out",
-                    &mut out,
-                );
+                self.broker_mut(b).crash(WorldCause::CrashAction, &mut out);
                 self.parked.remove(&b);
                 self.finish(out);
             }
@@ -248,7 +248,7 @@ impl World {
                         from: a.short_name(),
                         to: b.short_name(),
                     },
-                    "cut action: the link drops every message, in flight or new".into(),
+                    WorldCause::CutAction.into(),
                 );
             }
             Command::Heal(a, b) => {
@@ -258,7 +258,7 @@ impl World {
                         from: a.short_name(),
                         to: b.short_name(),
                     },
-                    "heal action: the link carries messages again".into(),
+                    WorldCause::HealAction.into(),
                 );
                 // A ZooKeeper connection that lost packets is reset now; the client
                 // reconnects, replays what went unanswered and re-arms its watches.
@@ -313,7 +313,7 @@ impl World {
                                 acks: acks.name().into(),
                                 rate_per_s: rate,
                             },
-                            "produce action: a steady stream of records".into(),
+                            WorldCause::ProduceAction.into(),
                         );
                         self.push(
                             now,
@@ -334,7 +334,7 @@ impl World {
                     EventKind::ProducerStopped {
                         partition: tp.to_string(),
                     },
-                    "stop action".into(),
+                    WorldCause::StopAction.into(),
                 );
             }
             Command::StallFetcher {
@@ -348,7 +348,7 @@ impl World {
                     .push(Stall { topic, partition });
                 self.record(
                     EventKind::FetcherStalled { broker, what },
-                    "stall action: the follower stops sending fetch requests (a slow disk, a stuck thread); the leader sees it fall behind".into(),
+                    WorldCause::StallAction.into(),
                 );
             }
             Command::ResumeFetcher {
@@ -363,7 +363,7 @@ impl World {
                 b.replica_manager().kick_fetchers(now, &mut out);
                 self.record(
                     EventKind::FetcherResumed { broker, what },
-                    "resume action: the follower fetches again and catches up".into(),
+                    WorldCause::ResumeAction.into(),
                 );
                 self.finish(out);
             }
@@ -387,8 +387,7 @@ impl World {
                         },
                         topic: topic.clone(),
                     },
-                    "set_config action: a dynamic configuration change (kafka-configs --alter)"
-                        .into(),
+                    WorldCause::SetConfigAction.into(),
                 );
                 let elects_now = match &topic {
                     None => self
@@ -556,7 +555,7 @@ impl World {
                 invariant: name,
                 detail,
             },
-            "the safety monitor checks every invariant after every step".into(),
+            WorldCause::MonitorCheck.into(),
         );
     }
 
@@ -596,12 +595,8 @@ impl World {
             Item::Start(b) => {
                 if !self.brokers[&b].status.is_alive() {
                     let mut out = Out::default();
-                    self.broker_mut(b).start(
-                        now,
-                        &settings,
-                        "the scenario's brokers start in the listed order",
-                        &mut out,
-                    );
+                    self.broker_mut(b)
+                        .start(now, &settings, WorldCause::StartInOrder, &mut out);
                     self.finish(out);
                 }
             }

@@ -11,6 +11,7 @@ use super::pending::ControllerPending;
 use super::queue::{Phase, Reason, Running, Task};
 use super::testing::{node, state, Fixture};
 use super::Exit;
+use crate::sim::broker::causes::BrokerCause;
 use crate::sim::broker::tests::{answer, connected_broker, requests};
 use crate::sim::broker::Pending;
 use crate::sim::cause::Cause;
@@ -52,7 +53,7 @@ fn a_broker_refuses_a_leader_and_isr_from_an_older_controller_epoch() {
                 current: 5,
                 error: "STALE_CONTROLLER_EPOCH".into()
             },
-            Cause::Text("a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers".to_string())
+            BrokerCause::StaleControllerEpoch.into()
         )]
     );
     assert_eq!(

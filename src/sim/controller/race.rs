@@ -16,6 +16,7 @@ use super::pending::{ControllerPending, ElectionPending};
 use super::queue::Task;
 use super::{ControllerRole, PartitionContext};
 use crate::sim::broker::{Broker, Pending};
+use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{NodeData, OpResult, Out, WatchChange, ZkError, ZkOp};
@@ -371,7 +372,7 @@ impl Broker {
                 Some(c) => format!("/controller now names broker {c} (ControllerMovedException)"),
                 None => "/controller is gone".to_string(),
             };
-            self.resign(&cause, out);
+            self.resign(cause, out);
         }
     }
 
@@ -455,7 +456,7 @@ impl Broker {
     }
 
     /// `onControllerResignation`: stop acting as controller, drop its queues and watches.
-    pub(crate) fn resign(&mut self, cause: &str, out: &mut Out) {
+    pub(crate) fn resign(&mut self, cause: impl Into<Cause>, out: &mut Out) {
         if let Some(role) = self.controller.take() {
             out.event(
                 EventKind::ControllerResigned {
