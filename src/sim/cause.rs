@@ -5,7 +5,9 @@
 //!
 //! Each role keeps its causes in a small types file of its own, beside its code: the ZooKeeper
 //! server's ([`super::zookeeper::causes`]), the ZooKeeper client's ([`super::zk_client::causes`]),
-//! a broker's ([`super::broker::causes`]), the world's ([`super::world::causes`]).
+//! a broker's ([`super::broker::causes`]), its replica manager's
+//! ([`super::replication::causes`]) and group coordinator's ([`super::coordinator::causes`]), a
+//! consumer's ([`super::consumer::causes`]), the world's ([`super::world::causes`]).
 //! This module wraps them in one [`Cause`], which the output type ([`super::message::Out`]) and
 //! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types,
 //! so every role can name its causes without an import circle.
@@ -13,6 +15,9 @@
 //! In JSON a cause is its English sentence, a string.
 
 use super::broker::causes::BrokerCause;
+use super::consumer::causes::ConsumerCause;
+use super::coordinator::causes::CoordinatorCause;
+use super::replication::causes::ReplicationCause;
 use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zookeeper::causes::ZkCause;
@@ -28,6 +33,12 @@ pub enum Cause {
     ZkClient(ZkClientCause),
     /// A broker process's (lifecycle, registration, request checks, controlled shutdown).
     Broker(BrokerCause),
+    /// A broker's replica manager's (truncation, ISR changes, idempotent duplicates).
+    Replication(ReplicationCause),
+    /// A broker's group coordinator's (members, leaders, rebalances, the stored group).
+    Coordinator(CoordinatorCause),
+    /// A consumer's (the actions that end it, the coordinator it finds).
+    Consumer(ConsumerCause),
     /// The world's (actions, startup order, the safety monitor).
     World(WorldCause),
     /// A sentence not yet typed (transitional).
@@ -41,6 +52,9 @@ impl Cause {
             Cause::ZooKeeper(c) => c.english(),
             Cause::ZkClient(c) => c.english(),
             Cause::Broker(c) => c.english(),
+            Cause::Replication(c) => c.english(),
+            Cause::Coordinator(c) => c.english(),
+            Cause::Consumer(c) => c.english(),
             Cause::World(c) => c.english(),
             Cause::Text(s) => s.clone(),
         }
@@ -75,6 +89,24 @@ impl From<ZkClientCause> for Cause {
 impl From<BrokerCause> for Cause {
     fn from(c: BrokerCause) -> Self {
         Cause::Broker(c)
+    }
+}
+
+impl From<ReplicationCause> for Cause {
+    fn from(c: ReplicationCause) -> Self {
+        Cause::Replication(c)
+    }
+}
+
+impl From<CoordinatorCause> for Cause {
+    fn from(c: CoordinatorCause) -> Self {
+        Cause::Coordinator(c)
+    }
+}
+
+impl From<ConsumerCause> for Cause {
+    fn from(c: ConsumerCause) -> Self {
+        Cause::Consumer(c)
     }
 }
 

@@ -294,6 +294,7 @@ impl ReplicaManager<'_> {
     }
 }
 
+pub mod causes;
 mod follower;
 mod isr;
 mod leader;
