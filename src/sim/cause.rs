@@ -7,7 +7,8 @@
 //! server's ([`super::zookeeper::causes`]), the ZooKeeper client's ([`super::zk_client::causes`]),
 //! a broker's ([`super::broker::causes`]), its replica manager's
 //! ([`super::replication::causes`]) and group coordinator's ([`super::coordinator::causes`]), a
-//! consumer's ([`super::consumer::causes`]), the world's ([`super::world::causes`]).
+//! consumer's ([`super::consumer::causes`]), the producer's ([`super::producer::causes`]), the
+//! world's ([`super::world::causes`]).
 //! This module wraps them in one [`Cause`], which the output type ([`super::message::Out`]) and
 //! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types,
 //! so every role can name its causes without an import circle.
@@ -17,6 +18,7 @@
 use super::broker::causes::BrokerCause;
 use super::consumer::causes::ConsumerCause;
 use super::coordinator::causes::CoordinatorCause;
+use super::producer::causes::ProducerCause;
 use super::replication::causes::ReplicationCause;
 use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
@@ -39,6 +41,8 @@ pub enum Cause {
     Coordinator(CoordinatorCause),
     /// A consumer's (the actions that end it, the coordinator it finds).
     Consumer(ConsumerCause),
+    /// The producer's (errors, retries, expiry, records a leader no longer holds).
+    Producer(ProducerCause),
     /// The world's (actions, startup order, the safety monitor).
     World(WorldCause),
     /// A sentence not yet typed (transitional).
@@ -55,6 +59,7 @@ impl Cause {
             Cause::Replication(c) => c.english(),
             Cause::Coordinator(c) => c.english(),
             Cause::Consumer(c) => c.english(),
+            Cause::Producer(c) => c.english(),
             Cause::World(c) => c.english(),
             Cause::Text(s) => s.clone(),
         }
@@ -107,6 +112,12 @@ impl From<CoordinatorCause> for Cause {
 impl From<ConsumerCause> for Cause {
     fn from(c: ConsumerCause) -> Self {
         Cause::Consumer(c)
+    }
+}
+
+impl From<ProducerCause> for Cause {
+    fn from(c: ProducerCause) -> Self {
+        Cause::Producer(c)
     }
 }
 

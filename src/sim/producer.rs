@@ -33,6 +33,9 @@
 //! leader no longer has at that offset in that epoch is lost for good, and the cause is named
 //! (an unclean election, truncation to the high watermark before 0.11, acks=1).
 
+pub mod causes;
+
+use self::causes::{NoRetry, ProduceError, ProducerCause, RetryBackoff};
 use super::broker::{Broker, BrokerStatus};
 use super::cause::Cause;
 use super::config::{
@@ -292,18 +295,18 @@ fn stale_metadata(error: &str) -> bool {
 }
 
 /// What an error means, for the event log.
-fn error_cause(error: &str, profile: Profile) -> &'static str {
+fn error_cause(error: &str, profile: Profile) -> ProduceError {
     match error {
-        "NOT_ENOUGH_REPLICAS" => "acks=all and the ISR is smaller than min.insync.replicas: the leader refuses the write and appends nothing",
-        "NOT_ENOUGH_REPLICAS_AFTER_APPEND" => "the ISR fell below min.insync.replicas while the write waited for the followers: appended but not acknowledged",
-        "NOT_LEADER_OR_FOLLOWER" => "the broker the producer's metadata named is no longer the leader",
-        "LEADER_NOT_AVAILABLE" => "no broker knows a leader for the partition: it is offline",
-        REQUEST_TIMED_OUT if profile.reports_client_timeouts() => "no answer within request.timeout.ms (a frozen broker, a cut link, or acks=all followers that do not catch up): the producer closed the connection and cannot know whether the records were written",
-        REQUEST_TIMED_OUT => "acks=all: the followers did not catch up within request.timeout.ms",
-        NETWORK_EXCEPTION => "the connection closed with the request in flight (the leader's process died, or request.timeout.ms passed without an answer; NETWORK_EXCEPTION names both before 3.5): the producer cannot know whether the records were written",
-        DELIVERY_TIMEOUT => "the batch was created delivery.timeout.ms ago and is still not acknowledged: TimeoutException (\"Expiring N record(s) ... since batch creation\")",
-        BATCH_EXPIRED => "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1)",
-        _ => "the request failed",
+        "NOT_ENOUGH_REPLICAS" => ProduceError::NotEnoughReplicas,
+        "NOT_ENOUGH_REPLICAS_AFTER_APPEND" => ProduceError::NotEnoughReplicasAfterAppend,
+        "NOT_LEADER_OR_FOLLOWER" => ProduceError::NotLeaderOrFollower,
+        "LEADER_NOT_AVAILABLE" => ProduceError::LeaderNotAvailable,
+        REQUEST_TIMED_OUT if profile.reports_client_timeouts() => ProduceError::NoAnswer,
+        REQUEST_TIMED_OUT => ProduceError::FollowersTooSlow,
+        NETWORK_EXCEPTION => ProduceError::ConnectionClosed,
+        DELIVERY_TIMEOUT => ProduceError::DeliveryTimeout,
+        BATCH_EXPIRED => ProduceError::BatchExpired,
+        _ => ProduceError::Other,
     }
 }
 
@@ -413,7 +416,7 @@ impl Producer {
                 EventKind::ProducerStopped {
                     partition: tp.to_string(),
                 },
-                "the stream's duration or record count is done".into(),
+                ProducerCause::StreamDone.into(),
             ));
             return false;
         }
@@ -496,7 +499,7 @@ impl Producer {
         let cause = if settings.profile.reports_client_timeouts() {
             error_cause(REQUEST_TIMED_OUT, settings.profile)
         } else {
-            "no answer within request.timeout.ms: the producer closed the connection (reported as NETWORK_EXCEPTION before 3.5, KAFKA-14317) and cannot know whether the records were written"
+            ProduceError::NoAnswerDisconnect
         };
         let key = (f.batch.acks, f.broker);
         self.disconnect(now, key, error, cause, settings, rng, out);
@@ -533,7 +536,7 @@ impl Producer {
                 now,
                 key,
                 NETWORK_EXCEPTION,
-                "the leader's process died: the connection reset with the request in flight, so the producer cannot know whether the records were written",
+                ProduceError::LeaderDied,
                 settings,
                 rng,
                 out,
@@ -550,7 +553,7 @@ impl Producer {
         now: u64,
         key: (Acks, BrokerId),
         error: &'static str,
-        cause: &str,
+        cause: ProduceError,
         settings: &Settings,
         rng: &mut Rng,
         out: &mut ProducerOut,
@@ -581,7 +584,7 @@ impl Producer {
         now: u64,
         mut batch: Batch,
         error: &'static str,
-        cause: &str,
+        cause: ProduceError,
         settings: &Settings,
         rng: &mut Rng,
         out: &mut ProducerOut,
@@ -629,22 +632,15 @@ impl Producer {
             outage.retried += records;
             if outage.retry_error != Some(error) {
                 outage.retry_error = Some(error);
-                let mut how = format!("retries={}", cfg.retries);
-                if let Some(d) = cfg.delivery_timeout_ms {
-                    how.push_str(&format!(" within delivery.timeout.ms={d}"));
-                }
-                if profile.exponential_retry_backoff() {
-                    how.push_str(&format!(
-                        ", retry.backoff.ms={} doubling up to retry.backoff.max.ms={RETRY_BACKOFF_MAX_MS}",
-                        cfg.retry_backoff_ms
-                    ));
+                let backoff = if profile.exponential_retry_backoff() {
+                    RetryBackoff::Exponential {
+                        backoff_ms: cfg.retry_backoff_ms,
+                        max_ms: RETRY_BACKOFF_MAX_MS,
+                    }
                 } else {
-                    how.push_str(&format!(", retry.backoff.ms={}", cfg.retry_backoff_ms));
-                }
-                let dup = if cfg.idempotent {
-                    "enable.idempotence=true: a batch the leader already wrote is not written again"
-                } else {
-                    "enable.idempotence=false: a batch that was written before the error is written again"
+                    RetryBackoff::Fixed {
+                        backoff_ms: cfg.retry_backoff_ms,
+                    }
                 };
                 out.events.push((
                     EventKind::ProduceRetrying {
@@ -652,28 +648,50 @@ impl Producer {
                         error: error.to_string(),
                         records,
                     },
-                    format!("{cause}; the producer sends it again ({how}); {dup}").into(),
+                    ProducerCause::Retrying {
+                        error: cause,
+                        retries: cfg.retries,
+                        delivery_timeout_ms: cfg.delivery_timeout_ms,
+                        backoff,
+                        idempotent: cfg.idempotent,
+                    }
+                    .into(),
                 ));
             }
         } else {
-            let why = if !retriable(error) {
-                String::new()
+            let because = if !retriable(error) {
+                NoRetry::NotRetriable
             } else if timed_out {
-                format!(
-                    "; delivery.timeout.ms ({}) has passed since the batch was created",
-                    cfg.delivery_timeout_ms.unwrap_or_default()
-                )
+                NoRetry::DeliveryTimeoutPassed {
+                    delivery_timeout_ms: cfg.delivery_timeout_ms.unwrap_or_default(),
+                }
             } else if cfg.retries == 0 {
-                "; the producer does not retry (retries=0)".to_string()
+                NoRetry::NoRetries
             } else {
-                format!("; its {} retries are used up", cfg.retries)
+                NoRetry::RetriesUsedUp {
+                    retries: cfg.retries,
+                }
             };
-            self.failed(batch, error, &format!("{cause}{why}"), out);
+            self.failed(
+                batch,
+                error,
+                ProducerCause::GaveUp {
+                    error: cause,
+                    because,
+                },
+                out,
+            );
         }
     }
 
     /// A batch given up.
-    fn failed(&mut self, batch: Batch, error: &'static str, cause: &str, out: &mut ProducerOut) {
+    fn failed(
+        &mut self,
+        batch: Batch,
+        error: &'static str,
+        cause: ProducerCause,
+        out: &mut ProducerOut,
+    ) {
         let ledger = self.ledgers.entry(batch.tp.clone()).or_default();
         ledger.failed_records += batch.records;
         let outage = self
@@ -712,13 +730,21 @@ impl Producer {
         self.new_acks = true;
         self.recovered(
             (batch.tp, batch.acks),
-            format!("the leader acknowledged a batch again (offset {base}, leader epoch {epoch})"),
+            ProducerCause::AckedAgain {
+                offset: base,
+                leader_epoch: epoch,
+            },
             out,
         );
     }
 
     /// The end of a queue's outage, if it had one.
-    fn recovered(&mut self, key: (TopicPartition, Acks), cause: String, out: &mut ProducerOut) {
+    fn recovered(
+        &mut self,
+        key: (TopicPartition, Acks),
+        cause: ProducerCause,
+        out: &mut ProducerOut,
+    ) {
         if let Some(o) = self.outages.remove(&key) {
             out.events.push((
                 EventKind::ProduceRecovered {
@@ -786,23 +812,19 @@ impl Producer {
                 let (error, cause) = if cfg.delivery_timeout_ms.is_some() {
                     (
                         DELIVERY_TIMEOUT,
-                        format!(
-                            "{} (delivery.timeout.ms={})",
-                            error_cause(DELIVERY_TIMEOUT, settings.profile),
-                            cfg.delivery_timeout_ms.unwrap_or_default()
-                        ),
+                        ProducerCause::ExpiredQueued {
+                            delivery_timeout_ms: cfg.delivery_timeout_ms.unwrap_or_default(),
+                        },
                     )
                 } else {
                     (
                         BATCH_EXPIRED,
-                        format!(
-                            "{} (request.timeout.ms={}; delivery.timeout.ms came with 2.1)",
-                            error_cause(BATCH_EXPIRED, settings.profile),
-                            cfg.request_timeout_ms
-                        ),
+                        ProducerCause::ExpiredInAccumulator {
+                            request_timeout_ms: cfg.request_timeout_ms,
+                        },
                     )
                 };
-                self.failed(batch, error, &cause, out);
+                self.failed(batch, error, cause, out);
             }
         }
         // `Sender.getExpiredInflightBatches` (2.1+): a batch in flight fails at its delivery
@@ -828,10 +850,9 @@ impl Producer {
             self.failed(
                 batch,
                 DELIVERY_TIMEOUT,
-                &format!(
-                    "{} (delivery.timeout.ms={d}); its request was still unanswered",
-                    error_cause(DELIVERY_TIMEOUT, settings.profile)
-                ),
+                ProducerCause::ExpiredInFlight {
+                    delivery_timeout_ms: d,
+                },
                 out,
             );
         }
@@ -1049,7 +1070,7 @@ impl Producer {
                 if acks == Acks::Zero {
                     self.recovered(
                         key.clone(),
-                        format!("acks=0: a batch went out to leader {leader} again, which is all the producer learns"),
+                        ProducerCause::SentAgainAcksZero { leader },
                         out,
                     );
                 } else {
@@ -1285,7 +1306,12 @@ impl Producer {
                         acks: a.acks.name().into(),
                         reason: reason.clone(),
                     },
-                    format!("leader {leader} (leader epoch {leader_epoch}) does not hold these offsets from leader epoch {}", a.epoch).into(),
+                    ProducerCause::OffsetsGone {
+                        leader,
+                        leader_epoch,
+                        acked_epoch: a.epoch,
+                    }
+                    .into(),
                 ));
                 if a.acks == Acks::All && !unclean {
                     out.violations.push((
