@@ -9,6 +9,7 @@ use super::controller::timers::ControllerTimer;
 use super::event::EventKind;
 use super::log::{BatchMark, Run};
 use super::net::{BrokerId, Endpoint};
+use super::replication::timers::ReplicaTimer;
 use super::topic::{Acks, TopicPartition};
 
 /// A ZooKeeper session id.
@@ -738,21 +739,9 @@ pub enum Timer {
     Controller(ControllerTimer),
     /// Broker: back-off before the next controlled shutdown attempt is over.
     ShutdownRetry { attempt: u32 },
-    /// Leader: the ISR-expiration check, every `replica.lag.time.max.ms` / 2.
-    IsrExpiration,
-    /// Leader: a fetch held for lack of data is answered now (`replica.fetch.wait.max.ms`).
-    DelayedFetch {
-        follower: BrokerId,
-        correlation_id: u64,
-    },
-    /// Follower: a fetch got no answer in time (`replica.socket.timeout.ms`).
-    FetchTimeout {
-        leader: BrokerId,
-        correlation_id: u64,
-    },
-    /// Follower: the back-off after a fetch error is over.
-    FetchBackoff { leader: BrokerId },
-    /// Leader: an acks=all produce waited `request.timeout.ms`.
+    /// Replica manager: one of its timers.
+    Replica(ReplicaTimer),
+    /// Producer: a request waited `request.timeout.ms`.
     ProduceTimeout { request: u64 },
     /// Producer: the next batch of a steady stream.
     ProduceTick { stream: u64 },

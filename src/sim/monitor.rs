@@ -12,7 +12,7 @@ use super::invariants::{self, EpochsSeen, Violation};
 use super::net::BrokerId;
 use super::replication::Role;
 use super::topic::{TopicPartition, TopicSpec};
-use super::znodes::{partition_state_path, topic_path, PartitionState, TopicAssignment};
+use super::znodes::{partition_state_path, topic_path, PartitionState};
 use super::zookeeper::ZooKeeper;
 use std::collections::BTreeMap;
 
@@ -125,7 +125,7 @@ impl Monitor {
                 continue;
             };
             if self.zk_assignments.get(&t.name).map(|(m, _)| *m) != Some(node.stat.mzxid) {
-                if let Ok(a) = serde_json::from_str::<TopicAssignment>(&node.data) {
+                if let Some(a) = node.value.topic() {
                     self.zk_assignments
                         .insert(t.name.clone(), (node.stat.mzxid, a.by_partition()));
                 }
@@ -136,8 +136,8 @@ impl Monitor {
                 continue;
             };
             if cached.as_ref().map(|(m, _)| *m) != Some(node.stat.mzxid) {
-                if let Some(st) = PartitionState::from_json(&node.data) {
-                    *cached = Some((node.stat.mzxid, st));
+                if let Some(st) = node.value.partition_state() {
+                    *cached = Some((node.stat.mzxid, st.clone()));
                 }
             }
         }
@@ -214,7 +214,7 @@ impl Monitor {
         let node = zk.node(&partition_state_path(&tp.topic, tp.partition))?;
         match self.cached_zk_state(tp) {
             Some((mzxid, st)) if *mzxid == node.stat.mzxid => Some(st.clone()),
-            _ => PartitionState::from_json(&node.data),
+            _ => node.value.partition_state().cloned(),
         }
     }
 
@@ -234,7 +234,7 @@ impl Monitor {
                 .and_then(|(_, a)| a.get(&tp.partition).cloned());
         }
         zk.node(&topic_path(&tp.topic))
-            .and_then(|n| serde_json::from_str::<TopicAssignment>(&n.data).ok())
+            .and_then(|n| n.value.topic())
             .and_then(|a| a.by_partition().remove(&tp.partition))
     }
 

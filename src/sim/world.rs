@@ -27,7 +27,8 @@ use super::state::{
 };
 use super::topic::{Acks, TopicPartition, TopicSpec};
 use super::znodes::{
-    topic_path, PartitionState, ReassignPartitions, TopicAssignment, REASSIGN_PARTITIONS_PATH,
+    topic_path, PartitionState, ReassignPartitions, TopicAssignment, ZnodeValue,
+    REASSIGN_PARTITIONS_PATH,
 };
 use super::zookeeper::ZooKeeper;
 use std::collections::{BTreeMap, BTreeSet};
@@ -432,7 +433,10 @@ impl World {
                     let mut list = self
                         .zk
                         .node(REASSIGN_PARTITIONS_PATH)
-                        .and_then(|n| ReassignPartitions::from_json(&n.data))
+                        .and_then(|n| match &n.value {
+                            ZnodeValue::ReassignPartitions(list) => Some(list.clone()),
+                            _ => None,
+                        })
                         .unwrap_or(ReassignPartitions {
                             version: 1,
                             partitions: Vec::new(),

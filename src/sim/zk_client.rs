@@ -18,7 +18,7 @@ use super::controller::pending::{ControllerPending, ElectionPending};
 use super::event::EventKind;
 use super::message::{Body, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp};
 use super::net::{BrokerId, Endpoint};
-use super::topic::TopicPartition;
+use super::replication::timers::ReplicaPending;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How often a disconnected ZooKeeper client retries.
@@ -65,21 +65,8 @@ pub enum Pending {
     Election(ElectionPending),
     /// A request of the acting controller.
     Controller(ControllerPending),
-    /// The leader's compare-and-set of a partition's ISR (before 2.7).
-    IsrUpdate {
-        tp: TopicPartition,
-        isr: Vec<BrokerId>,
-        leader_epoch: u64,
-    },
-    /// After a BADVERSION on that compare-and-set: read the znode to see whether it already
-    /// holds the change (a retried request whose first reply was lost).
-    IsrUpdateCheck {
-        tp: TopicPartition,
-        isr: Vec<BrokerId>,
-        leader_epoch: u64,
-    },
-    /// The leader's `/isr_change_notification` for the controller (before 2.7).
-    IsrNotify,
+    /// A request of the replica manager (the leader's ISR writes before 2.7).
+    Replica(ReplicaPending),
 }
 
 /// The client side of the ZooKeeper connection.
@@ -648,7 +635,12 @@ mod tests {
         assert_eq!(o.timers, vec![(5_001, B, Timer::ZkTick(tick + 1))]);
         // A request made while disconnected waits.
         let mut o = out();
-        c.request(4_500, exists("/admin", false), Pending::IsrNotify, &mut o);
+        c.request(
+            4_500,
+            exists("/admin", false),
+            Pending::Replica(ReplicaPending::IsrNotify),
+            &mut o,
+        );
         assert!(o.sends.is_empty());
         // The session resumes: the event; a ping at once (1002 ms since the Reconnect, more
         // than 1000); SetWatches for the watch it held; then the lost request first and the

@@ -138,6 +138,73 @@ impl PartitionState {
     }
 }
 
+/// Reads the `brokerid` out of `/controller`'s JSON data (`ControllerZNode.decode`).
+pub fn parse_broker_id(data: &str) -> Option<BrokerId> {
+    let v: serde_json::Value = serde_json::from_str(data).ok()?;
+    v.get("brokerid")?
+        .as_u64()
+        .and_then(|b| u32::try_from(b).ok())
+}
+
+/// A znode's data as the model reads it, parsed once when the znode is written and kept next
+/// to its JSON, so that the monitor and the views never parse it again. Brokers still read the
+/// JSON they receive, as Kafka does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ZnodeValue {
+    /// `/controller`: the broker it names.
+    Controller(BrokerId),
+    /// `/controller_epoch`: the epoch.
+    ControllerEpoch(u64),
+    /// `/brokers/topics/<topic>`: the topic's assignment.
+    Topic(TopicAssignment),
+    /// `/brokers/topics/<topic>/partitions/<p>/state`: the partition state.
+    PartitionState(PartitionState),
+    /// `/admin/reassign_partitions`: the reassignments asked for (before 2.4).
+    ReassignPartitions(ReassignPartitions),
+    /// Any other znode, or data that is not in the format its path holds.
+    Other,
+}
+
+impl ZnodeValue {
+    /// Parses `data` as the znode at `path` holds it.
+    pub fn parse(path: &str, data: &str) -> Self {
+        let parsed = if path == "/controller" {
+            parse_broker_id(data).map(ZnodeValue::Controller)
+        } else if path == "/controller_epoch" {
+            data.parse().ok().map(ZnodeValue::ControllerEpoch)
+        } else if path == REASSIGN_PARTITIONS_PATH {
+            ReassignPartitions::from_json(data).map(ZnodeValue::ReassignPartitions)
+        } else if let Some(rest) = path.strip_prefix("/brokers/topics/") {
+            match rest.split('/').collect::<Vec<_>>().as_slice() {
+                [_topic] => serde_json::from_str(data).ok().map(ZnodeValue::Topic),
+                [_topic, "partitions", _p, "state"] => {
+                    PartitionState::from_json(data).map(ZnodeValue::PartitionState)
+                }
+                _ => None,
+            }
+        } else {
+            None
+        };
+        parsed.unwrap_or(ZnodeValue::Other)
+    }
+
+    /// The partition state, if this is one.
+    pub fn partition_state(&self) -> Option<&PartitionState> {
+        match self {
+            ZnodeValue::PartitionState(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The topic assignment, if this is one.
+    pub fn topic(&self) -> Option<&TopicAssignment> {
+        match self {
+            ZnodeValue::Topic(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
 /// A controller write, fenced as the profile's Kafka fences it: from 2.1 (KAFKA-6082) every
 /// controller write to ZooKeeper is a multi-op that first checks that `/controller_epoch` still
 /// has the zkVersion the controller wrote when it was elected; a zombie controller's write then
@@ -160,6 +227,50 @@ pub fn fenced(profile: Profile, epoch_zk_version: i32, write: ZkOp) -> ZkOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_znodes_value_is_parsed_by_its_path() {
+        assert_eq!(
+            ZnodeValue::parse(
+                "/controller",
+                r#"{"version":1,"brokerid":2,"timestamp":"0"}"#
+            ),
+            ZnodeValue::Controller(2)
+        );
+        assert_eq!(
+            ZnodeValue::parse("/controller_epoch", "7"),
+            ZnodeValue::ControllerEpoch(7)
+        );
+        let state = PartitionState {
+            controller_epoch: 1,
+            leader: 3,
+            version: 1,
+            leader_epoch: 4,
+            isr: vec![3, 1],
+        };
+        let v = ZnodeValue::parse("/brokers/topics/t/partitions/0/state", &state.to_json());
+        assert_eq!(v.partition_state(), Some(&state));
+        let a = TopicAssignment::new(&[vec![1, 2], vec![2, 3]]);
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(
+            ZnodeValue::parse("/brokers/topics/t", &json).topic(),
+            Some(&a)
+        );
+        // A path the model only passes along, and data not in its path's format.
+        assert_eq!(ZnodeValue::parse("/brokers/ids/1", "{}"), ZnodeValue::Other);
+        assert_eq!(
+            ZnodeValue::parse("/brokers/topics/t", "nonsense"),
+            ZnodeValue::Other
+        );
+        assert_eq!(
+            ZnodeValue::parse("/brokers/topics/t/partitions", ""),
+            ZnodeValue::Other
+        );
+        assert_eq!(
+            ZnodeValue::parse("/controller_epoch", "-1"),
+            ZnodeValue::Other
+        );
+    }
 
     #[test]
     fn partition_state_json_is_kafkas() {

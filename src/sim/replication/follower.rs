@@ -55,10 +55,10 @@ impl ReplicaManager<'_> {
         out.timer(
             now + REPLICA_SOCKET_TIMEOUT_MS,
             self.me(),
-            Timer::FetchTimeout {
+            Timer::Replica(ReplicaTimer::FetchTimeout {
                 leader,
                 correlation_id,
-            },
+            }),
         );
     }
 
@@ -182,7 +182,7 @@ impl ReplicaManager<'_> {
             out.timer(
                 now + settings.replica_fetch_backoff_ms,
                 self.me(),
-                Timer::FetchBackoff { leader },
+                Timer::Replica(ReplicaTimer::FetchBackoff { leader }),
             );
         } else {
             self.maybe_fetch(now, leader, out);

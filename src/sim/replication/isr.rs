@@ -10,7 +10,7 @@ impl ReplicaManager<'_> {
         out.timer(
             now + (settings.replica_lag_time_max_ms / 2).max(1),
             self.me(),
-            Timer::IsrExpiration,
+            Timer::Replica(ReplicaTimer::IsrExpiration),
         );
         let id = self.id;
         let mut shrinks = Vec::new();
@@ -107,11 +107,11 @@ impl ReplicaManager<'_> {
                     data: state.to_json(),
                     version: Some(version),
                 },
-                Pending::IsrUpdate {
+                Pending::Replica(ReplicaPending::IsrUpdate {
                     tp: tp.clone(),
                     isr,
                     leader_epoch,
-                },
+                }),
                 out,
             );
         }
@@ -164,11 +164,11 @@ impl ReplicaManager<'_> {
                     path: partition_state_path(&tp.topic, tp.partition),
                     watch: false,
                 },
-                Pending::IsrUpdateCheck {
+                Pending::Replica(ReplicaPending::IsrUpdateCheck {
                     tp,
                     isr,
                     leader_epoch,
-                },
+                }),
                 out,
             ),
             Err(e) => self.isr_update_refused(&tp, e.name(), out),
@@ -231,7 +231,7 @@ impl ReplicaManager<'_> {
                 data: format!("{{\"version\":1,\"partitions\":[\"{tp}\"]}}"),
                 ephemeral: false,
             },
-            Pending::IsrNotify,
+            Pending::Replica(ReplicaPending::IsrNotify),
             out,
         );
     }

@@ -39,10 +39,10 @@ impl ReplicaManager<'_> {
             out.timer(
                 now + settings.replica_fetch_wait_max_ms,
                 self.me(),
-                Timer::DelayedFetch {
+                Timer::Replica(ReplicaTimer::DelayedFetch {
                     follower,
                     correlation_id,
-                },
+                }),
             );
         }
     }

@@ -24,6 +24,7 @@ use super::topic::{Acks, TopicPartition};
 use super::zk_client::{Pending, ZkClient};
 use super::znodes::{partition_state_path, PartitionState};
 use std::collections::{BTreeMap, BTreeSet};
+pub use timers::{ReplicaPending, ReplicaTimer};
 
 /// `replica.socket.timeout.ms`: how long a follower waits for a fetch answer.
 pub const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
@@ -284,12 +285,59 @@ impl ReplicaManager<'_> {
         }
     }
 
+    /// One of the replica manager's timers fired.
+    pub(crate) fn on_timer(
+        &mut self,
+        now: u64,
+        timer: ReplicaTimer,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        match timer {
+            ReplicaTimer::IsrExpiration => self.on_isr_expiration(now, settings, out),
+            ReplicaTimer::DelayedFetch {
+                follower,
+                correlation_id,
+            } => self.on_delayed_fetch(follower, correlation_id, settings, out),
+            ReplicaTimer::FetchTimeout {
+                leader,
+                correlation_id,
+            } => self.on_fetch_timeout(now, leader, correlation_id, out),
+            ReplicaTimer::FetchBackoff { leader } => self.on_fetch_backoff(now, leader, out),
+            ReplicaTimer::ProduceTimeout { request } => self.on_produce_timeout(request, out),
+        }
+    }
+
+    /// The answer to one of its ZooKeeper requests.
+    pub(crate) fn on_zk_response(
+        &mut self,
+        now: u64,
+        purpose: ReplicaPending,
+        result: Result<OpResult, ZkError>,
+        settings: &Settings,
+        out: &mut Out,
+    ) {
+        match purpose {
+            ReplicaPending::IsrUpdate {
+                tp,
+                isr,
+                leader_epoch,
+            } => self.on_isr_update_result(now, (tp, isr, leader_epoch), result, settings, out),
+            ReplicaPending::IsrUpdateCheck {
+                tp,
+                isr,
+                leader_epoch,
+            } => self.on_isr_update_check(now, (tp, isr, leader_epoch), result, settings, out),
+            ReplicaPending::IsrNotify => {}
+        }
+    }
+
     /// Starts the periodic ISR-expiration check of a fresh process.
     pub(crate) fn start_replica_manager(&mut self, now: u64, settings: &Settings, out: &mut Out) {
         out.timer(
             now + (settings.replica_lag_time_max_ms / 2).max(1),
             self.me(),
-            Timer::IsrExpiration,
+            Timer::Replica(ReplicaTimer::IsrExpiration),
         );
     }
 }
@@ -300,6 +348,7 @@ mod isr;
 mod leader;
 mod leader_and_isr;
 mod produce;
+pub(crate) mod timers;
 
 #[cfg(test)]
 mod tests;

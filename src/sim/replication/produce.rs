@@ -118,7 +118,7 @@ impl ReplicaManager<'_> {
                 out.timer(
                     now + settings.request_timeout_ms,
                     self.me(),
-                    Timer::ProduceTimeout { request },
+                    Timer::Replica(ReplicaTimer::ProduceTimeout { request }),
                 );
             }
         }

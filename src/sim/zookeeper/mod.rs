@@ -17,7 +17,8 @@
 
 use super::message::{Out, SessionId, Stat, ZkOp};
 use super::net::BrokerId;
-use super::znodes::PartitionState;
+pub use super::znodes::parse_broker_id;
+use super::znodes::{PartitionState, ZnodeValue};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One znode.
@@ -25,6 +26,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Znode {
     /// Its data.
     pub data: String,
+    /// Its data as the model reads it, parsed when it was written.
+    pub value: ZnodeValue,
     /// Its stat.
     pub stat: Stat,
     /// The zxid of the last change to its list of children.
@@ -116,6 +119,7 @@ impl ZooKeeper {
         self.nodes.insert(
             path.to_string(),
             Znode {
+                value: ZnodeValue::parse(path, data),
                 data: data.to_string(),
                 stat: stat.clone(),
                 pzxid: self.zxid,
@@ -212,9 +216,7 @@ impl ZooKeeper {
             return;
         }
         let (Some(old), Some(new)) = (
-            self.nodes
-                .get(path)
-                .and_then(|n| PartitionState::from_json(&n.data)),
+            self.nodes.get(path).and_then(|n| n.value.partition_state()),
             PartitionState::from_json(data),
         ) else {
             return;
@@ -261,17 +263,18 @@ impl ZooKeeper {
 
     /// The broker named by `/controller`, if the znode exists.
     pub fn controller(&self) -> Option<BrokerId> {
-        self.nodes
-            .get("/controller")
-            .and_then(|n| parse_broker_id(&n.data))
+        match self.nodes.get("/controller").map(|n| &n.value) {
+            Some(ZnodeValue::Controller(b)) => Some(*b),
+            _ => None,
+        }
     }
 
     /// The value of `/controller_epoch` (0 when it does not exist yet).
     pub fn controller_epoch(&self) -> u64 {
-        self.nodes
-            .get("/controller_epoch")
-            .and_then(|n| n.data.parse().ok())
-            .unwrap_or(0)
+        match self.nodes.get("/controller_epoch").map(|n| &n.value) {
+            Some(ZnodeValue::ControllerEpoch(e)) => *e,
+            _ => 0,
+        }
     }
 
     /// The broker epoch (czxid) of `/brokers/ids/N`, if registered.
@@ -280,14 +283,6 @@ impl ZooKeeper {
             .get(&format!("/brokers/ids/{broker}"))
             .map(|n| n.stat.czxid)
     }
-}
-
-/// Reads the `brokerid` out of `/controller`'s JSON data.
-pub fn parse_broker_id(data: &str) -> Option<BrokerId> {
-    let v: serde_json::Value = serde_json::from_str(data).ok()?;
-    v.get("brokerid")?
-        .as_u64()
-        .and_then(|b| u32::try_from(b).ok())
 }
 
 #[cfg(test)]

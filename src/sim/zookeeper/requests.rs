@@ -8,6 +8,7 @@ use crate::sim::message::{
     Body, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
 };
 use crate::sim::net::{BrokerId, Endpoint};
+use crate::sim::znodes::ZnodeValue;
 use std::collections::{BTreeMap, BTreeSet};
 
 impl ZooKeeper {
@@ -385,6 +386,7 @@ impl ZooKeeper {
                 self.nodes.insert(
                     path.clone(),
                     Znode {
+                        value: ZnodeValue::parse(&path, &data),
                         data,
                         stat: stat.clone(),
                         pzxid: zxid,
@@ -401,6 +403,7 @@ impl ZooKeeper {
             ZkOp::SetData { path, data, .. } => {
                 self.note_partition_write(&path, &data);
                 let node = self.nodes.get_mut(&path).expect("checked before applying");
+                node.value = ZnodeValue::parse(&path, &data);
                 node.data = data;
                 node.stat.version += 1;
                 node.stat.mzxid = zxid;
