@@ -4,11 +4,11 @@
 //! in another language from the same figures.
 //!
 //! Each role keeps its causes in a small types file of its own, beside its code: the ZooKeeper
-//! server's ([`super::zookeeper::causes`]), the ZooKeeper client's ([`super::zk_client::causes`]),
-//! a broker's ([`super::broker::causes`]), its replica manager's
-//! ([`super::replication::causes`]) and group coordinator's ([`super::coordinator::causes`]), a
-//! consumer's ([`super::consumer::causes`]), the producer's ([`super::producer::causes`]), the
-//! world's ([`super::world::causes`]).
+//! server's ([`super::zookeeper::causes`]) and client's ([`super::zk_client::causes`]); a
+//! broker's ([`super::broker::causes`]) and those of its controller role
+//! ([`super::controller::causes`]), replica manager ([`super::replication::causes`]) and group
+//! coordinator ([`super::coordinator::causes`]); a consumer's ([`super::consumer::causes`]); the
+//! producer's ([`super::producer::causes`]); the world's ([`super::world::causes`]).
 //! This module wraps them in one [`Cause`], which the output type ([`super::message::Out`]) and
 //! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types,
 //! so every role can name its causes without an import circle.
@@ -17,6 +17,7 @@
 
 use super::broker::causes::BrokerCause;
 use super::consumer::causes::ConsumerCause;
+use super::controller::causes::ControllerCause;
 use super::coordinator::causes::CoordinatorCause;
 use super::producer::causes::ProducerCause;
 use super::replication::causes::ReplicationCause;
@@ -35,6 +36,8 @@ pub enum Cause {
     ZkClient(ZkClientCause),
     /// A broker process's (lifecycle, registration, request checks, controlled shutdown).
     Broker(BrokerCause),
+    /// A broker's controller role's (the election race, brokers, partitions, reassignments).
+    Controller(ControllerCause),
     /// A broker's replica manager's (truncation, ISR changes, idempotent duplicates).
     Replication(ReplicationCause),
     /// A broker's group coordinator's (members, leaders, rebalances, the stored group).
@@ -45,8 +48,6 @@ pub enum Cause {
     Producer(ProducerCause),
     /// The world's (actions, startup order, the safety monitor).
     World(WorldCause),
-    /// A sentence not yet typed (transitional).
-    Text(String),
 }
 
 impl Cause {
@@ -56,12 +57,12 @@ impl Cause {
             Cause::ZooKeeper(c) => c.english(),
             Cause::ZkClient(c) => c.english(),
             Cause::Broker(c) => c.english(),
+            Cause::Controller(c) => c.english(),
             Cause::Replication(c) => c.english(),
             Cause::Coordinator(c) => c.english(),
             Cause::Consumer(c) => c.english(),
             Cause::Producer(c) => c.english(),
             Cause::World(c) => c.english(),
-            Cause::Text(s) => s.clone(),
         }
     }
 }
@@ -97,6 +98,12 @@ impl From<BrokerCause> for Cause {
     }
 }
 
+impl From<ControllerCause> for Cause {
+    fn from(c: ControllerCause) -> Self {
+        Cause::Controller(c)
+    }
+}
+
 impl From<ReplicationCause> for Cause {
     fn from(c: ReplicationCause) -> Self {
         Cause::Replication(c)
@@ -124,18 +131,6 @@ impl From<ProducerCause> for Cause {
 impl From<WorldCause> for Cause {
     fn from(c: WorldCause) -> Self {
         Cause::World(c)
-    }
-}
-
-impl From<String> for Cause {
-    fn from(s: String) -> Self {
-        Cause::Text(s)
-    }
-}
-
-impl From<&str> for Cause {
-    fn from(s: &str) -> Self {
-        Cause::Text(s.to_string())
     }
 }
 

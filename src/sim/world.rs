@@ -480,7 +480,7 @@ impl World {
                     self.zk.admin_delete("/controller", &mut out);
                     out.event(
                         EventKind::ControllerDeleted { controller },
-                        "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first",
+                        WorldCause::DeleteControllerAction,
                     );
                 }
                 self.finish(out);

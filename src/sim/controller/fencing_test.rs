@@ -7,6 +7,7 @@
 //! [`super::reassignment`]), and a failed guard resigns it (`Exit::Moved`, then
 //! `Broker::resign_moved` in [`super::race`]).
 
+use super::causes::ControllerCause;
 use super::pending::ControllerPending;
 use super::queue::{Phase, Reason, Running, Task};
 use super::testing::{node, state, Fixture};
@@ -14,7 +15,6 @@ use super::Exit;
 use crate::sim::broker::causes::BrokerCause;
 use crate::sim::broker::tests::{answer, connected_broker, requests};
 use crate::sim::broker::Pending;
-use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError, OpResult, Out, ZkError, ZkOp};
@@ -128,9 +128,7 @@ fn a_write_whose_epoch_guard_fails_ends_the_role_without_output() {
     });
     assert_eq!(
         h.exit,
-        Some(Exit::Moved(
-            "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)"
-        ))
+        Some(Exit::Moved(ControllerCause::FencedWriteFailed))
     );
     assert_eq!(h.zk, vec![]);
     assert_eq!(
@@ -212,7 +210,7 @@ fn the_broker_resigns_a_role_whose_fenced_write_failed_and_watches_controller_ag
                 broker: 1,
                 epoch: 1
             },
-            Cause::Text("its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)".to_string())
+            ControllerCause::FencedWriteFailed.into()
         )]
     );
     assert_eq!(

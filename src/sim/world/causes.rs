@@ -24,6 +24,8 @@ pub enum WorldCause {
     ResumeAction,
     /// `set_config`: a dynamic configuration change (`kafka-configs --alter`).
     SetConfigAction,
+    /// `delete_controller`: an operator deletes `/controller` (zookeeper-shell).
+    DeleteControllerAction,
     /// The safety monitor found an invariant broken.
     MonitorCheck,
 }
@@ -42,6 +44,7 @@ impl WorldCause {
             WorldCause::StallAction => "stall action: the follower stops sending fetch requests (a slow disk, a stuck thread); the leader sees it fall behind",
             WorldCause::ResumeAction => "resume action: the follower fetches again and catches up",
             WorldCause::SetConfigAction => "set_config action: a dynamic configuration change (kafka-configs --alter)",
+            WorldCause::DeleteControllerAction => "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first",
             WorldCause::MonitorCheck => "the safety monitor checks every invariant after every step",
         }
         .to_string()
@@ -65,6 +68,7 @@ mod tests {
             (WorldCause::StallAction, "stall action: the follower stops sending fetch requests (a slow disk, a stuck thread); the leader sees it fall behind"),
             (WorldCause::ResumeAction, "resume action: the follower fetches again and catches up"),
             (WorldCause::SetConfigAction, "set_config action: a dynamic configuration change (kafka-configs --alter)"),
+            (WorldCause::DeleteControllerAction, "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first"),
             (WorldCause::MonitorCheck, "the safety monitor checks every invariant after every step"),
         ];
         for (cause, text) in cases {
