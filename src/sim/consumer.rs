@@ -7,6 +7,9 @@
 //! A request to a broker whose process is gone fails at once (the connection is refused); one
 //! to a frozen broker waits for `request.timeout.ms`.
 
+pub mod causes;
+
+use self::causes::ConsumerCause;
 use super::assignors::{Assignor, Subscription};
 use super::event::EventKind;
 use super::message::{Body, Joined, KafkaError, Out, Timer};
@@ -172,7 +175,7 @@ impl Consumers {
                 group: group.to_string(),
                 member: name.to_string(),
             },
-            "leave action: the consumer closes and sends LeaveGroup, so the coordinator need not wait for its session to expire",
+            ConsumerCause::LeaveAction,
         );
         if let (Some(b), false) = (c.coordinator, c.member_id.is_empty()) {
             let body = Body::LeaveGroup {
@@ -201,7 +204,7 @@ impl Consumers {
                     group: group.to_string(),
                     member: name.to_string(),
                 },
-                "crash_consumer action: no LeaveGroup, no more heartbeats; the coordinator notices only when session.timeout.ms passes",
+                ConsumerCause::CrashAction,
             );
         }
     }
@@ -353,13 +356,13 @@ impl Consumer {
                         self.coordinator = Some(b);
                         if self.last_found.replace(b) != Some(b) {
                             out.event(
-                            EventKind::CoordinatorFound {
-                                group: self.group.clone(),
-                                member: self.name.clone(),
-                                coordinator: b,
-                            },
-                            "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets",
-                        );
+                                EventKind::CoordinatorFound {
+                                    group: self.group.clone(),
+                                    member: self.name.clone(),
+                                    coordinator: b,
+                                },
+                                ConsumerCause::CoordinatorFound,
+                            );
                         }
                         if self.member_id.is_empty() || self.generation == 0 || self.needs_join {
                             self.needs_join = false;

@@ -2,6 +2,7 @@
 //!
 //! The page's event log, the command line's `--events` and the golden traces all print these.
 
+use super::cause::Cause;
 use super::net::BrokerId;
 use serde::Serialize;
 use std::fmt;
@@ -14,8 +15,9 @@ pub struct Event {
     /// What happened.
     #[serde(flatten)]
     pub kind: EventKind,
-    /// The rule, and where one drives it the setting, that made it happen.
-    pub cause: String,
+    /// The rule, and where one drives it the setting, that made it happen (in JSON, its
+    /// English sentence).
+    pub cause: Cause,
 }
 
 /// Why the controller elected a partition leader: the `reason` of `leader_elected`, after

@@ -4,6 +4,7 @@
 //! input and pushes what it wants done into an [`Out`]: messages to send, timers to set,
 //! events to record. The world turns those into timed deliveries.
 
+use super::cause::Cause;
 use super::controller::timers::ControllerTimer;
 use super::event::EventKind;
 use super::log::{BatchMark, Run};
@@ -763,7 +764,7 @@ pub struct Out {
     /// Timers: (fire at, owner, timer).
     pub timers: Vec<(u64, Endpoint, Timer)>,
     /// Events with their causes.
-    pub events: Vec<(EventKind, String)>,
+    pub events: Vec<(EventKind, Cause)>,
 }
 
 impl Out {
@@ -776,7 +777,7 @@ impl Out {
         self.timers.push((at, owner, timer));
     }
     /// Record an event.
-    pub fn event(&mut self, kind: EventKind, cause: impl Into<String>) {
+    pub fn event(&mut self, kind: EventKind, cause: impl Into<Cause>) {
         self.events.push((kind, cause.into()));
     }
 }

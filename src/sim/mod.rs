@@ -12,6 +12,7 @@
 pub mod assignment;
 pub mod assignors;
 pub mod broker;
+pub mod cause;
 pub mod commands;
 pub mod config;
 pub mod consumer;
@@ -36,6 +37,7 @@ pub mod zk_client;
 pub mod znodes;
 pub mod zookeeper;
 
+pub use cause::Cause;
 pub use commands::{Command, GroupSpec, Setup};
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, ElectionReason, Event, EventKind};

@@ -179,7 +179,13 @@ fn a_broker_restarted_before_its_old_session_expired_fails_to_start() {
     assert_eq!(w.state().brokers[&2].state, BrokerState::Stopped);
     let failed = kinds(&w, "broker_start_failed");
     assert_eq!(failed.len(), 1);
-    assert!(failed[0].cause.contains("zookeeper.session.timeout.ms"));
+    assert_eq!(
+        failed[0].cause,
+        Cause::Broker(broker::causes::BrokerCause::StartFailedZnodeHeld {
+            broker: 2,
+            session_timeout_ms: Settings::for_profile(Profile::V3_9).zookeeper_session_timeout_ms,
+        })
+    );
     // Once ZooKeeper has expired the old session, the start succeeds.
     w.advance_to(25_000);
     w.apply(Command::Start(2)).unwrap();

@@ -11,6 +11,9 @@
 //! `onConnected`, `queuePacket`), `kafka.zookeeper.ZooKeeperClient` (retries on CONNECTIONLOSS,
 //! re-registers watches with SetWatches on reconnect).
 
+pub mod causes;
+
+use self::causes::ZkClientCause;
 use super::controller::pending::{ControllerPending, ElectionPending};
 use super::event::EventKind;
 use super::message::{Body, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp};
@@ -235,9 +238,9 @@ impl ZkClient {
                     broker: self.broker,
                     session,
                 },
-                format!(
-                    "nothing heard from ZooKeeper for the client's readTimeout ({read_timeout} ms, 2/3 of the negotiated session timeout)"
-                ),
+                ZkClientCause::ReadTimeout {
+                    read_timeout_ms: self.read_timeout_ms,
+                },
             );
             self.try_reconnect(now, out);
             return;
@@ -316,7 +319,7 @@ impl ZkClient {
                             broker: self.broker,
                             session,
                         },
-                        "the connection to ZooKeeper lost packets while the link was cut; the client reconnects",
+                        ZkClientCause::ConnectionLostOnCut,
                     );
                 }
                 self.try_reconnect(now, out);
@@ -362,7 +365,7 @@ impl ZkClient {
                         broker: self.broker,
                         session,
                     },
-                    "the session had not expired yet, so the client resumes it",
+                    ZkClientCause::SessionNotExpiredYet,
                 );
             }
             // Requests lost with the connection are sent again (ZooKeeperClient retries on
@@ -619,7 +622,10 @@ mod tests {
                     broker: 1,
                     session: 7
                 },
-                "nothing heard from ZooKeeper for the client's readTimeout (4000 ms, 2/3 of the negotiated session timeout)".to_string()
+                ZkClientCause::ReadTimeout {
+                    read_timeout_ms: 4_000
+                }
+                .into()
             )]
         );
         assert_eq!(
@@ -651,7 +657,7 @@ mod tests {
                     broker: 1,
                     session: 7
                 },
-                "the session had not expired yet, so the client resumes it".to_string()
+                ZkClientCause::SessionNotExpiredYet.into()
             )]
         );
         assert_eq!(

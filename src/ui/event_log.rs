@@ -99,7 +99,7 @@ fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
                 <p class="what">{ text.to_string() }</p>
                 { " " }
                 if why_first {
-                    <p class="because"><span class="because-label">{ "why: " }</span>{ e.cause.clone() }</p>
+                    <p class="because"><span class="because-label">{ "why: " }</span>{ e.cause.english() }</p>
                     { " " }
                 }
                 <p class="why">
@@ -108,7 +108,7 @@ fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
                         { " " }<span class="reason-tag">{ t }</span>
                     }
                     if !why_first {
-                        { " · " }{ e.cause.clone() }
+                        { " · " }{ e.cause.english() }
                     }
                 </p>
             </div>

@@ -24,7 +24,7 @@ impl Broker {
                     current: self.metadata_epoch as i64,
                     error: KafkaError::StaleControllerEpoch.name().into(),
                 },
-                "a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers",
+                BrokerCause::StaleControllerEpoch,
             );
             return Err(KafkaError::StaleControllerEpoch);
         }
@@ -40,7 +40,7 @@ impl Broker {
                         current: mine,
                         error: KafkaError::StaleBrokerEpoch.name().into(),
                     },
-                    "the request was meant for an earlier registration of this broker (broker epoch, KIP-380)",
+                    BrokerCause::StaleBrokerEpoch,
                 );
                 return Err(KafkaError::StaleBrokerEpoch);
             }
@@ -56,7 +56,7 @@ impl Broker {
                     controller,
                     controller_epoch,
                 },
-                "a request from the controller; brokers learn the controller epoch only from requests",
+                BrokerCause::MetadataFromController,
             );
         }
         Ok(())

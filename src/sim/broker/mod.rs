@@ -10,6 +10,9 @@
 //! KIP-380) and `ReplicaManager.maybeUpdateMetadataCache` (stale controller epochs are rejected
 //! with STALE_CONTROLLER_EPOCH).
 
+pub mod causes;
+
+use self::causes::{BrokerCause, ShutdownFailure, ShutdownNext};
 use super::config::Settings;
 use super::controller::{ControllerPending, ControllerRole};
 use super::coordinator::{Coordinator, CoordinatorState};
@@ -19,14 +22,13 @@ use super::message::{FetchPartition, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
 use super::replication::{Fetcher, Replica, ReplicaManager, Stall, WaitingProduce};
 use super::topic::TopicPartition;
+use super::world::causes::WorldCause;
+use super::zk_client::causes::ZkClientCause;
 use super::zk_client::SessionStart;
 pub use super::zk_client::{
     Pending, ZkClient, ZkState, ZK_MAX_SEND_PING_INTERVAL_MS, ZK_RECONNECT_BACKOFF_MS,
 };
 use std::collections::BTreeMap;
-
-/// Why a zombie controller of the 0.10 profile finally resigns.
-pub(crate) const ZOMBIE_RESIGNS: &str = "the controller handles its session expiry only after the ZooKeeper client (I0Itec zkclient) re-created the session and the event it was handling finished with its writes on it (0.10: SessionExpirationListener.handleNewSession waits for the controllerLock)";
 
 /// Where a broker process is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,7 +244,7 @@ impl Broker {
     }
 
     /// Starts the process: a new ZooKeeper session, then registration, then `elect()`.
-    pub fn start(&mut self, now: u64, settings: &Settings, cause: &str, out: &mut Out) {
+    pub fn start(&mut self, now: u64, settings: &Settings, cause: WorldCause, out: &mut Out) {
         self.reset_memory();
         self.incarnation += 1;
         self.status = BrokerStatus::Running;
@@ -255,7 +257,7 @@ impl Broker {
     }
 
     /// Kills the process. Its ZooKeeper session lives on at the server until it times out.
-    pub fn crash(&mut self, cause: &str, out: &mut Out) {
+    pub fn crash(&mut self, cause: WorldCause, out: &mut Out) {
         self.end_process(BrokerStatus::Crashed);
         out.event(EventKind::BrokerCrashed { broker: self.id }, cause);
     }
@@ -272,7 +274,7 @@ impl Broker {
                 broker: self.id,
                 until_ms,
             },
-            "the process freezes (a long garbage-collection pause): no heartbeats, no work",
+            BrokerCause::Paused,
         );
     }
 
@@ -286,7 +288,7 @@ impl Broker {
         };
         out.event(
             EventKind::BrokerResumed { broker: self.id },
-            "the pause is over; the process still holds the state it had before it froze",
+            BrokerCause::Resumed,
         );
         self.replica_manager().kick_fetchers(now, out);
     }

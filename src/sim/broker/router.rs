@@ -297,10 +297,9 @@ impl Broker {
                 if self.status == BrokerStatus::ShuttingDown && self.shutdown_attempt == attempt {
                     self.controlled_shutdown_failed(
                         now,
-                        format!(
-                            "no answer within controller.socket.timeout.ms ({} ms)",
-                            settings.controller_socket_timeout_ms
-                        ),
+                        ShutdownFailure::NoAnswer {
+                            socket_timeout_ms: settings.controller_socket_timeout_ms,
+                        },
                         settings,
                         out,
                     );

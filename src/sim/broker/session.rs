@@ -45,7 +45,7 @@ impl Broker {
                 broker: self.id,
                 session,
             },
-            "the ZooKeeper server answers that the session expired",
+            ZkClientCause::ServerSaysExpired,
         );
         // 0.10 (the I0Itec zkclient) re-creates the session and retries the controller's
         // unfinished ZooKeeper work on it before the controller handles the expiry. From 1.1
@@ -63,9 +63,9 @@ impl Broker {
         if self.controller.is_some() && replay.is_empty() {
             self.resign(
                 if settings.profile.retries_zk_work_across_sessions() {
-                    "its ZooKeeper session expired and it had no unfinished ZooKeeper work: the new session's handleNewSession resigns it (onControllerResignation)"
+                    BrokerCause::ResignsOnNewSession
                 } else {
-                    "its ZooKeeper session expired: ZooKeeperClient fails the requests of the old session and the Expire event resigns the controller (onControllerResignation) before the new session is made (beforeInitializingSession, from 1.1)"
+                    BrokerCause::ResignsOnExpiry
                 },
                 out,
             );
@@ -115,9 +115,9 @@ impl Broker {
         match result {
             Ok(OpResult::Created(stat)) => {
                 let cause = if self.starting_up {
-                    "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)"
+                    BrokerCause::RegisteredAtStartup
                 } else {
-                    "new session after expiry: the broker creates /brokers/ids/N again (RegisterBrokerAndReelect from 1.1, KafkaHealthCheck's handleNewSession in 0.10), so the broker epoch grows"
+                    BrokerCause::RegisteredAfterExpiry
                 };
                 self.registered_as(now, stat.czxid, cause, out);
             }
@@ -157,22 +157,17 @@ impl Broker {
                 if n.stat.ephemeral_owner.is_some()
                     && n.stat.ephemeral_owner == self.zk.session =>
             {
-                self.registered_as(
-                    now,
-                    n.stat.czxid,
-                    "the reply to its create of /brokers/ids/N was lost with the connection; sent again after the reconnect, the create met NODEEXISTS, but the znode's ephemeral owner is the broker's own session, so it is registered (checkedEphemeralCreate)",
-                    out,
-                );
+                self.registered_as(now, n.stat.czxid, BrokerCause::RegisteredOwnSession, out);
             }
             Some(_) => {
                 // The znode belongs to an older session that has not expired yet.
                 // KafkaServer.startup fails and the broker shuts down.
                 out.event(
                     EventKind::BrokerStartFailed { broker: self.id },
-                    format!(
-                        "/brokers/ids/{} still belongs to the previous process's ZooKeeper session, which lives until zookeeper.session.timeout.ms ({} ms) passes without heartbeats (NODEEXISTS)",
-                        self.id, settings.zookeeper_session_timeout_ms
-                    ),
+                    BrokerCause::StartFailedZnodeHeld {
+                        broker: self.id,
+                        session_timeout_ms: settings.zookeeper_session_timeout_ms,
+                    },
                 );
                 self.stop(now, out);
             }
@@ -198,7 +193,13 @@ impl Broker {
     }
 
     /// Registered with broker epoch `czxid`: then `elect()`.
-    pub(super) fn registered_as(&mut self, now: u64, czxid: i64, cause: &str, out: &mut Out) {
+    pub(super) fn registered_as(
+        &mut self,
+        now: u64,
+        czxid: i64,
+        cause: BrokerCause,
+        out: &mut Out,
+    ) {
         self.broker_epoch = Some(czxid);
         self.last_broker_epoch = Some(czxid);
         self.registered = true;
@@ -214,7 +215,7 @@ impl Broker {
             // The zombie handles the expiry once the event it was in is done.
             role.expired = true;
             if role.partitions.running.is_none() {
-                self.resign(ZOMBIE_RESIGNS, out);
+                self.resign(BrokerCause::ZombieResigns, out);
             }
         }
         self.elect(now, out);

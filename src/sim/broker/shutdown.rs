@@ -28,7 +28,7 @@ impl Broker {
                 broker: self.id,
                 attempt,
             },
-            "controlled shutdown: the broker asks the controller to move its leaderships before it stops",
+            BrokerCause::ShutdownRequested,
         );
         match target {
             Some(c) => {
@@ -47,7 +47,7 @@ impl Broker {
                 );
             }
             None => {
-                self.controlled_shutdown_failed(now, "no controller is known".into(), settings, out)
+                self.controlled_shutdown_failed(now, ShutdownFailure::NoController, settings, out)
             }
         }
     }
@@ -55,7 +55,7 @@ impl Broker {
     pub(super) fn controlled_shutdown_failed(
         &mut self,
         now: u64,
-        why: String,
+        why: ShutdownFailure,
         settings: &Settings,
         out: &mut Out,
     ) {
@@ -67,16 +67,17 @@ impl Broker {
                 broker: self.id,
                 attempt,
             },
-            if retry {
-                format!(
-                    "{why}; retrying after controlled.shutdown.retry.backoff.ms ({} ms)",
-                    settings.controlled_shutdown_retry_backoff_ms
-                )
-            } else {
-                format!(
-                    "{why}; all controlled.shutdown.max.retries ({}) attempts are used up, so the broker stops without a controlled shutdown",
-                    settings.controlled_shutdown_max_retries
-                )
+            BrokerCause::ShutdownFailed {
+                why,
+                next: if retry {
+                    ShutdownNext::RetryAfter {
+                        backoff_ms: settings.controlled_shutdown_retry_backoff_ms,
+                    }
+                } else {
+                    ShutdownNext::GiveUp {
+                        max_retries: settings.controlled_shutdown_max_retries,
+                    }
+                },
             },
         );
         if retry {
@@ -106,18 +107,18 @@ impl Broker {
             (None, true) => self.stop(now, out),
             (None, false) => self.controlled_shutdown_failed(
                 now,
-                format!(
-                    "the controller could not move leadership of {} elsewhere (no other live in-sync replica)",
-                    remaining
-                        .iter()
-                        .map(|tp| tp.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                ShutdownFailure::LeadershipsLeft {
+                    partitions: remaining,
+                },
                 settings,
                 out,
             ),
-            (Some(e), _) => self.controlled_shutdown_failed(now, e.name().into(), settings, out),
+            (Some(e), _) => self.controlled_shutdown_failed(
+                now,
+                ShutdownFailure::Error { error: e.name() },
+                settings,
+                out,
+            ),
         }
     }
 
@@ -125,10 +126,7 @@ impl Broker {
     /// znodes go at once), and exit.
     pub(super) fn stop(&mut self, _now: u64, out: &mut Out) {
         if self.controller.is_some() {
-            self.resign(
-                "the controller is shutting down (KafkaController.shutdown)",
-                out,
-            );
+            self.resign(BrokerCause::ResignsOnShutdown, out);
         }
         if let Some(session) = self.zk.session {
             out.send(self.me(), Endpoint::Zk, Body::Close { session });
@@ -136,7 +134,7 @@ impl Broker {
         self.end_process(BrokerStatus::Stopped);
         out.event(
             EventKind::BrokerStopped { broker: self.id },
-            "the broker process exits after closing its ZooKeeper session",
+            BrokerCause::Stopped,
         );
     }
 }

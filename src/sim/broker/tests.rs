@@ -99,11 +99,7 @@ fn a_registration_that_meets_its_own_znode_succeeds() {
             broker_epoch: 12
         }
     );
-    assert!(
-        out.events[0].1.contains("own session"),
-        "{}",
-        out.events[0].1
-    );
+    assert_eq!(out.events[0].1, BrokerCause::RegisteredOwnSession.into());
     assert!(b.registered);
     assert_eq!(b.broker_epoch, Some(12));
     assert!(

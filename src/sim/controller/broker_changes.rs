@@ -2,6 +2,7 @@
 //! `onBrokerStartup`, `onBrokerFailure`): the diff of `/brokers/ids` against the live brokers
 //! the controller knew, and the events each change queues, in Kafka's order per release.
 
+use super::causes::{ControllerCause, OfflineWhy};
 use super::queue::{online_partition_state_change, Reason, Task};
 use super::Controller;
 use crate::sim::event::EventKind;
@@ -36,9 +37,7 @@ impl Controller<'_> {
                             controller: me,
                             broker: *b,
                         },
-                        format!(
-                            "/brokers/ids/{b} was deleted: the broker's ZooKeeper session ended"
-                        ),
+                        ControllerCause::BrokerGone { broker: *b },
                     );
                 }
                 Some(new_epoch) if new_epoch > epoch && bounces => {
@@ -48,7 +47,7 @@ impl Controller<'_> {
                             controller: me,
                             broker: *b,
                         },
-                        format!("broker {b} re-registered with a newer broker epoch before its loss was processed: a bounce (KIP-380) is handled as failure, then startup"),
+                        ControllerCause::BrokerBounced { broker: *b },
                     );
                 }
                 _ => {}
@@ -67,7 +66,7 @@ impl Controller<'_> {
                         broker: *b,
                         broker_epoch: *epoch,
                     },
-                    format!("/brokers/ids/{b} appeared: onBrokerStartup sends it and every live broker the cluster metadata, then elects leaders for offline partitions"),
+                    ControllerCause::BrokerAppeared { broker: *b },
                 );
             }
         }
@@ -150,7 +149,7 @@ impl Controller<'_> {
         for &b in dead {
             tasks.push(Task::OfflineReplica {
                 broker: b,
-                why: "broker failure: its replicas go to OfflineReplica",
+                why: OfflineWhy::BrokerFailure,
                 partitions: None,
             });
         }

@@ -1,6 +1,7 @@
 //! Unit tests of broker changes: the controller's order within a change, and one input of a
 //! broker failure with the exact output of the handler.
 
+use super::causes::{ControllerCause, EpochBump, OfflineWhy};
 use super::pending::ControllerPending;
 use super::queue::{Phase, Reason, Running, Task};
 use super::testing::{node, stat, state, Fixture};
@@ -115,7 +116,7 @@ fn a_lost_broker_gets_its_partitions_elected_before_its_replicas_go_offline() {
                 controller: 1,
                 broker: 2
             },
-            "/brokers/ids/2 was deleted: the broker's ZooKeeper session ended".to_string()
+            ControllerCause::BrokerGone { broker: 2 }.into()
         )]
     );
     let info = PartitionInfo {
@@ -189,7 +190,7 @@ fn a_lost_broker_gets_its_partitions_elected_before_its_replicas_go_offline() {
         ctx.tasks.iter().cloned().collect::<Vec<_>>(),
         vec![Task::OfflineReplica {
             broker: 2,
-            why: "broker failure: its replicas go to OfflineReplica",
+            why: OfflineWhy::BrokerFailure,
             partitions: None
         }]
     );
@@ -265,7 +266,13 @@ fn the_offline_election_writes_the_first_live_isr_replica_in_assignment_order() 
                 controller: 1,
                 controller_epoch: 1
             },
-            "leader 2 is gone: the first live ISR replica in assignment order [2, 3, 1] leads (not the first in ISR order); the ISR keeps only live members; leader epoch +1".to_string()
+            ControllerCause::EpochBumped {
+                why: EpochBump::LeaderGone {
+                    leader: 2,
+                    assignment: vec![2, 3, 1]
+                }
+            }
+            .into()
         )]
     );
     let info = PartitionInfo {

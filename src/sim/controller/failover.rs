@@ -4,6 +4,7 @@
 //! (`/brokers/topics` watched: `onNewPartitionCreation`).
 
 use super::broker_changes::parse_brokers;
+use super::causes::{ControllerCause, OfflineWhy};
 use super::queue::{online_partition_state_change, Phase, Reason, Task};
 use super::reassignment::Reassignment;
 use super::timers::ControllerTimer;
@@ -123,7 +124,7 @@ impl Controller<'_> {
                         partitions: parts.len() as u32,
                         controller: self.me,
                     },
-                    "the controller watches /brokers/topics; an admin tool wrote the new topic's assignment there",
+                    ControllerCause::TopicCreated,
                 );
             }
             let ctx = &mut self.role.partitions;
@@ -162,7 +163,7 @@ impl Controller<'_> {
             for b in dead {
                 tasks.push(Task::OfflineReplica {
                     broker: b,
-                    why: "controller failover: a replica on a dead broker goes to OfflineReplica (ReplicaStateMachine.startup, 2.3+, KAFKA-3143)",
+                    why: OfflineWhy::Failover,
                     partitions: None,
                 });
             }

@@ -7,10 +7,12 @@
 //! [`super::reassignment`]), and a failed guard resigns it (`Exit::Moved`, then
 //! `Broker::resign_moved` in [`super::race`]).
 
+use super::causes::ControllerCause;
 use super::pending::ControllerPending;
 use super::queue::{Phase, Reason, Running, Task};
 use super::testing::{node, state, Fixture};
 use super::Exit;
+use crate::sim::broker::causes::BrokerCause;
 use crate::sim::broker::tests::{answer, connected_broker, requests};
 use crate::sim::broker::Pending;
 use crate::sim::config::{Profile, Settings};
@@ -51,7 +53,7 @@ fn a_broker_refuses_a_leader_and_isr_from_an_older_controller_epoch() {
                 current: 5,
                 error: "STALE_CONTROLLER_EPOCH".into()
             },
-            "a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers".to_string()
+            BrokerCause::StaleControllerEpoch.into()
         )]
     );
     assert_eq!(
@@ -126,9 +128,7 @@ fn a_write_whose_epoch_guard_fails_ends_the_role_without_output() {
     });
     assert_eq!(
         h.exit,
-        Some(Exit::Moved(
-            "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)"
-        ))
+        Some(Exit::Moved(ControllerCause::FencedWriteFailed))
     );
     assert_eq!(h.zk, vec![]);
     assert_eq!(
@@ -210,7 +210,7 @@ fn the_broker_resigns_a_role_whose_fenced_write_failed_and_watches_controller_ag
                 broker: 1,
                 epoch: 1
             },
-            "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)".to_string()
+            ControllerCause::FencedWriteFailed.into()
         )]
     );
     assert_eq!(

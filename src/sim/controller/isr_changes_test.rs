@@ -1,6 +1,7 @@
 //! Unit tests of ISR changes from leaders (AlterPartition, KIP-497): one input each, with the
 //! exact output of the handler.
 
+use super::causes::ControllerCause;
 use super::pending::ControllerPending;
 use super::queue::{Phase, Task};
 use super::testing::{node, stat, state, Fixture};
@@ -135,7 +136,7 @@ fn the_written_isr_change_answers_the_leader_then_tells_every_broker() {
                 controller: 1,
                 isr: vec![1, 2, 3]
             },
-            "AlterPartition from the leader (KIP-497): the controller writes the new ISR; the leader epoch stays".to_string()
+            ControllerCause::AlterPartitionWritten.into()
         )]
     );
     let info = PartitionInfo {

@@ -52,6 +52,7 @@
 //! controller write bumps the leader epoch, except an AlterPartition's.
 
 mod broker_changes;
+pub mod causes;
 pub(crate) mod channels;
 mod failover;
 mod isr_changes;
@@ -71,6 +72,7 @@ pub use queue::{Reason, Running, Task};
 pub use reassignment::Reassignment;
 pub use timers::ControllerTimer;
 
+use self::causes::ControllerCause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::message::{Out, PartitionInfo, ZkOp};
 use crate::sim::net::BrokerId;
@@ -195,7 +197,7 @@ pub(crate) enum Exit {
     /// The Reelect event queued behind an event in progress runs: resign, then `elect()`.
     Reelect,
     /// A fenced write failed (ControllerMovedException): `maybeResign`, for this reason.
-    Moved(&'static str),
+    Moved(ControllerCause),
 }
 
 impl<'a> Controller<'a> {

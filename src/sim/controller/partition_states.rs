@@ -4,6 +4,7 @@
 //! conditional `setData` on the state's zkVersion, fenced from 2.1 by a check of
 //! `/controller_epoch` (see [`crate::sim::znodes::fenced`]).
 
+use super::causes::{ControllerCause, EpochBump, Offlined};
 use super::queue::{Change, Phase, Reason, Task};
 use super::{Controller, Exit, Known};
 use crate::sim::election;
@@ -133,10 +134,10 @@ impl Controller<'_> {
                                 leader_epoch: 0,
                                 isr,
                                 reason: ElectionReason::NewPartition,
- controller: me,
- controller_epoch: epoch,
+                                controller: me,
+                                controller_epoch: epoch,
                             },
-                            cause: "a new partition: the first live replica in assignment order leads, the live replicas form the ISR, leader epoch 0".into(),
+                            cause: ControllerCause::NewPartition,
                             new,
                             version: None,
                         });
@@ -165,11 +166,16 @@ impl Controller<'_> {
                             match election::offline(&assignment, &s.isr, &live, unclean) {
                                 Some(e) => {
                                     let why = if e.unclean {
-                                        format!("no live replica of the ISR {:?}; unclean.leader.election.enable=true lets the first live replica in assignment order lead: records it lacks are lost", s.isr)
+                                        EpochBump::Unclean { isr: s.isr.clone() }
                                     } else {
                                         match leader {
-                                            Some(l) => format!("leader {l} is gone: the first live ISR replica in assignment order {assignment:?} leads (not the first in ISR order); the ISR keeps only live members"),
-                                            None => format!("the partition had no leader: the first live ISR replica in assignment order {assignment:?} leads"),
+                                            Some(l) => EpochBump::LeaderGone {
+                                                leader: l,
+                                                assignment: assignment.clone(),
+                                            },
+                                            None => EpochBump::NoLeader {
+                                                assignment: assignment.clone(),
+                                            },
                                         }
                                     };
                                     (e, why)
@@ -190,9 +196,13 @@ impl Controller<'_> {
                                 Some(e) => (
                                     e,
                                     if *automatic {
-                                        format!("auto.leader.rebalance.enable: the preferred replica (first in the assignment {assignment:?}) is live and in sync, so it leads again; the ISR is unchanged")
+                                        EpochBump::PreferredAutomatic {
+                                            assignment: assignment.clone(),
+                                        }
                                     } else {
-                                        format!("preferred replica election: the first replica of the assignment {assignment:?} is live and in sync; the ISR is unchanged")
+                                        EpochBump::PreferredRequested {
+                                            assignment: assignment.clone(),
+                                        }
                                     },
                                 ),
                                 None => continue,
@@ -202,8 +212,13 @@ impl Controller<'_> {
                             if s.leader != *b as i64 || assignment.len() < 2 {
                                 continue;
                             }
-                            match election::controlled_shutdown(&assignment, &s.isr, &live, &ctx.shutting_down) {
-                                Some(e) => (e, format!("broker {b} is shutting down: the first live, in-sync replica that is not shutting down leads; the stopping broker leaves the ISR")),
+                            match election::controlled_shutdown(
+                                &assignment,
+                                &s.isr,
+                                &live,
+                                &ctx.shutting_down,
+                            ) {
+                                Some(e) => (e, EpochBump::ControlledShutdown { broker: *b }),
                                 None => continue,
                             }
                         }
@@ -227,7 +242,7 @@ impl Controller<'_> {
                             controller: me,
                             controller_epoch: epoch,
                         },
-                        cause: format!("{why}; leader epoch +1"),
+                        cause: ControllerCause::EpochBumped { why },
                         new,
                         version: Some(k.version),
                     });
@@ -255,10 +270,13 @@ impl Controller<'_> {
                                 isr: isr.clone(),
                                 leader_epoch: new.leader_epoch,
                             },
-                            if isr == [*broker] {
-                                format!("{why}; it led, so the leader becomes -1; it was the last member of the ISR, which never becomes empty, so the partition waits for broker {broker} to return; leader epoch +1")
-                            } else {
-                                format!("{why}; it led, so the leader becomes -1 and it leaves the ISR, now {isr:?}; an election follows; leader epoch +1")
+                            ControllerCause::ReplicaOffline {
+                                why: *why,
+                                done: if isr == [*broker] {
+                                    Offlined::LastLeader { broker: *broker }
+                                } else {
+                                    Offlined::Leader { isr: isr.clone() }
+                                },
                             },
                         )
                     } else {
@@ -270,9 +288,10 @@ impl Controller<'_> {
                                 isr: isr.clone(),
                                 leader_epoch: new.leader_epoch,
                             },
-                            format!(
-                                "{why}: the controller removes it from the ISR; leader epoch +1"
-                            ),
+                            ControllerCause::ReplicaOffline {
+                                why: *why,
+                                done: Offlined::Follower,
+                            },
                         )
                     };
                     changes.push(Change {
@@ -339,7 +358,7 @@ impl Controller<'_> {
                                     controller: me,
                                     isr: isr.clone(),
                                 },
-                                cause: "AlterPartition from the leader (KIP-497): the controller writes the new ISR; the leader epoch stays".into(),
+                                cause: ControllerCause::AlterPartitionWritten,
                             });
                         }
                     }
@@ -350,7 +369,7 @@ impl Controller<'_> {
                     };
                     let target = &re.target;
                     let in_sync = re.is_complete_in(&s.isr);
-                    let bumped = |why: String| Change {
+                    let bumped = |why: EpochBump| Change {
                         tp: tp.clone(),
                         new: bump(s.leader, s.isr.clone()),
                         version: Some(k.version),
@@ -363,15 +382,17 @@ impl Controller<'_> {
                             controller: me,
                             controller_epoch: epoch,
                         },
-                        cause: format!("{why}; leader epoch +1"),
+                        cause: ControllerCause::EpochBumped { why },
                     };
                     if !in_sync {
                         // A1: every replica of the enlarged list hears it; the new ones start
                         // following (`updateLeaderEpochAndSendRequest`, then NewReplica).
                         if *resume {
-                            changes.push(bumped(format!(
-                                "reassignment of {tp} to {target:?}: the replica list is {assignment:?}, target and original together, until every target replica is in the ISR; the controller bumps the leader epoch without changing leader or ISR so that every replica, old and new, hears that list (KafkaController.onPartitionReassignment)"
-                            )));
+                            changes.push(bumped(EpochBump::ReassignmentListed {
+                                tp: tp.clone(),
+                                target: target.clone(),
+                                assignment: assignment.clone(),
+                            }));
                         }
                         continue;
                     }
@@ -383,9 +404,10 @@ impl Controller<'_> {
                     let leader_stays =
                         leader.is_some_and(|l| target.contains(&l) && live.contains(&l));
                     if leader_stays {
-                        changes.push(bumped(format!(
-                            "every target replica of {tp} is in the ISR: the replica list becomes the target {target:?} and the leader, already in it, stays; the leader epoch is bumped so the leader stops counting the replicas being removed (KafkaController.moveReassignedPartitionLeaderIfRequired)"
-                        )));
+                        changes.push(bumped(EpochBump::ReassignmentLeaderStays {
+                            tp: tp.clone(),
+                            target: target.clone(),
+                        }));
                         continue;
                     }
                     let Some(e) = election::reassignment(target, &s.isr, &live) else {
@@ -404,9 +426,12 @@ impl Controller<'_> {
                             controller: me,
                             controller_epoch: epoch,
                         },
-                        cause: format!(
-                            "every target replica of {tp} is in the ISR, but the leader is not one of the target {target:?} (or is dead): the first live, in-sync target replica leads (ReassignPartitionLeaderElectionStrategy); the ISR is unchanged until the removed replicas leave it; leader epoch +1"
-                        ),
+                        cause: ControllerCause::EpochBumped {
+                            why: EpochBump::ReassignmentLeader {
+                                tp: tp.clone(),
+                                target: target.clone(),
+                            },
+                        },
                         new,
                         version: Some(k.version),
                     });
@@ -420,10 +445,10 @@ impl Controller<'_> {
                     partition: tp.to_string(),
                     isr: isr.clone(),
                 },
-                format!(
-                    "no live replica in the ISR {isr:?} and unclean.leader.election.enable=false for {}: the partition stays offline rather than lose acknowledged records",
-                    tp.topic
-                ),
+                ControllerCause::ElectionFailed {
+                    isr: isr.clone(),
+                    topic: tp.topic.clone(),
+                },
             );
         }
         if let Some((to, result)) = answer {
@@ -470,9 +495,7 @@ impl Controller<'_> {
                     _ => None,
                 }),
                 Err(ZkError::CheckFailed) => {
-                    self.exit = Some(Exit::Moved(
-                        "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException, KAFKA-6082)",
-                    ));
+                    self.exit = Some(Exit::Moved(ControllerCause::FencedWriteFailed));
                     return;
                 }
                 _ => None,

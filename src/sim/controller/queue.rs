@@ -3,6 +3,7 @@
 //! several times before the next one starts, and the dispatch of ZooKeeper's answers to the
 //! step of the event that waits for them.
 
+use super::causes::{ControllerCause, OfflineWhy};
 use super::channels::Req;
 use super::pending::ControllerPending;
 use super::timers::ControllerTimer;
@@ -52,7 +53,7 @@ pub enum Task {
         /// The broker whose replicas go offline.
         broker: BrokerId,
         /// Why, for the event log.
-        why: &'static str,
+        why: OfflineWhy,
         /// Only these partitions (all of the broker's when `None`).
         partitions: Option<Vec<TopicPartition>>,
     },
@@ -188,7 +189,7 @@ pub(super) struct Change {
     /// The version the write is conditional on; `None`: create the znode.
     pub(super) version: Option<i32>,
     pub(super) event: EventKind,
-    pub(super) cause: String,
+    pub(super) cause: ControllerCause,
 }
 
 /// The task being handled and the ZooKeeper step it waits for.
@@ -370,7 +371,7 @@ impl Controller<'_> {
                             broker,
                             controller: me,
                         },
-                        "the controller moved every leadership of the stopping broker to another in-sync replica and took it out of the ISRs",
+                        ControllerCause::ShutdownCompleted,
                     );
                 }
                 self.out.send(
@@ -469,7 +470,7 @@ impl Controller<'_> {
                         path: path.into(),
                         change: change.words().into(),
                     },
-                    "the controller watches /brokers/ids to learn of brokers joining and leaving",
+                    ControllerCause::BrokersChanged,
                 );
                 // BrokerChange is an event of the controller's queue (ControllerEventManager): it
                 // runs, reading /brokers/ids, after the events queued before it and before the

@@ -12,10 +12,12 @@
 //! or BADVERSION and watch `/controller`. When the znode goes away, every live broker races
 //! again.
 
+use super::causes::ControllerCause;
 use super::pending::{ControllerPending, ElectionPending};
 use super::queue::Task;
 use super::{ControllerRole, PartitionContext};
 use crate::sim::broker::{Broker, Pending};
+use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{NodeData, OpResult, Out, WatchChange, ZkError, ZkOp};
@@ -66,11 +68,9 @@ impl Broker {
                 None => self.create_controller_znode(now, out),
             },
             // ----- before 2.1: two steps -----
-            (ElectionPending::CreateController, Ok(OpResult::Created(_))) => self.controller_znode_created(
-                now,
-                "KafkaController.elect (ZookeeperLeaderElector.elect in 0.10): first broker to create the ephemeral /controller znode; before 2.1 the controller epoch is a second step (onControllerFailover's incrementControllerEpoch)",
-                out,
-            ),
+            (ElectionPending::CreateController, Ok(OpResult::Created(_))) => {
+                self.controller_znode_created(now, ControllerCause::ZnodeCreated, out)
+            }
             (ElectionPending::CreateController, Err(ZkError::NodeExists)) => {
                 // checkedEphemeralCreate: whose is it?
                 self.zk_request(
@@ -89,11 +89,7 @@ impl Broker {
                     if n.stat.ephemeral_owner.is_some()
                         && n.stat.ephemeral_owner == self.zk.session =>
                 {
-                    self.controller_znode_created(
-                        now,
-                        "the reply to its create of /controller was lost with the connection; sent again after the reconnect, the create met NODEEXISTS, but the znode's ephemeral owner is the broker's own session, so it had won (checkedEphemeralCreate); the controller epoch comes next",
-                        out,
-                    )
+                    self.controller_znode_created(now, ControllerCause::ZnodeCreatedOwnSession, out)
                 }
                 Some(n) => self.after_race_lost(now, ZkError::NodeExists, Some(n), out),
                 // "The ephemeral node went away while reading it, attempting create() again".
@@ -117,16 +113,17 @@ impl Broker {
                     out,
                 );
             }
-            (ElectionPending::IncrementEpoch { epoch }, Ok(OpResult::Set(stat))) => self.become_controller(
-                now,
-                (epoch, stat.version),
-                settings.profile,
-                &format!(
-                    "two steps before 2.1: it created /controller, then onControllerFailover's incrementControllerEpoch set /controller_epoch from {} to {epoch} with a conditional setData",
-                    epoch - 1
+            (ElectionPending::IncrementEpoch { epoch }, Ok(OpResult::Set(stat))) => self
+                .become_controller(
+                    now,
+                    (epoch, stat.version),
+                    settings.profile,
+                    ControllerCause::ElectedEpochSet {
+                        from: epoch - 1,
+                        to: epoch,
+                    },
+                    out,
                 ),
-                out,
-            ),
             (ElectionPending::IncrementEpoch { .. }, Err(ZkError::NoNode)) => {
                 // "If path doesn't exist, this is the first controller whose epoch should be 1".
                 self.zk_request(
@@ -140,13 +137,14 @@ impl Broker {
                     out,
                 );
             }
-            (ElectionPending::CreateInitialEpoch, Ok(OpResult::Created(stat))) => self.become_controller(
-                now,
-                (1, stat.version),
-                settings.profile,
-                "two steps before 2.1: it created /controller, then onControllerFailover's incrementControllerEpoch found no /controller_epoch and created it with 1 (InitialControllerEpoch in 0.10.2.2 and 2.0.1)",
-                out,
-            ),
+            (ElectionPending::CreateInitialEpoch, Ok(OpResult::Created(stat))) => self
+                .become_controller(
+                    now,
+                    (1, stat.version),
+                    settings.profile,
+                    ControllerCause::ElectedEpochCreated,
+                    out,
+                ),
             // ControllerMovedException: BADVERSION on the increment, or NODEEXISTS on the
             // create of /controller_epoch. (0.10.2.2's incrementControllerEpoch catches its own
             // exception for BADVERSION and logs it; only a holder of /controller writes the
@@ -191,9 +189,8 @@ impl Broker {
                     out,
                 );
             }
-            (ElectionPending::CreateEpoch, Ok(_)) | (ElectionPending::CreateEpoch, Err(ZkError::NodeExists)) => {
-                self.read_epoch(now, out)
-            }
+            (ElectionPending::CreateEpoch, Ok(_))
+            | (ElectionPending::CreateEpoch, Err(ZkError::NodeExists)) => self.read_epoch(now, out),
             (ElectionPending::ElectMulti { epoch }, Ok(OpResult::Multi(results))) => {
                 let version = results
                     .iter()
@@ -203,9 +200,9 @@ impl Broker {
                     })
                     .unwrap_or(0);
                 let cause = if epoch == 1 {
-                    "one multi-op from 2.1 (registerControllerAndIncrementControllerEpoch): first broker to create the ephemeral /controller znode; /controller_epoch, created with 0, set to 1 in the same transaction"
+                    ControllerCause::ElectedFirstMulti
                 } else {
-                    "one multi-op from 2.1 (registerControllerAndIncrementControllerEpoch): first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same transaction"
+                    ControllerCause::ElectedMulti
                 };
                 self.become_controller(now, (epoch, version), settings.profile, cause, out);
             }
@@ -250,7 +247,7 @@ impl Broker {
                             now,
                             (epoch, e.stat.version),
                             settings.profile,
-                            "the reply to its multi-op was lost with the connection; sent again after the reconnect it failed, but /controller names this broker and /controller_epoch holds the epoch it wrote, so the first attempt had won (checkControllerAndEpoch)",
+                            ControllerCause::ElectedOwnMulti,
                             out,
                         );
                     }
@@ -287,7 +284,7 @@ impl Broker {
 
     /// Before 2.1: `/controller` is this broker's; `onControllerFailover` begins by reading
     /// `/controller_epoch` (`readControllerEpochFromZooKeeper`).
-    fn controller_znode_created(&mut self, now: u64, cause: &str, out: &mut Out) {
+    fn controller_znode_created(&mut self, now: u64, cause: ControllerCause, out: &mut Out) {
         self.active_controller = Some(self.id);
         out.event(EventKind::ControllerZnodeCreated { broker: self.id }, cause);
         self.zk_request(
@@ -312,7 +309,7 @@ impl Broker {
                 error: error.name().into(),
                 controller: None,
             },
-            "it created /controller, but incrementing /controller_epoch failed: another controller moved the epoch (ControllerMovedException); it deletes /controller (triggerControllerMove), so every broker races again",
+            ControllerCause::EpochMoved,
         );
         self.zk_request(
             now,
@@ -348,8 +345,8 @@ impl Broker {
                         controller: winner,
                     },
                     match error {
-                        ZkError::BadVersion => "/controller_epoch changed since it was read: another broker's election landed first",
-                        _ => "the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule",
+                        ZkError::BadVersion => ControllerCause::RaceLostEpochChanged,
+                        _ => ControllerCause::RaceLostZnodeExists,
                     },
                 );
                 self.follow(winner, out);
@@ -368,10 +365,10 @@ impl Broker {
         self.active_controller = controller;
         if self.controller.is_some() && controller != Some(self.id) {
             let cause = match controller {
-                Some(c) => format!("/controller now names broker {c} (ControllerMovedException)"),
-                None => "/controller is gone".to_string(),
+                Some(c) => ControllerCause::ControllerNow { controller: c },
+                None => ControllerCause::ControllerGone,
             };
-            self.resign(&cause, out);
+            self.resign(cause, out);
         }
     }
 
@@ -380,7 +377,7 @@ impl Broker {
         now: u64,
         (epoch, epoch_zk_version): (u64, i32),
         profile: Profile,
-        cause: &str,
+        cause: ControllerCause,
         out: &mut Out,
     ) {
         if self.acts_in_epoch(epoch) {
@@ -422,10 +419,7 @@ impl Broker {
     /// controller, then `elect()`. `deferred`: it waited behind an event in progress.
     pub(crate) fn reelect(&mut self, now: u64, deferred: bool, out: &mut Out) {
         if deferred && self.controller.is_some() {
-            self.resign(
-                "/controller was deleted while it was handling an event; the Reelect event queued behind that event resigns it now",
-                out,
-            );
+            self.resign(ControllerCause::ReelectAfterEvent, out);
         }
         self.follow(None, out);
         self.elect(now, out);
@@ -433,7 +427,7 @@ impl Broker {
 
     /// A fenced write failed (ControllerMovedException, 2.1+): `maybeResign` resigns and
     /// watches `/controller` again; a Reelect event already queued still runs `elect()`.
-    pub(crate) fn resign_moved(&mut self, now: u64, cause: &str, out: &mut Out) {
+    pub(crate) fn resign_moved(&mut self, now: u64, cause: ControllerCause, out: &mut Out) {
         let reelect_queued = self
             .controller
             .as_ref()
@@ -455,7 +449,7 @@ impl Broker {
     }
 
     /// `onControllerResignation`: stop acting as controller, drop its queues and watches.
-    pub(crate) fn resign(&mut self, cause: &str, out: &mut Out) {
+    pub(crate) fn resign(&mut self, cause: impl Into<Cause>, out: &mut Out) {
         if let Some(role) = self.controller.take() {
             out.event(
                 EventKind::ControllerResigned {
@@ -495,11 +489,7 @@ impl Broker {
                         path: path.into(),
                         change: change.words().into(),
                     },
-                    if busy {
-                        "/controller is gone (its owner's session ended, or it was deleted); this controller is in the middle of an event, so the Reelect event waits behind it and what it writes meanwhile still goes out"
-                    } else {
-                        "/controller is gone (its owner's session ended, or it was deleted): Reelect"
-                    },
+                    ControllerCause::ControllerDeleted { busy },
                 );
                 if busy {
                     self.with_controller(now, settings, out, |c| c.push_task(Task::Reelect));

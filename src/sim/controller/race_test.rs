@@ -1,5 +1,6 @@
 //! Unit tests of the `/controller` race, of resigning, and of the failover's first read.
 
+use super::causes::ControllerCause;
 use super::pending::ControllerPending;
 use super::pending::ElectionPending;
 use super::queue::{Reason, Task};
@@ -7,6 +8,7 @@ use super::testing::Fixture;
 use super::ControllerRole;
 use crate::sim::broker::tests::{answer, answer_in, connected_broker, node, requests};
 use crate::sim::broker::{Broker, Pending};
+use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, OpResult, Out, Timer, WatchChange, ZkError, ZkOp};
@@ -62,7 +64,7 @@ fn a_failed_multi_whose_writes_are_its_own_is_a_won_election() {
             epoch: 3
         }
     );
-    assert!(out.events[0].1.contains("checkControllerAndEpoch"));
+    assert_eq!(out.events[0].1, ControllerCause::ElectedOwnMulti.into());
     let role = b.controller.as_ref().expect("acts as controller");
     assert_eq!((role.epoch, role.epoch_zk_version), (3, 2));
     assert_eq!(b.active_controller, Some(1));
@@ -314,7 +316,13 @@ fn before_2_1_a_failed_epoch_step_gives_controller_up() {
 /// Broker 1 acting as controller with epoch 1.
 fn controller() -> Broker {
     let mut b = connected_broker(1);
-    b.become_controller(0, (1, 1), Profile::V2_0, "test", &mut Out::default());
+    b.become_controller(
+        0,
+        (1, 1),
+        Profile::V2_0,
+        ControllerCause::ElectedEpochCreated,
+        &mut Out::default(),
+    );
     b.zk.pending.clear();
     b
 }
@@ -355,7 +363,13 @@ fn a_controller_in_the_middle_of_an_event_handles_the_deletion_after_it() {
     assert!(b.controller.is_none());
     assert!(matches!(
         &out.events[0],
-        (EventKind::ControllerResigned { broker: 1, epoch: 1 }, cause) if cause.contains("queued behind")
+        (
+            EventKind::ControllerResigned {
+                broker: 1,
+                epoch: 1
+            },
+            Cause::Controller(ControllerCause::ReelectAfterEvent)
+        )
     ));
     assert!(matches!(
         &only_request(&out).1,
@@ -398,8 +412,11 @@ fn the_race_won_by_the_multi_op_makes_the_broker_controller_and_reads_the_live_b
     assert_eq!(
         out.events,
         vec![(
-            EventKind::ControllerElected { broker: 1, epoch: 3 },
-            "one multi-op from 2.1 (registerControllerAndIncrementControllerEpoch): first broker to create the ephemeral /controller znode after it went away; /controller_epoch incremented in the same transaction".to_string()
+            EventKind::ControllerElected {
+                broker: 1,
+                epoch: 3
+            },
+            ControllerCause::ElectedMulti.into()
         )]
     );
     assert_eq!(
@@ -467,7 +484,7 @@ fn the_race_lost_to_another_broker_follows_the_winner() {
                 error: "NODEEXISTS".into(),
                 controller: Some(2)
             },
-            "the ephemeral /controller znode already exists: the first write wins, there is no lowest-id rule".to_string()
+            ControllerCause::RaceLostZnodeExists.into()
         )]
     );
     assert_eq!(out.sends, vec![]);

@@ -3,6 +3,7 @@
 //! ISR, then the leader moves if it must, the removed replicas leave the ISR one write at a
 //! time and are deleted, and the assignment znode names the target alone.
 
+use super::causes::{ControllerCause, OfflineWhy};
 use super::channels::Req;
 use super::queue::{Phase, Task};
 use super::{Controller, Exit, Known};
@@ -126,9 +127,7 @@ impl Controller<'_> {
         results: Vec<Result<OpResult, ZkError>>,
     ) {
         if matches!(results.first(), Some(Err(ZkError::CheckFailed))) {
-            self.exit = Some(Exit::Moved(
-                "its fenced write failed: /controller_epoch changed since it was elected (ControllerMovedException)",
-            ));
+            self.exit = Some(Exit::Moved(ControllerCause::FencedAssignmentWriteFailed));
             return;
         }
         if !matches!(results.first(), Some(Ok(_))) {
@@ -148,7 +147,7 @@ impl Controller<'_> {
                         controller: me,
                         target,
                     },
-                    "partition reassignment: the replica list becomes the target followed by the replicas being removed; the new replicas catch up before the old ones go",
+                    ControllerCause::ReassignmentStarted,
                 );
                 self.push_front(vec![Task::ReassignStep { tp, resume: true }]);
                 self.broadcast_metadata();
@@ -164,11 +163,7 @@ impl Controller<'_> {
                         controller: me,
                         replicas: re.target,
                     },
-                    if removed.is_empty() {
-                        "the assignment znode names only the target replicas: the reassignment is done".to_string()
-                    } else {
-                        format!("the replicas {removed:?} left the ISR and were deleted (StopReplica); the assignment znode names only the target replicas: the reassignment is done")
-                    },
+                    ControllerCause::ReassignmentCompleted { removed },
                 );
                 self.broadcast_metadata();
             }
@@ -202,7 +197,7 @@ impl Controller<'_> {
             .into_iter()
             .map(|r| Task::OfflineReplica {
                 broker: r,
-                why: "reassignment: a replica being removed goes to OfflineReplica and leaves the ISR",
+                why: OfflineWhy::Reassignment,
                 partitions: Some(vec![tp.clone()]),
             })
             .collect();

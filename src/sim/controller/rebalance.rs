@@ -2,6 +2,7 @@
 //! `leader.imbalance.check.interval.seconds`) and the admin tools' requests (preferred
 //! election, unclean election turned on, reassignment) that reach the controller.
 
+use super::causes::ControllerCause;
 use super::queue::{Reason, Task};
 use super::timers::ControllerTimer;
 use super::Controller;
@@ -65,10 +66,10 @@ impl Controller<'_> {
                 ratios,
                 moving: elect.iter().map(|t| t.to_string()).collect(),
             },
-            format!(
-                "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds ({} s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage ({pct} %)",
-                self.settings.leader_imbalance_check_interval_seconds
-            ),
+            ControllerCause::ImbalanceChecked {
+                interval_s: self.settings.leader_imbalance_check_interval_seconds,
+                percentage: pct,
+            },
         );
         if !elect.is_empty() {
             self.push_front(vec![Task::Elect {

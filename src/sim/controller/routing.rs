@@ -6,7 +6,8 @@
 use super::isr_changes::refuse_alter_partition;
 use super::shutdown::refuse_controlled_shutdown;
 use super::{Controller, Exit};
-use crate::sim::broker::{Broker, Pending, ZOMBIE_RESIGNS};
+use crate::sim::broker::causes::BrokerCause;
+use crate::sim::broker::{Broker, Pending};
 use crate::sim::config::Settings;
 use crate::sim::message::{AdminRequest, Out};
 use crate::sim::net::BrokerId;
@@ -33,7 +34,7 @@ impl Broker {
         }
         match exit {
             None => {}
-            Some(Exit::Zombie) => self.resign(ZOMBIE_RESIGNS, out),
+            Some(Exit::Zombie) => self.resign(BrokerCause::ZombieResigns, out),
             Some(Exit::Reelect) => self.reelect(now, true, out),
             Some(Exit::Moved(cause)) => self.resign_moved(now, cause, out),
         }

@@ -2,6 +2,7 @@
 //! stopping broker's leaderships move to other in-sync replicas, its follower replicas leave
 //! the ISRs, and it is answered once those elections are done.
 
+use super::causes::OfflineWhy;
 use super::channels::Req;
 use super::queue::{Reason, Task};
 use super::Controller;
@@ -61,7 +62,7 @@ impl Controller<'_> {
         if !followed.is_empty() {
             tasks.push(Task::OfflineReplica {
                 broker,
-                why: "controlled shutdown: the stopping broker's follower replicas go to OfflineReplica",
+                why: OfflineWhy::ControlledShutdown,
                 partitions: Some(followed.clone()),
             });
             self.enqueue(broker, Req::StopReplica(followed, false));

@@ -283,11 +283,11 @@ pub(super) fn kinds(out: &Out) -> Vec<&'static str> {
 }
 
 /// The cause of the first event of `kind`.
-pub(super) fn cause_of<'a>(out: &'a Out, kind: &str) -> &'a str {
+pub(super) fn cause_of(out: &Out, kind: &str) -> String {
     out.events
         .iter()
         .find(|(k, _)| k.name() == kind)
-        .map(|(_, c)| c.as_str())
+        .map(|(_, c)| c.english())
         .unwrap_or_else(|| panic!("no {kind} event in {:?}", kinds(out)))
 }
 

@@ -1,5 +1,6 @@
 //! Heartbeat and the session deadline.
 
+use super::causes::CoordinatorCause;
 use super::harness::{group_timer, Harness, G, REBALANCE_TIMEOUT, SESSION_TIMEOUT};
 use super::state::GroupState;
 use super::state::GroupTimer;
@@ -74,7 +75,10 @@ fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
                     member_id: "c-2".into(),
                     coordinator: 1,
                 },
-                "session expired: no heartbeat within session.timeout.ms (600000 ms)".into()
+                CoordinatorCause::SessionExpired {
+                    session_timeout_ms: 600_000
+                }
+                .into()
             ),
             (
                 EventKind::RebalanceStarted {
@@ -83,7 +87,7 @@ fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
                     reason: "a member left the group (session expired)".into(),
                     coordinator: 1,
                 },
-                "every member must rejoin (JoinGroup) before the new generation starts; max.poll.interval.ms bounds the wait".into()
+                CoordinatorCause::EveryMemberRejoins.into()
             ),
         ]
     );

@@ -8,6 +8,7 @@
 //! `InitialDelayedJoin` in `DelayedJoin.scala`; `GroupMetadata.add` (the first member added
 //! leads).
 
+use super::causes::CoordinatorCause;
 use super::state::GroupTimer;
 use super::state::{Group, GroupState, Member, Rebalance};
 use super::{group_partition, member_ids_required, Coordinator};
@@ -71,7 +72,7 @@ impl Coordinator<'_> {
                 generation: 0,
                 protocol: None,
                 leader: None,
-                leader_why: String::new(),
+                leader_why: None,
                 leader_changed: false,
                 members: BTreeMap::new(),
                 order: MemberOrder::new(settings.profile.scala_version()),
@@ -171,7 +172,7 @@ impl Coordinator<'_> {
             if group.leader.is_none() {
                 group.leader = Some(member_id.clone());
                 group.leader_changed = true;
-                group.leader_why = "the first member added to the group leads (GroupMetadata.add: there was no leader yet)".into();
+                group.leader_why = Some(CoordinatorCause::FirstMemberLeads);
             }
             self.out.event(
                 EventKind::GroupMemberJoined {
@@ -180,7 +181,7 @@ impl Coordinator<'_> {
                     member_id: member_id.clone(),
                     coordinator,
                 },
-                "JoinGroup: the coordinator adds the member (its id is the client id plus a random UUID)",
+                CoordinatorCause::MemberAdded,
             );
         } else {
             // updateMemberAndRebalance: the new protocols, then the rebalance.
@@ -271,22 +272,24 @@ impl Coordinator<'_> {
         self.set_timer(at, timer);
         let cause = if !initial_delay {
             if was_empty {
-                "Kafka 0.10 has no initial rebalance delay (KIP-134 came in 0.11): the join completes as soon as every member has joined, here at once; a later member starts another rebalance".to_string()
+                CoordinatorCause::NoInitialDelay
             } else {
-                "every member must rejoin (JoinGroup) before the new generation starts; max.poll.interval.ms bounds the wait".to_string()
+                CoordinatorCause::EveryMemberRejoins
             }
         } else if generation == 0 {
-            format!(
-                "a brand-new group (generation 0) waits group.initial.rebalance.delay.ms ({configured} ms) for more members, and another delay (up to max.poll.interval.ms in all) each time a new member arrived during the last one, then completes the join"
-            )
+            CoordinatorCause::InitialDelayNewGroup {
+                delay_ms: configured,
+            }
         } else if stale_flag && timeout > configured {
-            format!(
-                "an emptied group (generation {generation}) waits group.initial.rebalance.delay.ms ({configured} ms), then completes the join with the members that came; only a brand-new group's delay is extended, but the new-member flag left set by its generation-0 delay extends this one once more"
-            )
+            CoordinatorCause::InitialDelayExtendedOnce {
+                generation,
+                delay_ms: configured,
+            }
         } else {
-            format!(
-                "an emptied group (generation {generation}) waits group.initial.rebalance.delay.ms ({configured} ms) once, then completes the join with the members that came: only a brand-new group (generation 0) extends the delay while members keep arriving"
-            )
+            CoordinatorCause::InitialDelayOnce {
+                generation,
+                delay_ms: configured,
+            }
         };
         self.out.event(
             EventKind::RebalanceStarted {
@@ -339,11 +342,7 @@ impl Coordinator<'_> {
             })
             .unwrap_or_default();
         for m in late {
-            self.remove_member(
-                group_id,
-                &m,
-                "it did not rejoin within the rebalance timeout (max.poll.interval.ms)",
-            );
+            self.remove_member(group_id, &m, CoordinatorCause::DidNotRejoin);
         }
         let me = self.endpoint();
         let coordinator = self.me;
@@ -362,7 +361,7 @@ impl Coordinator<'_> {
                     generation: group.generation,
                     coordinator,
                 },
-                "the rebalance completed with no members: the group is Empty, and the generation still moves on",
+                CoordinatorCause::EmptyAfterRebalance,
             );
             self.store_group(group_id, None);
             return;
@@ -378,15 +377,18 @@ impl Coordinator<'_> {
                 .get(&leader)
                 .map(|m| m.client_id.clone())
                 .unwrap_or_default();
-            self.out.event(
-                EventKind::GroupLeaderChosen {
-                    group: group_id.to_string(),
-                    member: name,
-                    member_id: leader.clone(),
-                    generation,
-                },
-                group.leader_why.clone(),
-            );
+            // Whoever sets `leader_changed` says why in `leader_why`.
+            if let Some(why) = group.leader_why.clone() {
+                self.out.event(
+                    EventKind::GroupLeaderChosen {
+                        group: group_id.to_string(),
+                        member: name,
+                        member_id: leader.clone(),
+                        generation,
+                    },
+                    why,
+                );
+            }
         }
         let everyone = member_list(group);
         for m in group.members.values_mut() {

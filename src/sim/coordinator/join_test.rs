@@ -1,11 +1,13 @@
 //! JoinGroup and the rebalance: the initial delay per profile, a known member's rejoin, and
 //! the join that completes the rebalance.
 
+use super::causes::CoordinatorCause;
 use super::harness::{
     cause_of, group_timer, joined, kinds, Harness, Node, G, REBALANCE_TIMEOUT, SESSION_TIMEOUT,
 };
 use super::state::GroupState;
 use super::state::GroupTimer;
+use crate::sim::cause::Cause;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError, Out, PartitionInfo};
@@ -223,10 +225,7 @@ fn in_a_stable_group_only_a_follower_gets_the_current_generation_back() {
 
 // ---- one input, the exact output -------------------------------------------------------
 
-const JOINED_CAUSE: &str =
-    "JoinGroup: the coordinator adds the member (its id is the client id plus a random UUID)";
-
-fn member_joined(client: &str, id: &str) -> (EventKind, String) {
+fn member_joined(client: &str, id: &str) -> (EventKind, Cause) {
     (
         EventKind::GroupMemberJoined {
             group: G.into(),
@@ -234,7 +233,7 @@ fn member_joined(client: &str, id: &str) -> (EventKind, String) {
             member_id: id.into(),
             coordinator: 1,
         },
-        JOINED_CAUSE.into(),
+        CoordinatorCause::MemberAdded.into(),
     )
 }
 
@@ -343,7 +342,7 @@ fn the_first_join_of_an_empty_group_waits_the_initial_rebalance_delay() {
                         reason: "member c1 joined".into(),
                         coordinator: 1,
                     },
-                    "a brand-new group (generation 0) waits group.initial.rebalance.delay.ms (3000 ms) for more members, and another delay (up to max.poll.interval.ms in all) each time a new member arrived during the last one, then completes the join".into()
+                    CoordinatorCause::InitialDelayNewGroup { delay_ms: 3_000 }.into()
                 ),
             ],
             "{profile:?}"
@@ -390,7 +389,7 @@ fn kafka_0_10_s_first_join_completes_the_rebalance_at_once() {
                     reason: "member c1 joined".into(),
                     coordinator: 1,
                 },
-                "Kafka 0.10 has no initial rebalance delay (KIP-134 came in 0.11): the join completes as soon as every member has joined, here at once; a later member starts another rebalance".into()
+                CoordinatorCause::NoInitialDelay.into()
             ),
             (
                 EventKind::GroupLeaderChosen {
@@ -399,7 +398,7 @@ fn kafka_0_10_s_first_join_completes_the_rebalance_at_once() {
                     member_id: "c-1".into(),
                     generation: 1,
                 },
-                "the first member added to the group leads (GroupMetadata.add: there was no leader yet)".into()
+                CoordinatorCause::FirstMemberLeads.into()
             ),
         ]
     );
@@ -448,8 +447,7 @@ fn the_end_of_the_initial_delay_completes_the_join_and_the_first_member_leads() 
                 member_id: "c-1".into(),
                 generation: 1,
             },
-            "the first member added to the group leads (GroupMetadata.add: there was no leader yet)"
-                .into()
+            CoordinatorCause::FirstMemberLeads.into()
         )]
     );
     assert_eq!(h.state(), (GroupState::CompletingRebalance, 1, 2));

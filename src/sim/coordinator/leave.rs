@@ -7,6 +7,7 @@
 //! `members.keys.headOption` in 2.4.1 and 3.9.0), in the order of the Scala `mutable.HashMap`
 //! of the profile's build ([`crate::sim::group_order`]).
 
+use super::causes::{CoordinatorCause, MapHead, MapWalk};
 use super::state::GroupState;
 use super::Coordinator;
 use crate::sim::config::Profile;
@@ -19,42 +20,31 @@ use crate::sim::net::Endpoint;
 /// version: `GroupMetadata.remove` takes `members.keys.head` (0.10.2.2, 2.0.1) or
 /// `members.keys.headOption` (2.4.1, 3.9.0) of a `mutable.HashMap`, whose order
 /// [`crate::sim::group_order`] models.
-fn explain_pick(profile: Profile, order: &MemberOrder, next: &str, name: &str) -> String {
-    let head = if profile >= Profile::V2_4 {
-        "members.keys.headOption"
-    } else {
-        "members.keys.head"
-    };
+fn explain_pick(profile: Profile, order: &MemberOrder, next: &str, name: &str) -> MapHead {
     let scala = order.scala_version();
     let buckets = order.table_len();
-    let bucket = order.bucket_of(next);
-    let hash = order.improved_hash(next);
-    let code = java_string_hash_code(next);
-    let build = format!(
-        "Kafka {}'s Scala {} build takes {head} of its mutable.HashMap of member ids",
-        profile.name(),
-        scala.name()
-    );
-    match scala {
-        ScalaVersion::V2_13 => format!(
-            "{build}, which walks its buckets from 0 up (bucket = hash & (buckets - 1), hash = h ^ (h >>> 16) of String.hashCode h) and each bucket by ascending hash: {name} is in bucket {bucket} of {buckets} (hash {hash:#010x}, from String.hashCode {code:#010x})"
-        ),
-        ScalaVersion::V2_11 | ScalaVersion::V2_12 => format!(
-            "{build}, a HashTable that walks its buckets from the last down (bucket = the top {} bits of the improved hash rotateRight(byteswap32(String.hashCode), 4)) and each bucket newest first{}: {name} is in bucket {bucket} of {buckets}, the highest holding a member (improved hash {hash:#010x}, from String.hashCode {code:#010x})",
-            buckets.trailing_zeros(),
-            if buckets > crate::sim::group_order::SCALA_HASHMAP_INITIAL_BUCKETS {
-                " (each doubling of the table reversed the order within a bucket)"
-            } else {
-                ""
-            }
-        ),
+    MapHead {
+        kafka: profile.name(),
+        scala: scala.name(),
+        head_option: profile >= Profile::V2_4,
+        walk: match scala {
+            ScalaVersion::V2_13 => MapWalk::Scala213,
+            ScalaVersion::V2_11 | ScalaVersion::V2_12 => MapWalk::HashTable {
+                doubled: buckets > crate::sim::group_order::SCALA_HASHMAP_INITIAL_BUCKETS,
+            },
+        },
+        member: name.to_string(),
+        bucket: order.bucket_of(next),
+        buckets,
+        hash: order.improved_hash(next),
+        code: java_string_hash_code(next),
     }
 }
 
 impl Coordinator<'_> {
     /// Removes a member; a departing leader is replaced at once by the first key of the member
     /// map (`GroupMetadata.remove`).
-    pub(super) fn remove_member(&mut self, group_id: &str, member_id: &str, why: &str) {
+    pub(super) fn remove_member(&mut self, group_id: &str, member_id: &str, why: CoordinatorCause) {
         let profile = self.settings.profile;
         let coordinator = self.me;
         let Some(group) = self.state.groups.get_mut(group_id) else {
@@ -73,7 +63,7 @@ impl Coordinator<'_> {
                 member_id: member_id.to_string(),
                 coordinator,
             },
-            why.to_string(),
+            why,
         );
         if group.leader.as_deref() == Some(member_id) {
             let next = group.order.head_key().map(str::to_string);
@@ -88,13 +78,12 @@ impl Coordinator<'_> {
                 };
                 let by_join = group.joined_order.first().cloned().unwrap_or_default();
                 let order: Vec<String> = group.order.keys().iter().map(|k| name(k)).collect();
-                group.leader_why = format!(
-                    "leader {} left; {}, so the map yields {} in that order; by join order {} would lead",
-                    m.client_id,
-                    explain_pick(profile, &group.order, &next, &name(&next)),
-                    order.join(", "),
-                    name(&by_join),
-                );
+                group.leader_why = Some(CoordinatorCause::LeaderLeft {
+                    left: m.client_id.clone(),
+                    head: explain_pick(profile, &group.order, &next, &name(&next)),
+                    order,
+                    by_join: name(&by_join),
+                });
             }
         }
     }
@@ -116,23 +105,22 @@ impl Coordinator<'_> {
         if self.group_check(&group_id).is_err() {
             return;
         }
-        self.member_gone(
-            &group_id,
-            &member_id,
-            "LeaveGroup: the consumer left cleanly",
-        );
+        self.member_gone(&group_id, &member_id, CoordinatorCause::LeftCleanly);
     }
 
     /// A member left or its session expired (`GroupCoordinator.onMemberFailure` in 0.10.2.2,
     /// `removeMemberAndUpdateGroup` from 2.0.1): removed, and the rebalance goes on or starts.
-    pub(super) fn member_gone(&mut self, group_id: &str, member_id: &str, why: &str) {
+    pub(super) fn member_gone(&mut self, group_id: &str, member_id: &str, why: CoordinatorCause) {
         let Some(state) = self.state.groups.get(group_id).map(|g| g.state) else {
             return;
         };
+        // The rebalance's reason names the departure by the words before the first colon of
+        // its sentence: "LeaveGroup", "session expired".
+        let words = why.english();
         self.remove_member(group_id, member_id, why);
         match state {
             GroupState::Stable | GroupState::CompletingRebalance => {
-                let name = why.split(':').next().unwrap_or(why).to_string();
+                let name = words.split(':').next().unwrap_or(&words).to_string();
                 self.prepare_rebalance(group_id, &format!("a member left the group ({name})"))
             }
             GroupState::PreparingRebalance => self.try_complete_join(group_id),

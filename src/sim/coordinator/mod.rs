@@ -40,6 +40,7 @@
 //! manager. Tests: `harness` builds a coordinator in a given state; each `*_test.rs` feeds it
 //! inputs and asserts the exact output.
 
+pub mod causes;
 mod heartbeat;
 mod join;
 mod leave;

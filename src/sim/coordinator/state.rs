@@ -3,6 +3,7 @@
 //! (`GroupMetadataManager`'s group metadata value), its writes waiting for a commit and what
 //! its timers are for.
 
+use super::causes::CoordinatorCause;
 use crate::sim::group_order::MemberOrder;
 use crate::sim::topic::TopicPartition;
 use serde::{Deserialize, Serialize};
@@ -92,7 +93,7 @@ pub struct Group {
     /// The leader's member id.
     pub leader: Option<String>,
     /// Why the current leader leads (for the event log).
-    pub leader_why: String,
+    pub leader_why: Option<CoordinatorCause>,
     /// Whether the leader changed since the last completed join.
     pub leader_changed: bool,
     /// Members by member id.

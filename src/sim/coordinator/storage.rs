@@ -8,6 +8,7 @@
 //! `GroupMetadata.loadGroup`, `removeGroupsForPartition` (`GroupMetadataManager.scala` in
 //! 2.0.1, 2.4.1 and 3.9.0, `kafka/coordinator/GroupMetadataManager.scala` in 0.10.2.2).
 
+use super::causes::CoordinatorCause;
 use super::state::{Group, GroupRecord, GroupState, GroupWrite, Member};
 use super::Coordinator;
 use crate::sim::event::EventKind;
@@ -108,7 +109,7 @@ impl Coordinator<'_> {
                 generation: r.generation,
                 protocol: r.protocol.clone(),
                 leader: r.leader.clone(),
-                leader_why: String::new(),
+                leader_why: None,
                 leader_changed: false,
                 order: MemberOrder::from_insertion_order(settings.profile.scala_version(), &stored),
                 new_member_added: false,
@@ -137,7 +138,10 @@ impl Coordinator<'_> {
                     generation: group.generation,
                     state: group.state.name().into(),
                 },
-                format!("broker {coordinator} now leads {tp}, so it coordinates the group: it loads the group as stored there (same state, generation, leader and members) and gives every member a fresh session deadline, so there is no rebalance"),
+                CoordinatorCause::CoordinatorMoved {
+                    broker: coordinator,
+                    tp: tp.clone(),
+                },
             );
             loaded.push((id.clone(), group));
         }

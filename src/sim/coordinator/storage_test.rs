@@ -1,6 +1,7 @@
 //! The group in `__consumer_offsets`: the stored record, a reload on a new leader, and a
 //! coordinator that loses its offsets partition.
 
+use super::causes::CoordinatorCause;
 use super::harness::{group_timer, kinds, Harness, Node, G, SESSION_TIMEOUT};
 use super::state::GroupState;
 use crate::sim::config::Profile;
@@ -89,7 +90,11 @@ fn a_new_leader_of_the_offsets_partition_loads_the_group_as_stored_with_fresh_se
                 generation: 1,
                 state: "Stable".into(),
             },
-            "broker 1 now leads __consumer_offsets-12, so it coordinates the group: it loads the group as stored there (same state, generation, leader and members) and gives every member a fresh session deadline, so there is no rebalance".into()
+            CoordinatorCause::CoordinatorMoved {
+                broker: 1,
+                tp: TopicPartition::new("__consumer_offsets", 12)
+            }
+            .into()
         )]
     );
     let g = node.group();

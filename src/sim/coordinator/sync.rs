@@ -6,6 +6,7 @@
 //! `GroupMetadataManager.storeGroup`; its callback moves the group to Stable and answers the
 //! members waiting).
 
+use super::causes::CoordinatorCause;
 use super::state::{GroupState, GroupWrite};
 use super::{tp_list, Coordinator};
 use crate::sim::event::EventKind;
@@ -132,11 +133,10 @@ impl Coordinator<'_> {
                     coordinator,
                     assignment: summary.join("; "),
                 },
-                format!(
-                    "the leader's {} assignment was written to {} and committed; SyncGroup hands each member its part",
-                    group.protocol.clone().unwrap_or_default(),
-                    w.tp
-                ),
+                CoordinatorCause::AssignmentStored {
+                    assignor: group.protocol.clone().unwrap_or_default(),
+                    tp: w.tp.clone(),
+                },
             );
         }
     }

@@ -1,6 +1,7 @@
 //! SyncGroup: the leader's assignment is stored, and the members get their parts once it is
 //! committed.
 
+use super::causes::CoordinatorCause;
 use super::harness::{Harness, G};
 use super::state::{GroupState, GroupWrite};
 use crate::sim::config::Profile;
@@ -149,7 +150,11 @@ fn the_commit_makes_the_group_stable_and_answers_the_members_waiting() {
                 coordinator: 1,
                 assignment: "c1: [orders-0]; c2: [orders-1]".into(),
             },
-            "the leader's range assignment was written to __consumer_offsets-12 and committed; SyncGroup hands each member its part".into()
+            CoordinatorCause::AssignmentStored {
+                assignor: "range".into(),
+                tp: TopicPartition::new("__consumer_offsets", 12)
+            }
+            .into()
         )]
     );
     assert_eq!(h.state(), (GroupState::Stable, 1, 2));

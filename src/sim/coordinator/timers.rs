@@ -6,6 +6,7 @@
 //! coordinator's own table ([`CoordinatorState::timers`]), so a timer of a crashed process,
 //! whose table is gone, finds nothing.
 
+use super::causes::CoordinatorCause;
 use super::state::{CoordinatorState, GroupState, GroupTimer};
 use super::Coordinator;
 use crate::sim::message::{Out, Timer};
@@ -131,11 +132,10 @@ impl Coordinator<'_> {
                     self.schedule_session(&group, &member_id, timeout);
                     return;
                 }
-                let why = format!(
-                    "session expired: no heartbeat within session.timeout.ms ({} ms)",
-                    m.session_timeout_ms
-                );
-                self.member_gone(&group, &member_id, &why);
+                let why = CoordinatorCause::SessionExpired {
+                    session_timeout_ms: m.session_timeout_ms,
+                };
+                self.member_gone(&group, &member_id, why);
             }
         }
     }

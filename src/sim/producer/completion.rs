@@ -3,6 +3,7 @@
 //! (`RecordAccumulator.reenqueue`) or fails it, and asks for a metadata update when the error
 //! says the metadata may be stale.
 
+use super::causes::{NoRetry, ProduceError, ProducerCause, RetryBackoff};
 use super::client::{client, exponential};
 use super::client_state::Batch;
 use super::errors::{retriable, stale_metadata};
@@ -22,7 +23,7 @@ impl Producer {
         now: u64,
         mut batch: Batch,
         error: &'static str,
-        cause: &str,
+        cause: ProduceError,
         settings: &Settings,
         rng: &mut Rng,
         out: &mut ProducerOut,
@@ -70,22 +71,15 @@ impl Producer {
             outage.retried += records;
             if outage.retry_error != Some(error) {
                 outage.retry_error = Some(error);
-                let mut how = format!("retries={}", cfg.retries);
-                if let Some(d) = cfg.delivery_timeout_ms {
-                    how.push_str(&format!(" within delivery.timeout.ms={d}"));
-                }
-                if profile.exponential_retry_backoff() {
-                    how.push_str(&format!(
-                        ", retry.backoff.ms={} doubling up to retry.backoff.max.ms={RETRY_BACKOFF_MAX_MS}",
-                        cfg.retry_backoff_ms
-                    ));
+                let backoff = if profile.exponential_retry_backoff() {
+                    RetryBackoff::Exponential {
+                        backoff_ms: cfg.retry_backoff_ms,
+                        max_ms: RETRY_BACKOFF_MAX_MS,
+                    }
                 } else {
-                    how.push_str(&format!(", retry.backoff.ms={}", cfg.retry_backoff_ms));
-                }
-                let dup = if cfg.idempotent {
-                    "enable.idempotence=true: a batch the leader already wrote is not written again"
-                } else {
-                    "enable.idempotence=false: a batch that was written before the error is written again"
+                    RetryBackoff::Fixed {
+                        backoff_ms: cfg.retry_backoff_ms,
+                    }
                 };
                 out.events.push((
                     EventKind::ProduceRetrying {
@@ -93,23 +87,39 @@ impl Producer {
                         error: error.to_string(),
                         records,
                     },
-                    format!("{cause}; the producer sends it again ({how}); {dup}"),
+                    ProducerCause::Retrying {
+                        error: cause,
+                        retries: cfg.retries,
+                        delivery_timeout_ms: cfg.delivery_timeout_ms,
+                        backoff,
+                        idempotent: cfg.idempotent,
+                    }
+                    .into(),
                 ));
             }
         } else {
-            let why = if !retriable(error) {
-                String::new()
+            let because = if !retriable(error) {
+                NoRetry::NotRetriable
             } else if timed_out {
-                format!(
-                    "; delivery.timeout.ms ({}) has passed since the batch was created",
-                    cfg.delivery_timeout_ms.unwrap_or_default()
-                )
+                NoRetry::DeliveryTimeoutPassed {
+                    delivery_timeout_ms: cfg.delivery_timeout_ms.unwrap_or_default(),
+                }
             } else if cfg.retries == 0 {
-                "; the producer does not retry (retries=0)".to_string()
+                NoRetry::NoRetries
             } else {
-                format!("; its {} retries are used up", cfg.retries)
+                NoRetry::RetriesUsedUp {
+                    retries: cfg.retries,
+                }
             };
-            self.failed(batch, error, &format!("{cause}{why}"), out);
+            self.failed(
+                batch,
+                error,
+                ProducerCause::GaveUp {
+                    error: cause,
+                    because,
+                },
+                out,
+            );
         }
     }
 
@@ -118,7 +128,7 @@ impl Producer {
         &mut self,
         batch: Batch,
         error: &'static str,
-        cause: &str,
+        cause: ProducerCause,
         out: &mut ProducerOut,
     ) {
         let ledger = self.ledgers.entry(batch.tp.clone()).or_default();
@@ -136,7 +146,7 @@ impl Producer {
                     error: error.to_string(),
                     records: batch.records,
                 },
-                cause.to_string(),
+                cause.into(),
             ));
         }
     }
@@ -150,7 +160,10 @@ impl Producer {
         self.new_acks = true;
         self.recovered(
             (batch.tp, batch.acks),
-            format!("the leader acknowledged a batch again (offset {base}, leader epoch {epoch})"),
+            ProducerCause::AckedAgain {
+                offset: base,
+                leader_epoch: epoch,
+            },
             out,
         );
     }
@@ -159,7 +172,7 @@ impl Producer {
     pub(super) fn recovered(
         &mut self,
         key: (TopicPartition, Acks),
-        cause: String,
+        cause: ProducerCause,
         out: &mut ProducerOut,
     ) {
         if let Some(o) = self.outages.remove(&key) {
@@ -169,7 +182,7 @@ impl Producer {
                     retried: o.retried,
                     failed: o.failed,
                 },
-                cause,
+                cause.into(),
             ));
         }
     }

@@ -3,6 +3,7 @@
 //! `ClusterConnectionStates`), resetting those whose broker process died
 //! (`NetworkClient.processDisconnection`), and closing one, which fails every request on it.
 
+use super::causes::ProduceError;
 use super::client::exponential;
 use super::client_state::Refused;
 use super::errors::NETWORK_EXCEPTION;
@@ -43,7 +44,7 @@ impl Producer {
                 now,
                 key,
                 NETWORK_EXCEPTION,
-                "the leader's process died: the connection reset with the request in flight, so the producer cannot know whether the records were written",
+                ProduceError::LeaderDied,
                 settings,
                 rng,
                 out,
@@ -60,7 +61,7 @@ impl Producer {
         now: u64,
         key: (Acks, BrokerId),
         error: &'static str,
-        cause: &str,
+        cause: ProduceError,
         settings: &Settings,
         rng: &mut Rng,
         out: &mut ProducerOut,

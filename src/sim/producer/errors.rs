@@ -2,6 +2,7 @@
 //! the client makes of each: whether it retries (`RetriableException`), whether it suspects
 //! stale metadata (`InvalidMetadataException`), and the cause told in the event log.
 
+use super::causes::ProduceError;
 use crate::sim::config::Profile;
 
 /// The client-side errors, named as Kafka's `Errors` name them.
@@ -38,17 +39,17 @@ pub(super) fn stale_metadata(error: &str) -> bool {
 }
 
 /// What an error means, for the event log.
-pub(super) fn error_cause(error: &str, profile: Profile) -> &'static str {
+pub(super) fn error_cause(error: &str, profile: Profile) -> ProduceError {
     match error {
-        "NOT_ENOUGH_REPLICAS" => "acks=all and the ISR is smaller than min.insync.replicas: the leader refuses the write and appends nothing",
-        "NOT_ENOUGH_REPLICAS_AFTER_APPEND" => "the ISR fell below min.insync.replicas while the write waited for the followers: appended but not acknowledged",
-        "NOT_LEADER_OR_FOLLOWER" => "the broker the producer's metadata named is no longer the leader",
-        "LEADER_NOT_AVAILABLE" => "no broker knows a leader for the partition: it is offline",
-        REQUEST_TIMED_OUT if profile.reports_client_timeouts() => "no answer within request.timeout.ms (a frozen broker, a cut link, or acks=all followers that do not catch up): the producer closed the connection and cannot know whether the records were written",
-        REQUEST_TIMED_OUT => "acks=all: the followers did not catch up within request.timeout.ms",
-        NETWORK_EXCEPTION => "the connection closed with the request in flight (the leader's process died, or request.timeout.ms passed without an answer; NETWORK_EXCEPTION names both before 3.5): the producer cannot know whether the records were written",
-        DELIVERY_TIMEOUT => "the batch was created delivery.timeout.ms ago and is still not acknowledged: TimeoutException (\"Expiring N record(s) ... since batch creation\")",
-        BATCH_EXPIRED => "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1)",
-        _ => "the request failed",
+        "NOT_ENOUGH_REPLICAS" => ProduceError::NotEnoughReplicas,
+        "NOT_ENOUGH_REPLICAS_AFTER_APPEND" => ProduceError::NotEnoughReplicasAfterAppend,
+        "NOT_LEADER_OR_FOLLOWER" => ProduceError::NotLeaderOrFollower,
+        "LEADER_NOT_AVAILABLE" => ProduceError::LeaderNotAvailable,
+        REQUEST_TIMED_OUT if profile.reports_client_timeouts() => ProduceError::NoAnswer,
+        REQUEST_TIMED_OUT => ProduceError::FollowersTooSlow,
+        NETWORK_EXCEPTION => ProduceError::ConnectionClosed,
+        DELIVERY_TIMEOUT => ProduceError::DeliveryTimeout,
+        BATCH_EXPIRED => ProduceError::BatchExpired,
+        _ => ProduceError::Other,
     }
 }

@@ -2,9 +2,10 @@
 //! `RecordAccumulator.expiredBatches`; before, `request.timeout.ms` in `maybeExpire`) and in
 //! flight (`Sender.getExpiredInflightBatches`, 2.1+).
 
+use super::causes::ProducerCause;
 use super::client::client;
 use super::client_state::Batch;
-use super::errors::{error_cause, BATCH_EXPIRED, DELIVERY_TIMEOUT};
+use super::errors::{BATCH_EXPIRED, DELIVERY_TIMEOUT};
 use super::{Producer, ProducerOut};
 use crate::sim::config::{ProducerClient, Settings};
 use crate::sim::topic::{Acks, TopicPartition};
@@ -49,23 +50,19 @@ impl Producer {
                 let (error, cause) = if cfg.delivery_timeout_ms.is_some() {
                     (
                         DELIVERY_TIMEOUT,
-                        format!(
-                            "{} (delivery.timeout.ms={})",
-                            error_cause(DELIVERY_TIMEOUT, settings.profile),
-                            cfg.delivery_timeout_ms.unwrap_or_default()
-                        ),
+                        ProducerCause::ExpiredQueued {
+                            delivery_timeout_ms: cfg.delivery_timeout_ms.unwrap_or_default(),
+                        },
                     )
                 } else {
                     (
                         BATCH_EXPIRED,
-                        format!(
-                            "{} (request.timeout.ms={}; delivery.timeout.ms came with 2.1)",
-                            error_cause(BATCH_EXPIRED, settings.profile),
-                            cfg.request_timeout_ms
-                        ),
+                        ProducerCause::ExpiredInAccumulator {
+                            request_timeout_ms: cfg.request_timeout_ms,
+                        },
                     )
                 };
-                self.failed(batch, error, &cause, out);
+                self.failed(batch, error, cause, out);
             }
         }
         // `Sender.getExpiredInflightBatches` (2.1+): a batch in flight fails at its delivery
@@ -91,10 +88,9 @@ impl Producer {
             self.failed(
                 batch,
                 DELIVERY_TIMEOUT,
-                &format!(
-                    "{} (delivery.timeout.ms={d}); its request was still unanswered",
-                    error_cause(DELIVERY_TIMEOUT, settings.profile)
-                ),
+                ProducerCause::ExpiredInFlight {
+                    delivery_timeout_ms: d,
+                },
                 out,
             );
         }

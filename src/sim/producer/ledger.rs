@@ -6,6 +6,8 @@
 //! election, truncation to the high watermark before 0.11 (`ReplicaFetcherThread`), acks=1).
 //! An acks=all record lost without an unclean election breaks the guarantee KIP-101 restored.
 
+use super::causes::ProducerCause;
+use crate::sim::cause::Cause;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::log::Log;
@@ -80,7 +82,7 @@ impl Ledger {
         now: LeaderLog<'_>,
         unclean: Option<&BTreeSet<u64>>,
         profile: Profile,
-        events: &mut Vec<(EventKind, String)>,
+        events: &mut Vec<(EventKind, Cause)>,
         violations: &mut Vec<(String, String)>,
     ) {
         let LeaderLog {
@@ -134,7 +136,12 @@ impl Ledger {
                     acks: a.acks.name().into(),
                     reason: reason.clone(),
                 },
-                format!("leader {leader} (leader epoch {leader_epoch}) does not hold these offsets from leader epoch {}", a.epoch),
+                ProducerCause::OffsetsGone {
+                    leader,
+                    leader_epoch,
+                    acked_epoch: a.epoch,
+                }
+                .into(),
             ));
             if a.acks == Acks::All && !unclean {
                 violations.push((

@@ -1,7 +1,9 @@
 //! The ledger: acknowledgements merge into runs, and one loss check against a leader's log
 //! gives the exact lost offsets, event and violation.
 
+use super::causes::ProducerCause;
 use super::ledger::{Acked, LeaderLog, Ledger, ACKED_RECORDS_SURVIVE};
+use crate::sim::cause::Cause;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::log::Log;
@@ -30,7 +32,7 @@ fn log(epoch: u64, rest: u64) -> Log {
 }
 
 struct Checked {
-    events: Vec<(EventKind, String)>,
+    events: Vec<(EventKind, Cause)>,
     violations: Vec<(String, String)>,
 }
 
@@ -117,7 +119,12 @@ fn acks_all_records_lost_without_an_unclean_election_break_the_guarantee() {
                 acks: "all".into(),
                 reason: reason.clone(),
             },
-            "leader 3 (leader epoch 2) does not hold these offsets from leader epoch 1".into()
+            ProducerCause::OffsetsGone {
+                leader: 3,
+                leader_epoch: 2,
+                acked_epoch: 1
+            }
+            .into()
         )]
     );
     assert_eq!(

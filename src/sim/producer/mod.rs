@@ -48,7 +48,11 @@
 //! - `ledger.rs`: the ledger and lost records;
 //! - `view.rs`: the [`ProducerView`](super::state::ProducerView).
 
+pub mod causes;
+
+use self::causes::{ProduceError, ProducerCause};
 use super::broker::Broker;
+use super::cause::Cause;
 use super::config::Settings;
 use super::event::EventKind;
 use super::message::{Body, KafkaError};
@@ -135,7 +139,7 @@ pub struct ProducerOut {
     /// The sender's next wake-up.
     pub wake: Option<u64>,
     /// Events.
-    pub events: Vec<(EventKind, String)>,
+    pub events: Vec<(EventKind, Cause)>,
     /// Violations: (invariant, detail).
     pub violations: Vec<(String, String)>,
 }
@@ -250,7 +254,7 @@ impl Producer {
                 EventKind::ProducerStopped {
                     partition: tp.to_string(),
                 },
-                "the stream's duration or record count is done".into(),
+                ProducerCause::StreamDone.into(),
             ));
             return false;
         }
@@ -333,7 +337,7 @@ impl Producer {
         let cause = if settings.profile.reports_client_timeouts() {
             error_cause(REQUEST_TIMED_OUT, settings.profile)
         } else {
-            "no answer within request.timeout.ms: the producer closed the connection (reported as NETWORK_EXCEPTION before 3.5, KAFKA-14317) and cannot know whether the records were written"
+            ProduceError::NoAnswerDisconnect
         };
         let key = (f.batch.acks, f.broker);
         self.disconnect(now, key, error, cause, settings, rng, out);

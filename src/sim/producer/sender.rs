@@ -3,6 +3,7 @@
 //! request and at most `max.in.flight.requests.per.connection` requests on a connection, and
 //! the sender's next wake-up.
 
+use super::causes::ProducerCause;
 use super::client::{client, producer_id};
 use super::client_state::{Blocked, InFlight};
 use super::{Brokers, Producer, ProducerOut};
@@ -107,7 +108,7 @@ impl Producer {
                 if acks == Acks::Zero {
                     self.recovered(
                         key.clone(),
-                        format!("acks=0: a batch went out to leader {leader} again, which is all the producer learns"),
+                        ProducerCause::SentAgainAcksZero { leader },
                         out,
                     );
                 } else {

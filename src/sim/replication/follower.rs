@@ -1,5 +1,6 @@
 //! The follower side of fetching: fetcher threads per leader, truncation after a leader change, timeouts and backoff (`ReplicaFetcherThread`, `AbstractFetcherThread`).
 
+use super::causes::ReplicationCause;
 use super::*;
 
 impl ReplicaManager<'_> {
@@ -140,7 +141,7 @@ impl ReplicaManager<'_> {
                             from_offset: point,
                             to_offset: leo,
                         },
-                        "the follower's log diverged from the new leader's: it truncates to where their leader epochs part (KIP-101, KIP-279)",
+                        ReplicationCause::TruncatedAtDivergence,
                     );
                 }
                 st.role = Role::Follower {
@@ -159,7 +160,7 @@ impl ReplicaManager<'_> {
                         from_offset: d.leader_leo,
                         to_offset: leo,
                     },
-                    "the follower is ahead of the new leader (OFFSET_OUT_OF_RANGE): it truncates to the leader's log end",
+                    ReplicationCause::TruncatedToLeaderEnd,
                 );
                 continue;
             }

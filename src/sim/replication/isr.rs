@@ -1,5 +1,6 @@
 //! The ISR on the leader: the ISR-expiration check, expansion, and the change sent to the controller (AlterPartition from 2.7, KIP-497) or written to ZooKeeper by compare-and-set before it, with `/isr_change_notification`.
 
+use super::causes::{IsrWrite, ReplicationCause, ShrinkRule};
 use super::*;
 
 impl ReplicaManager<'_> {
@@ -236,13 +237,7 @@ impl ReplicaManager<'_> {
     }
 
     pub(super) fn isr_update_refused(&mut self, tp: &TopicPartition, error: &str, out: &mut Out) {
-        self.isr_change_failed(
-            tp,
-            error,
-            false,
-            "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr",
-            out,
-        );
+        self.isr_change_failed(tp, error, false, ReplicationCause::IsrZkVersionChanged, out);
     }
 
     /// An ISR change did not go through: with `blocked`, the leader keeps it pending and makes
@@ -253,7 +248,7 @@ impl ReplicaManager<'_> {
         tp: &TopicPartition,
         error: &str,
         blocked: bool,
-        cause: &str,
+        cause: ReplicationCause,
         out: &mut Out,
     ) {
         if let Some(Role::Leader(ls)) = self
@@ -309,7 +304,9 @@ impl ReplicaManager<'_> {
             return;
         }
         match result {
-            Ok(info) if info.leader_epoch == st.leader_epoch && info.zk_version >= st.zk_version => {
+            Ok(info)
+                if info.leader_epoch == st.leader_epoch && info.zk_version >= st.zk_version =>
+            {
                 self.isr_changed(
                     now,
                     &tp,
@@ -328,14 +325,14 @@ impl ReplicaManager<'_> {
                 &tp,
                 e.name(),
                 false,
-                "the controller refused the ISR change: it names a replica that is not live or is shutting down (INELIGIBLE_REPLICA, KIP-841); the leader goes back to its last committed ISR",
+                ReplicationCause::IsrIneligibleReplica,
                 out,
             ),
             Err(e) => self.isr_change_failed(
                 &tp,
                 e.name(),
                 true,
-                "the controller refused the ISR change: it was built on an older partition state (AlterPartition, KIP-497); the leader makes no ISR change until the controller's next LeaderAndIsr",
+                ReplicationCause::IsrStalePartitionState,
                 out,
             ),
         }
@@ -377,10 +374,10 @@ impl ReplicaManager<'_> {
             .copied()
             .filter(|r| !isr.contains(r))
             .collect();
-        let how = if settings.profile.uses_alter_partition() {
-            "AlterPartition to the controller (KIP-497), no leader epoch bump"
+        let via = if settings.profile.uses_alter_partition() {
+            IsrWrite::AlterPartition
         } else {
-            "the leader's compare-and-set of the partition state znode, no leader epoch bump"
+            IsrWrite::ZkCompareAndSet
         };
         if !removed.is_empty() {
             out.event(
@@ -391,16 +388,14 @@ impl ReplicaManager<'_> {
                     isr: isr.clone(),
                     leader_epoch,
                 },
-                if settings.profile.shrinks_isr_only_when_behind() {
-                    format!(
-                        "the follower was behind the leader's log end for longer than replica.lag.time.max.ms ({} ms); {how}",
-                        settings.replica_lag_time_max_ms
-                    )
-                } else {
-                    format!(
-                        "the follower had not caught up with the leader's log end for longer than replica.lag.time.max.ms ({} ms): before 2.1 the lag time alone decides, so a follower that stops fetching leaves the ISR even when nothing is written (KAFKA-7152); {how}",
-                        settings.replica_lag_time_max_ms
-                    )
+                ReplicationCause::IsrShrunk {
+                    replica_lag_time_max_ms: settings.replica_lag_time_max_ms,
+                    rule: if settings.profile.shrinks_isr_only_when_behind() {
+                        ShrinkRule::BehindLogEnd
+                    } else {
+                        ShrinkRule::LagTimeAlone
+                    },
+                    via,
                 },
             );
         }
@@ -413,7 +408,7 @@ impl ReplicaManager<'_> {
                     isr,
                     leader_epoch,
                 },
-                format!("the follower caught up to the leader's high watermark; {how}"),
+                ReplicationCause::IsrExpanded { via },
             );
         }
         self.maybe_advance_hw(now, tp, settings, out);

@@ -1,5 +1,6 @@
 //! LeaderAndIsr from the controller: becoming leader or follower (`ReplicaManager.becomeLeaderOrFollower`, `Partition.makeLeader` / `makeFollower`), and StopReplica.
 
+use super::causes::ReplicationCause;
 use super::*;
 
 impl ReplicaManager<'_> {
@@ -31,7 +32,7 @@ impl ReplicaManager<'_> {
                                 current: st.leader_epoch as i64,
                                 error: "STALE_CONTROLLER_EPOCH (partition ignored: an older leader epoch)".into(),
                             },
-                            "a partition whose leader epoch is not newer than the broker's is ignored",
+                            ReplicationCause::OlderLeaderEpochIgnored,
                         );
                     }
                     continue;
@@ -121,7 +122,7 @@ impl ReplicaManager<'_> {
                         from_offset: hw,
                         to_offset: leo,
                     },
-                    "before 0.11 a follower truncates its log to its high watermark when it starts following (KafkaTruncateToHighWatermark): acknowledged records above it can be lost",
+                    ReplicationCause::TruncatedToHighWatermark,
                 );
             }
         }

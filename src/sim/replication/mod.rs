@@ -342,6 +342,7 @@ impl ReplicaManager<'_> {
     }
 }
 
+pub mod causes;
 mod follower;
 mod isr;
 mod leader;

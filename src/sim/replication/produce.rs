@@ -1,5 +1,6 @@
 //! Produce requests on the leader: appends, acks, `DelayedProduce`, and the high watermark that completes them (`Partition.appendRecordsToLeader`, `maybeIncrementLeaderHW`).
 
+use super::causes::ReplicationCause;
 use super::*;
 
 impl ReplicaManager<'_> {
@@ -65,10 +66,11 @@ impl ReplicaManager<'_> {
                         offset: first,
                         records,
                     },
-                    format!(
-                        "enable.idempotence=true: the batch (producer id {}, sequence {}) is already in the log, written in leader epoch {first_epoch}; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)",
-                        batch.producer, batch.sequence
-                    ),
+                    ReplicationCause::DuplicateDropped {
+                        producer_id: batch.producer,
+                        sequence: batch.sequence,
+                        first_epoch,
+                    },
                 );
                 (first, first + records, first_epoch)
             }
@@ -92,7 +94,7 @@ impl ReplicaManager<'_> {
                             records,
                             first_offset: first,
                         },
-                        "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice",
+                        ReplicationCause::DuplicateWritten,
                     );
                 }
                 (base, replica.log.leo, epoch)

@@ -3,6 +3,7 @@
 //! it to the part it concerns (a broker, ZooKeeper, the network, the producer, the consumers)
 //! or, for an admin tool's write, to the controller.
 
+use super::causes::WorldCause;
 use super::{Item, World};
 use crate::sim::broker::BrokerStatus;
 use crate::sim::commands::{check, scope, Command, Layout, Live};
@@ -32,17 +33,14 @@ impl World {
         let mut out = Out::default();
         match cmd {
             Command::Start(b) => {
-                let cause = "start action: a new process, a new ZooKeeper session";
                 let settings = self.settings.clone();
-                self.broker_mut(b).start(now, &settings, cause, &mut out);
+                self.broker_mut(b)
+                    .start(now, &settings, WorldCause::StartAction, &mut out);
                 self.parked.remove(&b);
                 self.finish(out);
             }
             Command::Crash(b) => {
-                self.broker_mut(b).crash(
-                    "crash action: the process dies at once; ZooKeeper notices only when the session times out",
-                    &mut out,
-                );
+                self.broker_mut(b).crash(WorldCause::CrashAction, &mut out);
                 self.parked.remove(&b);
                 self.finish(out);
             }
@@ -66,7 +64,7 @@ impl World {
                         from: a.short_name(),
                         to: b.short_name(),
                     },
-                    "cut action: the link drops every message, in flight or new".into(),
+                    WorldCause::CutAction.into(),
                 );
             }
             Command::Heal(a, b) => {
@@ -76,7 +74,7 @@ impl World {
                         from: a.short_name(),
                         to: b.short_name(),
                     },
-                    "heal action: the link carries messages again".into(),
+                    WorldCause::HealAction.into(),
                 );
                 // A ZooKeeper connection that lost packets is reset now; the client
                 // reconnects, replays what went unanswered and re-arms its watches.
@@ -131,7 +129,7 @@ impl World {
                                 acks: acks.name().into(),
                                 rate_per_s: rate,
                             },
-                            "produce action: a steady stream of records".into(),
+                            WorldCause::ProduceAction.into(),
                         );
                         self.push(
                             now,
@@ -152,7 +150,7 @@ impl World {
                     EventKind::ProducerStopped {
                         partition: tp.to_string(),
                     },
-                    "stop action".into(),
+                    WorldCause::StopAction.into(),
                 );
             }
             Command::StallFetcher {
@@ -166,7 +164,7 @@ impl World {
                     .push(Stall { topic, partition });
                 self.record(
                     EventKind::FetcherStalled { broker, what },
-                    "stall action: the follower stops sending fetch requests (a slow disk, a stuck thread); the leader sees it fall behind".into(),
+                    WorldCause::StallAction.into(),
                 );
             }
             Command::ResumeFetcher {
@@ -181,7 +179,7 @@ impl World {
                 b.replica_manager().kick_fetchers(now, &mut out);
                 self.record(
                     EventKind::FetcherResumed { broker, what },
-                    "resume action: the follower fetches again and catches up".into(),
+                    WorldCause::ResumeAction.into(),
                 );
                 self.finish(out);
             }
@@ -205,8 +203,7 @@ impl World {
                         },
                         topic: topic.clone(),
                     },
-                    "set_config action: a dynamic configuration change (kafka-configs --alter)"
-                        .into(),
+                    WorldCause::SetConfigAction.into(),
                 );
                 let elects_now = match &topic {
                     None => self
@@ -298,7 +295,7 @@ impl World {
                     self.zk.admin_delete("/controller", &mut out);
                     out.event(
                         EventKind::ControllerDeleted { controller },
-                        "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first",
+                        WorldCause::DeleteControllerAction,
                     );
                 }
                 self.finish(out);

@@ -4,7 +4,9 @@
 //! that falls due to its owner (ZooKeeper, a broker, the producer, a consumer), sends what they
 //! output through the [`Network`], and runs the safety [`Monitor`] after every step.
 
+use self::causes::WorldCause;
 use super::broker::{Broker, BrokerStatus};
+use super::cause::Cause;
 use super::commands::{GroupSpec, Setup, STARTUP_SPACING_MS};
 use super::config::Settings;
 use super::consumer::Consumers;
@@ -24,6 +26,7 @@ use super::zookeeper::ZooKeeper;
 use std::collections::BTreeMap;
 
 mod apply;
+pub mod causes;
 
 #[derive(Debug, Clone)]
 enum Item {
@@ -239,7 +242,7 @@ impl World {
                 invariant: name,
                 detail,
             },
-            "the safety monitor checks every invariant after every step".into(),
+            WorldCause::MonitorCheck.into(),
         );
     }
 
@@ -247,7 +250,7 @@ impl World {
         self.brokers.get_mut(&id).expect("checked by the caller")
     }
 
-    fn record(&mut self, kind: EventKind, cause: String) {
+    fn record(&mut self, kind: EventKind, cause: Cause) {
         if let EventKind::LeaderElected {
             partition,
             leader_epoch,
@@ -279,12 +282,8 @@ impl World {
             Item::Start(b) => {
                 if !self.brokers[&b].status.is_alive() {
                     let mut out = Out::default();
-                    self.broker_mut(b).start(
-                        now,
-                        &settings,
-                        "the scenario's brokers start in the listed order",
-                        &mut out,
-                    );
+                    self.broker_mut(b)
+                        .start(now, &settings, WorldCause::StartInOrder, &mut out);
                     self.finish(out);
                 }
             }

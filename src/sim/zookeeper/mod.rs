@@ -43,6 +43,7 @@ pub enum SessionEnd {
     Closed,
 }
 
+pub mod causes;
 mod requests;
 mod sessions;
 

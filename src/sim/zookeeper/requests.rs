@@ -1,6 +1,7 @@
 //! ZooKeeper's requests: connect, ping, reads and writes (with versions and multi-ops), the
 //! one-shot watches they set and fire, and SetWatches after a reconnect.
 
+use super::causes::ZkCause;
 use super::{parent, Session, SessionEnd, Znode, ZooKeeper};
 use crate::sim::event::EventKind;
 use crate::sim::message::{
@@ -42,12 +43,14 @@ impl ZooKeeper {
                         timeout_ms,
                     },
                     if timeout_ms == requested {
-                        "a new ZooKeeper client connects and gets a new session".to_string()
+                        ZkCause::SessionCreated
                     } else {
-                        format!(
-                            "a new ZooKeeper client connects and gets a new session; it asked for {requested} ms, but the server grants only timeouts from minSessionTimeout ({min} ms) to maxSessionTimeout ({max} ms), 2 and 20 ticks of tickTime ({} ms)",
-                            self.clock.tick_ms
-                        )
+                        ZkCause::SessionCreatedBounded {
+                            requested_ms: requested,
+                            min_ms: min,
+                            max_ms: max,
+                            tick_ms: self.clock.tick_ms,
+                        }
                     },
                 );
                 out.send(
@@ -123,7 +126,7 @@ impl ZooKeeper {
                         broker: from,
                         session,
                     },
-                    "clean shutdown closes the ZooKeeper session at once",
+                    ZkCause::SessionClosed,
                 );
             }
             _ => {}

@@ -1,6 +1,7 @@
 //! ZooKeeper's sessions: the server's clock (`tickTime`), negotiated timeouts, heartbeats, and
 //! expiry on tick boundaries, with the ephemeral znodes and watches a session takes with it.
 
+use super::causes::ZkCause;
 use super::{parent, SessionEnd, ZooKeeper};
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, Out, SessionId, Timer, WatchChange};
@@ -117,10 +118,11 @@ impl ZooKeeper {
                     broker: owner,
                     session: id,
                 },
-                format!(
-                    "no heartbeat for zookeeper.session.timeout.ms ({timeout} ms); the session tracker expires sessions on its tickTime ({tick} ms) boundaries, here the first after the last contact + the timeout ({} ms after it)",
-                    now - last
-                ),
+                ZkCause::SessionTimedOut {
+                    timeout_ms: timeout,
+                    tick_ms: tick,
+                    after_last_contact_ms: now - last,
+                },
             );
         }
     }
@@ -136,7 +138,7 @@ impl ZooKeeper {
                 broker,
                 session: id,
             },
-            "ZooKeeper expired the session on request (expire_session)",
+            ZkCause::ExpiredOnRequest,
         );
         true
     }

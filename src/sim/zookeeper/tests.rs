@@ -1,7 +1,9 @@
 //! Unit tests of the ZooKeeper server model.
 #![allow(unused_must_use)] // setup requests whose results the test does not need
 
+use super::causes::ZkCause;
 use super::*;
+use crate::sim::cause::Cause;
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, OpResult, Timer, WatchChange, ZkError};
 use crate::sim::net::Endpoint;
@@ -102,7 +104,13 @@ fn ephemeral_znodes_die_with_the_session_and_fire_watches() {
     assert!(out.events.iter().any(|(k, c)| matches!(
         k,
         EventKind::SessionExpired { broker: 1, .. }
-    ) && c.contains("zookeeper.session.timeout.ms")));
+    ) && matches!(
+        c,
+        Cause::ZooKeeper(ZkCause::SessionTimedOut {
+            timeout_ms: 6_000,
+            ..
+        })
+    )));
 }
 
 #[test]
@@ -200,11 +208,17 @@ fn the_server_clamps_the_session_timeout_to_2_to_20_ticks() {
                 timeout_ms: granted
             }
         );
-        assert_eq!(
-            cause.contains("minSessionTimeout (6000 ms) to maxSessionTimeout (60000 ms)"),
-            clamped,
-            "{cause}"
-        );
+        let expected = if clamped {
+            ZkCause::SessionCreatedBounded {
+                requested_ms: requested,
+                min_ms: 6_000,
+                max_ms: 60_000,
+                tick_ms: 3_000,
+            }
+        } else {
+            ZkCause::SessionCreated
+        };
+        assert_eq!(*cause, Cause::from(expected));
     }
 }
 

@@ -1,0 +1,42 @@
+//! A consumer's causes: the actions that end it (`KafkaConsumer.close` sends LeaveGroup; a
+//! crash sends nothing) and the coordinator it finds (`FindCoordinator`).
+
+/// Why a consumer did what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConsumerCause {
+    /// `leave`: the consumer closes and sends LeaveGroup.
+    LeaveAction,
+    /// `crash_consumer`: no LeaveGroup, no more heartbeats.
+    CrashAction,
+    /// FindCoordinator answered: the leader of the group's `__consumer_offsets` partition.
+    CoordinatorFound,
+}
+
+impl ConsumerCause {
+    /// The English sentence.
+    pub fn english(&self) -> String {
+        match self {
+            ConsumerCause::LeaveAction => "leave action: the consumer closes and sends LeaveGroup, so the coordinator need not wait for its session to expire",
+            ConsumerCause::CrashAction => "crash_consumer action: no LeaveGroup, no more heartbeats; the coordinator notices only when session.timeout.ms passes",
+            ConsumerCause::CoordinatorFound => "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets",
+        }
+        .to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_consumer_cause_renders_its_sentence() {
+        let cases = [
+            (ConsumerCause::LeaveAction, "leave action: the consumer closes and sends LeaveGroup, so the coordinator need not wait for its session to expire"),
+            (ConsumerCause::CrashAction, "crash_consumer action: no LeaveGroup, no more heartbeats; the coordinator notices only when session.timeout.ms passes"),
+            (ConsumerCause::CoordinatorFound, "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets"),
+        ];
+        for (cause, text) in cases {
+            assert_eq!(cause.english(), text, "{cause:?}");
+        }
+    }
+}

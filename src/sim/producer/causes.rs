@@ -1,0 +1,290 @@
+//! The producer's causes: what a produce error means (`Sender.completeBatch`,
+//! `NetworkClient`), retries and give-ups with the client settings that decide them
+//! (`retries`, `retry.backoff.ms`, KIP-580's exponential backoff, `delivery.timeout.ms`,
+//! `enable.idempotence`), batches expiring (`RecordAccumulator.expiredBatches` from 2.1,
+//! `RecordBatch.maybeExpire` before), and acknowledged records a leader no longer holds.
+
+use crate::sim::net::BrokerId;
+
+/// What a produce error means, for the event log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProduceError {
+    /// NOT_ENOUGH_REPLICAS: the ISR is below `min.insync.replicas`; nothing appended.
+    NotEnoughReplicas,
+    /// NOT_ENOUGH_REPLICAS_AFTER_APPEND: appended, but the ISR shrank below
+    /// `min.insync.replicas` while it waited.
+    NotEnoughReplicasAfterAppend,
+    /// NOT_LEADER_OR_FOLLOWER: stale metadata.
+    NotLeaderOrFollower,
+    /// LEADER_NOT_AVAILABLE: the partition is offline.
+    LeaderNotAvailable,
+    /// REQUEST_TIMED_OUT from 3.5 (KAFKA-14317): no answer in time, the connection closed.
+    NoAnswer,
+    /// REQUEST_TIMED_OUT before 3.5: the broker's acks=all wait ran out.
+    FollowersTooSlow,
+    /// NETWORK_EXCEPTION: the connection closed with the request in flight.
+    ConnectionClosed,
+    /// Before 3.5: the client's request timeout, reported as the disconnect it causes.
+    NoAnswerDisconnect,
+    /// The leader's process died: its connection reset (`NetworkClient.processDisconnection`).
+    LeaderDied,
+    /// The batch reached `delivery.timeout.ms` (2.1+).
+    DeliveryTimeout,
+    /// The batch expired in the accumulator (before 2.1, `RecordBatch.maybeExpire`).
+    BatchExpired,
+    /// Any other error.
+    Other,
+}
+
+impl ProduceError {
+    /// The English words.
+    pub fn english(self) -> &'static str {
+        match self {
+            ProduceError::NotEnoughReplicas => "acks=all and the ISR is smaller than min.insync.replicas: the leader refuses the write and appends nothing",
+            ProduceError::NotEnoughReplicasAfterAppend => "the ISR fell below min.insync.replicas while the write waited for the followers: appended but not acknowledged",
+            ProduceError::NotLeaderOrFollower => "the broker the producer's metadata named is no longer the leader",
+            ProduceError::LeaderNotAvailable => "no broker knows a leader for the partition: it is offline",
+            ProduceError::NoAnswer => "no answer within request.timeout.ms (a frozen broker, a cut link, or acks=all followers that do not catch up): the producer closed the connection and cannot know whether the records were written",
+            ProduceError::FollowersTooSlow => "acks=all: the followers did not catch up within request.timeout.ms",
+            ProduceError::ConnectionClosed => "the connection closed with the request in flight (the leader's process died, or request.timeout.ms passed without an answer; NETWORK_EXCEPTION names both before 3.5): the producer cannot know whether the records were written",
+            ProduceError::NoAnswerDisconnect => "no answer within request.timeout.ms: the producer closed the connection (reported as NETWORK_EXCEPTION before 3.5, KAFKA-14317) and cannot know whether the records were written",
+            ProduceError::LeaderDied => "the leader's process died: the connection reset with the request in flight, so the producer cannot know whether the records were written",
+            ProduceError::DeliveryTimeout => "the batch was created delivery.timeout.ms ago and is still not acknowledged: TimeoutException (\"Expiring N record(s) ... since batch creation\")",
+            ProduceError::BatchExpired => "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1)",
+            ProduceError::Other => "the request failed",
+        }
+    }
+}
+
+/// The backoff before a retry (`retry.backoff.ms`; from 3.7 doubling, KIP-580).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryBackoff {
+    /// `retry.backoff.ms` each time.
+    Fixed {
+        /// `retry.backoff.ms`.
+        backoff_ms: u64,
+    },
+    /// `retry.backoff.ms` doubling up to `retry.backoff.max.ms`.
+    Exponential {
+        /// `retry.backoff.ms`.
+        backoff_ms: u64,
+        /// `retry.backoff.max.ms`.
+        max_ms: u64,
+    },
+}
+
+/// Why a failed batch is not retried (`Sender.canRetry`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoRetry {
+    /// The error is not retriable.
+    NotRetriable,
+    /// `delivery.timeout.ms` has passed since the batch was created.
+    DeliveryTimeoutPassed {
+        /// `delivery.timeout.ms`.
+        delivery_timeout_ms: u64,
+    },
+    /// `retries=0`.
+    NoRetries,
+    /// Every retry is used up.
+    RetriesUsedUp {
+        /// `retries`.
+        retries: u32,
+    },
+}
+
+/// Why the producer did what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProducerCause {
+    /// A stream ran its duration or its record count.
+    StreamDone,
+    /// A batch goes back to the queue to be sent again.
+    Retrying {
+        /// What the error means.
+        error: ProduceError,
+        /// `retries`.
+        retries: u32,
+        /// `delivery.timeout.ms` (2.1+).
+        delivery_timeout_ms: Option<u64>,
+        /// The backoff.
+        backoff: RetryBackoff,
+        /// `enable.idempotence`.
+        idempotent: bool,
+    },
+    /// A batch is given up after an error.
+    GaveUp {
+        /// What the error means.
+        error: ProduceError,
+        /// Why it is not retried.
+        because: NoRetry,
+    },
+    /// A queued batch reached `delivery.timeout.ms` (2.1+).
+    ExpiredQueued {
+        /// `delivery.timeout.ms`.
+        delivery_timeout_ms: u64,
+    },
+    /// A queued batch expired after `request.timeout.ms` (before 2.1).
+    ExpiredInAccumulator {
+        /// `request.timeout.ms`.
+        request_timeout_ms: u64,
+    },
+    /// A batch in flight reached `delivery.timeout.ms` (`Sender.getExpiredInflightBatches`).
+    ExpiredInFlight {
+        /// `delivery.timeout.ms`.
+        delivery_timeout_ms: u64,
+    },
+    /// The leader acknowledged a batch again after an outage.
+    AckedAgain {
+        /// The batch's base offset.
+        offset: u64,
+        /// The leader epoch it was written in.
+        leader_epoch: u64,
+    },
+    /// acks=0: a batch went out again after an outage, which is all the producer learns
+    /// (`Sender.handleProduceResponse`, "the acks = 0 case").
+    SentAgainAcksZero {
+        /// The leader it went to.
+        leader: BrokerId,
+    },
+    /// The current leader does not hold acknowledged offsets.
+    OffsetsGone {
+        /// The current leader.
+        leader: BrokerId,
+        /// Its leader epoch.
+        leader_epoch: u64,
+        /// The leader epoch the records were acknowledged in.
+        acked_epoch: u64,
+    },
+}
+
+impl ProducerCause {
+    /// The English sentence.
+    pub fn english(&self) -> String {
+        match self {
+            ProducerCause::StreamDone => "the stream's duration or record count is done".to_string(),
+            ProducerCause::Retrying {
+                error,
+                retries,
+                delivery_timeout_ms,
+                backoff,
+                idempotent,
+            } => {
+                let mut how = format!("retries={retries}");
+                if let Some(d) = delivery_timeout_ms {
+                    how.push_str(&format!(" within delivery.timeout.ms={d}"));
+                }
+                match backoff {
+                    RetryBackoff::Exponential { backoff_ms, max_ms } => how.push_str(&format!(
+                        ", retry.backoff.ms={backoff_ms} doubling up to retry.backoff.max.ms={max_ms}"
+                    )),
+                    RetryBackoff::Fixed { backoff_ms } => {
+                        how.push_str(&format!(", retry.backoff.ms={backoff_ms}"))
+                    }
+                }
+                let dup = if *idempotent {
+                    "enable.idempotence=true: a batch the leader already wrote is not written again"
+                } else {
+                    "enable.idempotence=false: a batch that was written before the error is written again"
+                };
+                format!(
+                    "{}; the producer sends it again ({how}); {dup}",
+                    error.english()
+                )
+            }
+            ProducerCause::GaveUp { error, because } => {
+                let why = match because {
+                    NoRetry::NotRetriable => String::new(),
+                    NoRetry::DeliveryTimeoutPassed {
+                        delivery_timeout_ms,
+                    } => format!(
+                        "; delivery.timeout.ms ({delivery_timeout_ms}) has passed since the batch was created"
+                    ),
+                    NoRetry::NoRetries => "; the producer does not retry (retries=0)".to_string(),
+                    NoRetry::RetriesUsedUp { retries } => {
+                        format!("; its {retries} retries are used up")
+                    }
+                };
+                format!("{}{why}", error.english())
+            }
+            ProducerCause::ExpiredQueued {
+                delivery_timeout_ms,
+            } => format!(
+                "{} (delivery.timeout.ms={delivery_timeout_ms})",
+                ProduceError::DeliveryTimeout.english()
+            ),
+            ProducerCause::ExpiredInAccumulator { request_timeout_ms } => format!(
+                "{} (request.timeout.ms={request_timeout_ms}; delivery.timeout.ms came with 2.1)",
+                ProduceError::BatchExpired.english()
+            ),
+            ProducerCause::ExpiredInFlight {
+                delivery_timeout_ms,
+            } => format!(
+                "{} (delivery.timeout.ms={delivery_timeout_ms}); its request was still unanswered",
+                ProduceError::DeliveryTimeout.english()
+            ),
+            ProducerCause::AckedAgain {
+                offset,
+                leader_epoch,
+            } => format!(
+                "the leader acknowledged a batch again (offset {offset}, leader epoch {leader_epoch})"
+            ),
+            ProducerCause::SentAgainAcksZero { leader } => format!(
+                "acks=0: a batch went out to leader {leader} again, which is all the producer learns"
+            ),
+            ProducerCause::OffsetsGone {
+                leader,
+                leader_epoch,
+                acked_epoch,
+            } => format!(
+                "leader {leader} (leader epoch {leader_epoch}) does not hold these offsets from leader epoch {acked_epoch}"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_produce_error_renders_its_words() {
+        let cases = [
+            (ProduceError::NotEnoughReplicas, "acks=all and the ISR is smaller than min.insync.replicas: the leader refuses the write and appends nothing"),
+            (ProduceError::NotEnoughReplicasAfterAppend, "the ISR fell below min.insync.replicas while the write waited for the followers: appended but not acknowledged"),
+            (ProduceError::NotLeaderOrFollower, "the broker the producer's metadata named is no longer the leader"),
+            (ProduceError::LeaderNotAvailable, "no broker knows a leader for the partition: it is offline"),
+            (ProduceError::NoAnswer, "no answer within request.timeout.ms (a frozen broker, a cut link, or acks=all followers that do not catch up): the producer closed the connection and cannot know whether the records were written"),
+            (ProduceError::FollowersTooSlow, "acks=all: the followers did not catch up within request.timeout.ms"),
+            (ProduceError::ConnectionClosed, "the connection closed with the request in flight (the leader's process died, or request.timeout.ms passed without an answer; NETWORK_EXCEPTION names both before 3.5): the producer cannot know whether the records were written"),
+            (ProduceError::NoAnswerDisconnect, "no answer within request.timeout.ms: the producer closed the connection (reported as NETWORK_EXCEPTION before 3.5, KAFKA-14317) and cannot know whether the records were written"),
+            (ProduceError::LeaderDied, "the leader's process died: the connection reset with the request in flight, so the producer cannot know whether the records were written"),
+            (ProduceError::DeliveryTimeout, "the batch was created delivery.timeout.ms ago and is still not acknowledged: TimeoutException (\"Expiring N record(s) ... since batch creation\")"),
+            (ProduceError::BatchExpired, "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1)"),
+            (ProduceError::Other, "the request failed"),
+        ];
+        for (error, text) in cases {
+            assert_eq!(error.english(), text, "{error:?}");
+        }
+    }
+
+    #[test]
+    fn every_producer_cause_renders_its_sentence() {
+        let cases = [
+            (ProducerCause::StreamDone, "the stream's duration or record count is done".to_string()),
+            (ProducerCause::Retrying { error: ProduceError::NotLeaderOrFollower, retries: 2147483647, delivery_timeout_ms: Some(120_000), backoff: RetryBackoff::Exponential { backoff_ms: 100, max_ms: 1_000 }, idempotent: true }, "the broker the producer's metadata named is no longer the leader; the producer sends it again (retries=2147483647 within delivery.timeout.ms=120000, retry.backoff.ms=100 doubling up to retry.backoff.max.ms=1000); enable.idempotence=true: a batch the leader already wrote is not written again".into()),
+            (ProducerCause::Retrying { error: ProduceError::ConnectionClosed, retries: 3, delivery_timeout_ms: None, backoff: RetryBackoff::Fixed { backoff_ms: 100 }, idempotent: false }, "the connection closed with the request in flight (the leader's process died, or request.timeout.ms passed without an answer; NETWORK_EXCEPTION names both before 3.5): the producer cannot know whether the records were written; the producer sends it again (retries=3, retry.backoff.ms=100); enable.idempotence=false: a batch that was written before the error is written again".into()),
+            (ProducerCause::GaveUp { error: ProduceError::Other, because: NoRetry::NotRetriable }, "the request failed".into()),
+            (ProducerCause::GaveUp { error: ProduceError::NotEnoughReplicas, because: NoRetry::DeliveryTimeoutPassed { delivery_timeout_ms: 120_000 } }, "acks=all and the ISR is smaller than min.insync.replicas: the leader refuses the write and appends nothing; delivery.timeout.ms (120000) has passed since the batch was created".into()),
+            (ProducerCause::GaveUp { error: ProduceError::LeaderDied, because: NoRetry::NoRetries }, "the leader's process died: the connection reset with the request in flight, so the producer cannot know whether the records were written; the producer does not retry (retries=0)".into()),
+            (ProducerCause::GaveUp { error: ProduceError::FollowersTooSlow, because: NoRetry::RetriesUsedUp { retries: 3 } }, "acks=all: the followers did not catch up within request.timeout.ms; its 3 retries are used up".into()),
+            (ProducerCause::ExpiredQueued { delivery_timeout_ms: 120_000 }, "the batch was created delivery.timeout.ms ago and is still not acknowledged: TimeoutException (\"Expiring N record(s) ... since batch creation\") (delivery.timeout.ms=120000)".into()),
+            (ProducerCause::ExpiredInAccumulator { request_timeout_ms: 30_000 }, "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1) (request.timeout.ms=30000; delivery.timeout.ms came with 2.1)".into()),
+            (ProducerCause::ExpiredInFlight { delivery_timeout_ms: 120_000 }, "the batch was created delivery.timeout.ms ago and is still not acknowledged: TimeoutException (\"Expiring N record(s) ... since batch creation\") (delivery.timeout.ms=120000); its request was still unanswered".into()),
+            (ProducerCause::AckedAgain { offset: 42, leader_epoch: 3 }, "the leader acknowledged a batch again (offset 42, leader epoch 3)".into()),
+            (ProducerCause::SentAgainAcksZero { leader: 3 }, "acks=0: a batch went out to leader 3 again, which is all the producer learns".into()),
+            (ProducerCause::OffsetsGone { leader: 2, leader_epoch: 5, acked_epoch: 4 }, "leader 2 (leader epoch 5) does not hold these offsets from leader epoch 4".into()),
+        ];
+        for (cause, text) in cases {
+            assert_eq!(cause.english(), text, "{cause:?}");
+        }
+    }
+}

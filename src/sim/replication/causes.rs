@@ -1,0 +1,153 @@
+//! The replica manager's causes: truncation when a replica starts following
+//! (`Partition.makeFollower`, KIP-101, KIP-279), LeaderAndIsr partitions ignored
+//! (`ReplicaManager.becomeLeaderOrFollower`), ISR changes and their failures
+//! (`Partition.maybeShrinkIsr` / `maybeExpandIsr`, `AlterPartitionManager`), and idempotent
+//! duplicates (`ProducerStateEntry.findDuplicateBatch`).
+
+/// How a leader writes an ISR change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IsrWrite {
+    /// 2.7+: AlterPartition to the controller (KIP-497).
+    AlterPartition,
+    /// Before 2.7: the leader's conditional update of the partition state znode.
+    ZkCompareAndSet,
+}
+
+/// Which rule took a follower out of the ISR (`Partition.getOutOfSyncReplicas`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShrinkRule {
+    /// 2.1+: behind the leader's log end for longer than `replica.lag.time.max.ms`.
+    BehindLogEnd,
+    /// Before 2.1: no catch-up for `replica.lag.time.max.ms`, even with nothing written
+    /// (KAFKA-7152).
+    LagTimeAlone,
+}
+
+/// Why the replica manager did what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplicationCause {
+    /// The follower's log diverged from the new leader's (KIP-101, KIP-279).
+    TruncatedAtDivergence,
+    /// The follower was ahead of the new leader (OFFSET_OUT_OF_RANGE).
+    TruncatedToLeaderEnd,
+    /// Before 0.11: truncation to the high watermark on becoming follower
+    /// (`KafkaTruncateToHighWatermark`).
+    TruncatedToHighWatermark,
+    /// A LeaderAndIsr partition with an older leader epoch.
+    OlderLeaderEpochIgnored,
+    /// Before 2.7: the leader's conditional ISR write met another zkVersion
+    /// (`Partition.updateIsr`).
+    IsrZkVersionChanged,
+    /// INELIGIBLE_REPLICA (KIP-841): back to the last committed ISR.
+    IsrIneligibleReplica,
+    /// The controller refused an ISR change built on an older partition state (KIP-497).
+    IsrStalePartitionState,
+    /// A follower left the ISR.
+    IsrShrunk {
+        /// `replica.lag.time.max.ms`.
+        replica_lag_time_max_ms: u64,
+        /// The rule the profile follows.
+        rule: ShrinkRule,
+        /// How the leader writes the change.
+        via: IsrWrite,
+    },
+    /// A follower caught up and joined the ISR.
+    IsrExpanded {
+        /// How the leader writes the change.
+        via: IsrWrite,
+    },
+    /// `enable.idempotence=true`: a batch already in the log is not written again.
+    DuplicateDropped {
+        /// The batch's producer id.
+        producer_id: u64,
+        /// The batch's sequence.
+        sequence: u64,
+        /// The leader epoch its first copy was written in.
+        first_epoch: u64,
+    },
+    /// `enable.idempotence=false`: a resent batch is written a second time.
+    DuplicateWritten,
+}
+
+impl IsrWrite {
+    /// The English words.
+    pub fn english(self) -> &'static str {
+        match self {
+            IsrWrite::AlterPartition => {
+                "AlterPartition to the controller (KIP-497), no leader epoch bump"
+            }
+            IsrWrite::ZkCompareAndSet => {
+                "the leader's compare-and-set of the partition state znode, no leader epoch bump"
+            }
+        }
+    }
+}
+
+impl ReplicationCause {
+    /// The English sentence.
+    pub fn english(&self) -> String {
+        match self {
+            ReplicationCause::TruncatedAtDivergence => "the follower's log diverged from the new leader's: it truncates to where their leader epochs part (KIP-101, KIP-279)".to_string(),
+            ReplicationCause::TruncatedToLeaderEnd => "the follower is ahead of the new leader (OFFSET_OUT_OF_RANGE): it truncates to the leader's log end".to_string(),
+            ReplicationCause::TruncatedToHighWatermark => "before 0.11 a follower truncates its log to its high watermark when it starts following (KafkaTruncateToHighWatermark): acknowledged records above it can be lost".to_string(),
+            ReplicationCause::OlderLeaderEpochIgnored => "a partition whose leader epoch is not newer than the broker's is ignored".to_string(),
+            ReplicationCause::IsrZkVersionChanged => "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr".to_string(),
+            ReplicationCause::IsrIneligibleReplica => "the controller refused the ISR change: it names a replica that is not live or is shutting down (INELIGIBLE_REPLICA, KIP-841); the leader goes back to its last committed ISR".to_string(),
+            ReplicationCause::IsrStalePartitionState => "the controller refused the ISR change: it was built on an older partition state (AlterPartition, KIP-497); the leader makes no ISR change until the controller's next LeaderAndIsr".to_string(),
+            ReplicationCause::IsrShrunk {
+                replica_lag_time_max_ms,
+                rule,
+                via,
+            } => {
+                let how = via.english();
+                match rule {
+                    ShrinkRule::BehindLogEnd => format!(
+                        "the follower was behind the leader's log end for longer than replica.lag.time.max.ms ({replica_lag_time_max_ms} ms); {how}"
+                    ),
+                    ShrinkRule::LagTimeAlone => format!(
+                        "the follower had not caught up with the leader's log end for longer than replica.lag.time.max.ms ({replica_lag_time_max_ms} ms): before 2.1 the lag time alone decides, so a follower that stops fetching leaves the ISR even when nothing is written (KAFKA-7152); {how}"
+                    ),
+                }
+            }
+            ReplicationCause::IsrExpanded { via } => format!(
+                "the follower caught up to the leader's high watermark; {}",
+                via.english()
+            ),
+            ReplicationCause::DuplicateDropped {
+                producer_id,
+                sequence,
+                first_epoch,
+            } => format!(
+                "enable.idempotence=true: the batch (producer id {producer_id}, sequence {sequence}) is already in the log, written in leader epoch {first_epoch}; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)"
+            ),
+            ReplicationCause::DuplicateWritten => "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_replication_cause_renders_its_sentence() {
+        let cases = [
+            (ReplicationCause::TruncatedAtDivergence, "the follower's log diverged from the new leader's: it truncates to where their leader epochs part (KIP-101, KIP-279)"),
+            (ReplicationCause::TruncatedToLeaderEnd, "the follower is ahead of the new leader (OFFSET_OUT_OF_RANGE): it truncates to the leader's log end"),
+            (ReplicationCause::TruncatedToHighWatermark, "before 0.11 a follower truncates its log to its high watermark when it starts following (KafkaTruncateToHighWatermark): acknowledged records above it can be lost"),
+            (ReplicationCause::OlderLeaderEpochIgnored, "a partition whose leader epoch is not newer than the broker's is ignored"),
+            (ReplicationCause::IsrZkVersionChanged, "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr"),
+            (ReplicationCause::IsrIneligibleReplica, "the controller refused the ISR change: it names a replica that is not live or is shutting down (INELIGIBLE_REPLICA, KIP-841); the leader goes back to its last committed ISR"),
+            (ReplicationCause::IsrStalePartitionState, "the controller refused the ISR change: it was built on an older partition state (AlterPartition, KIP-497); the leader makes no ISR change until the controller's next LeaderAndIsr"),
+            (ReplicationCause::IsrShrunk { replica_lag_time_max_ms: 30_000, rule: ShrinkRule::BehindLogEnd, via: IsrWrite::AlterPartition }, "the follower was behind the leader's log end for longer than replica.lag.time.max.ms (30000 ms); AlterPartition to the controller (KIP-497), no leader epoch bump"),
+            (ReplicationCause::IsrShrunk { replica_lag_time_max_ms: 10_000, rule: ShrinkRule::LagTimeAlone, via: IsrWrite::ZkCompareAndSet }, "the follower had not caught up with the leader's log end for longer than replica.lag.time.max.ms (10000 ms): before 2.1 the lag time alone decides, so a follower that stops fetching leaves the ISR even when nothing is written (KAFKA-7152); the leader's compare-and-set of the partition state znode, no leader epoch bump"),
+            (ReplicationCause::IsrExpanded { via: IsrWrite::ZkCompareAndSet }, "the follower caught up to the leader's high watermark; the leader's compare-and-set of the partition state znode, no leader epoch bump"),
+            (ReplicationCause::IsrExpanded { via: IsrWrite::AlterPartition }, "the follower caught up to the leader's high watermark; AlterPartition to the controller (KIP-497), no leader epoch bump"),
+            (ReplicationCause::DuplicateDropped { producer_id: 1000, sequence: 7, first_epoch: 2 }, "enable.idempotence=true: the batch (producer id 1000, sequence 7) is already in the log, written in leader epoch 2; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)"),
+            (ReplicationCause::DuplicateWritten, "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice"),
+        ];
+        for (cause, text) in cases {
+            assert_eq!(cause.english(), text, "{cause:?}");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! A broker's ZooKeeper client's causes: the connection given up, resumed, or found expired
+//! (`org.apache.zookeeper.ClientCnxn`, ZooKeeper 3.4 to 3.8).
+
+/// Why a broker's ZooKeeper client did what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ZkClientCause {
+    /// Nothing heard for `readTimeout`, 2/3 of the negotiated session timeout
+    /// (`ClientCnxn.SendThread.run`).
+    ReadTimeout {
+        /// The client's read timeout.
+        read_timeout_ms: u64,
+    },
+    /// The connection lost packets while a link was cut; healed, it is reset.
+    ConnectionLostOnCut,
+    /// Reconnected within the session timeout: the session lives on.
+    SessionNotExpiredYet,
+    /// The server answered the reconnect with SESSION_EXPIRED.
+    ServerSaysExpired,
+}
+
+impl ZkClientCause {
+    /// The English sentence.
+    pub fn english(&self) -> String {
+        match self {
+            ZkClientCause::ReadTimeout { read_timeout_ms } => format!(
+                "nothing heard from ZooKeeper for the client's readTimeout ({read_timeout_ms} ms, 2/3 of the negotiated session timeout)"
+            ),
+            ZkClientCause::ConnectionLostOnCut => "the connection to ZooKeeper lost packets while the link was cut; the client reconnects".to_string(),
+            ZkClientCause::SessionNotExpiredYet => {
+                "the session had not expired yet, so the client resumes it".to_string()
+            }
+            ZkClientCause::ServerSaysExpired => {
+                "the ZooKeeper server answers that the session expired".to_string()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_zookeeper_client_cause_renders_its_sentence() {
+        let cases = [
+            (
+                ZkClientCause::ReadTimeout {
+                    read_timeout_ms: 4_000,
+                },
+                "nothing heard from ZooKeeper for the client's readTimeout (4000 ms, 2/3 of the negotiated session timeout)",
+            ),
+            (
+                ZkClientCause::ConnectionLostOnCut,
+                "the connection to ZooKeeper lost packets while the link was cut; the client reconnects",
+            ),
+            (
+                ZkClientCause::SessionNotExpiredYet,
+                "the session had not expired yet, so the client resumes it",
+            ),
+            (
+                ZkClientCause::ServerSaysExpired,
+                "the ZooKeeper server answers that the session expired",
+            ),
+        ];
+        for (cause, text) in cases {
+            assert_eq!(cause.english(), text, "{cause:?}");
+        }
+    }
+}
