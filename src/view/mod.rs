@@ -20,3 +20,10 @@ pub mod layout;
 pub mod markup;
 pub mod setup;
 pub mod svg;
+
+#[cfg(test)]
+mod format_test;
+#[cfg(test)]
+mod frame_test;
+#[cfg(test)]
+mod layout_test;

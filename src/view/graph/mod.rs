@@ -22,6 +22,9 @@ pub mod broker;
 pub mod consumer;
 mod parts;
 
+#[cfg(test)]
+mod graph_test;
+
 pub use badges::{Badge, BadgeText};
 pub use broker::{BrokerNode, Crown, Label, StatusIcon};
 pub use consumer::{AddPlace, Chip, ConsumerIcon, ConsumerNode, Pill};
