@@ -3,12 +3,14 @@
 //!
 //! - [`sim`]: the election core, pure and deterministic.
 //! - [`scenario`]: scenario files (version 1): parsing, running, checking.
-//! - `ui` (wasm32 only): the Yew page.
+//! - [`view`]: what the page shows, as plain data (layout, wording, the graph's shapes).
+//! - `ui` (wasm32 only): the Yew page, which renders [`view`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod scenario;
 pub mod sim;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

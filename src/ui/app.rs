@@ -3,9 +3,6 @@
 
 use super::controls::controls;
 use super::event_log::EventLog;
-use super::format::{
-    consumer_list, coordinator_keys, is_internal, partition_list, visible_partitions,
-};
 use super::graph::{graph, GraphView};
 use super::groups::groups;
 use super::hooks::use_animation_frames;
@@ -13,7 +10,11 @@ use super::model::{Action, Model};
 use super::panel::panel;
 use super::partitions::partitions;
 use super::stories;
-use crate::sim::{fmt_ms, BrokerId, ClusterState, Command, Endpoint};
+use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
+use crate::view::format::{
+    consumer_list, coordinator_keys, is_internal, partition_list, visible_partitions,
+};
+use crate::view::frame::cut_broker_links;
 use yew::prelude::*;
 
 const LEGEND: [(&str, &str); 5] = [
@@ -230,15 +231,7 @@ pub fn App() -> Html {
     let world = &host.runner.world;
     let state = world.state();
     let settings = world.settings();
-    let mut cut_links = Vec::new();
-    let ids = world.broker_ids();
-    for (i, a) in ids.iter().enumerate() {
-        for b in &ids[i + 1..] {
-            if world.is_cut(Endpoint::Broker(*a), Endpoint::Broker(*b)) {
-                cut_links.push((Endpoint::Broker(*a), Endpoint::Broker(*b)));
-            }
-        }
-    }
+    let cut_links = cut_broker_links(world);
     let topics = world.topics();
     let plist = partition_list(topics);
     // The graph draws the user's topics; the broker panel adds the partitions holding groups.

@@ -1,9 +1,9 @@
 //! The toolbar: play/pause, speed, reset, broker count, profile, seed and the virtual clock.
 
-use super::format::speed_label;
 use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
 use super::stories::{self, STORIES};
 use crate::sim::{fmt_ms, Profile, Settings};
+use crate::view::format::speed_label;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

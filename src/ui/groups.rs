@@ -9,11 +9,11 @@
 //!
 //! [`ConsumerView`]: crate::sim::ConsumerView
 
-use super::format::{consumer_words, short_member_id, ConsumerRef};
 use super::model::{Action, Model};
 use crate::sim::assignors::Assignor;
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{ClusterState, Command, ConsumerState, GroupState, GroupView, Settings};
+use crate::view::format::{consumer_words, short_member_id, ConsumerRef};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

@@ -1,19 +1,18 @@
 //! The Yew page (wasm32 only): a view of the [`crate::sim`] world that turns clicks into
 //! [`crate::sim::Command`]s. No Kafka rule lives here: the world decides, the page draws.
+//! What it draws and says is computed natively in [`crate::view`].
 //!
 //! - [`model`]: the page state and its reducer (the world is kept in place, not cloned);
 //! - [`app`]: the page layout; [`graph`]: the SVG cluster graph; [`event_log`]: the log;
 //!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel; [`groups`]: the
 //!   consumer groups;
 //!   [`partitions`]: the partition table with the producer's and the topics' controls;
-//! - [`flights`]: messages in flight, drawn over a fixed wall-clock time;
-//! - [`hooks`]: the animation-frame loop; [`format`]: shared wording.
+//! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
+//!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
 
 pub mod app;
 pub mod controls;
 pub mod event_log;
-pub mod flights;
-pub mod format;
 pub mod graph;
 pub mod groups;
 pub mod hooks;

@@ -5,15 +5,15 @@
 //! visible changed, which is what makes Yew render again. Every Kafka decision is the
 //! world's: the reducer only forwards commands and moves the clock.
 
-use super::flights::Flights;
 use super::stories;
 use crate::scenario::Runner;
-use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
-use crate::sim::commands::GroupSpec;
-use crate::sim::rng::Rng;
-use crate::sim::{
-    Acks, BrokerId, Command, GroupView, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
+use crate::sim::{Acks, BrokerId, Command, GroupView, Profile, Settings, Setup, World};
+use crate::view::flights::Flights;
+pub use crate::view::layout::NARROW_PX;
+pub use crate::view::setup::{
+    free_setup, DEFAULT_BROKERS, DEFAULT_GROUP, DEFAULT_PARTITIONS, DEFAULT_RF, DEFAULT_SEED,
+    DEFAULT_TOPIC,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -25,23 +25,8 @@ pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];
 /// Broker counts the page offers.
 pub const MAX_BROKERS: u32 = 9;
 
-/// The broker count free play starts with.
-pub const DEFAULT_BROKERS: u32 = 3;
-
-/// The default seed: the same story every time the page opens, until "new seed".
-pub const DEFAULT_SEED: u64 = 42;
-
-/// The topic free play creates.
-pub const DEFAULT_TOPIC: &str = "orders";
-
-/// Its partition count, unless the page address says otherwise.
-pub const DEFAULT_PARTITIONS: u32 = 3;
-
 /// Partition counts the page offers.
 pub const MAX_PARTITIONS: u32 = 12;
-
-/// The replication factor free play uses when there are enough brokers.
-pub const DEFAULT_RF: u32 = 3;
 
 /// A steady stream's rate when the page opens (records per second).
 pub const DEFAULT_RATE: &str = "10";
@@ -54,9 +39,6 @@ pub const DEFAULT_SEND: &str = "100";
 
 /// The most records one "send" writes.
 pub const MAX_SEND: u64 = 100_000;
-
-/// The consumer group free play creates, subscribed to [`DEFAULT_TOPIC`].
-pub const DEFAULT_GROUP: &str = "my-group";
 
 /// The most consumers `consumers=N` starts with.
 pub const MAX_START_CONSUMERS: u32 = 6;
@@ -79,15 +61,12 @@ pub fn consumer_name(n: usize) -> String {
 /// A real frame longer than this (a background tab, a debugger stop) counts as this long.
 pub const MAX_FRAME_MS: f64 = 250.0;
 
-/// Below this width (CSS px) the graph takes its portrait layout.
-pub const NARROW_PX: f64 = 700.0;
-
 /// Whether the window is narrow.
 fn narrow_window() -> bool {
     web_sys::window()
         .and_then(|w| w.inner_width().ok())
         .and_then(|w| w.as_f64())
-        .is_some_and(|w| w < NARROW_PX)
+        .is_some_and(crate::view::layout::compact_at)
 }
 
 /// The world and what the page keeps beside it between frames.
@@ -108,48 +87,6 @@ pub struct Host {
     pub compact: bool,
     /// Free play's starting consumers (`consumers=N`): joins still to apply, at their times.
     pending_joins: Vec<(u64, Command)>,
-}
-
-/// Free play's cluster: `brokers` brokers and the topic [`DEFAULT_TOPIC`] with `partitions`
-/// partitions of `rf` replicas each, placed by Kafka's own assignment (fixed start, so the
-/// first partition's preferred replica is broker 1), and the group [`DEFAULT_GROUP`]
-/// subscribed to it with `assignor`. `__consumer_offsets` keeps Kafka's 50 partitions; its
-/// replication factor is Kafka's 3, or the broker count when there are fewer brokers (Kafka
-/// would refuse to create it). The error says why the topic is missing.
-pub fn free_setup(
-    seed: u64,
-    profile: Profile,
-    (brokers, partitions, rf): (u32, u32, u32),
-    assignor: Assignor,
-) -> (Setup, Option<String>) {
-    let mut settings = Settings::for_profile(profile);
-    settings.offsets_topic_replication_factor = settings
-        .offsets_topic_replication_factor
-        .min(brokers)
-        .max(1);
-    let mut setup = Setup::with_brokers(seed, settings, brokers);
-    let ids: Vec<BrokerId> = (1..=brokers).collect();
-    match assign(&ids, partitions, rf, Start::Fixed(0), &mut Rng::new(seed)) {
-        Ok(replicas) => {
-            setup.topics.push(TopicSpec {
-                name: DEFAULT_TOPIC.to_string(),
-                replicas,
-                config: TopicConfig::default(),
-            });
-            setup.groups.push(GroupSpec {
-                id: DEFAULT_GROUP.to_string(),
-                topics: vec![DEFAULT_TOPIC.to_string()],
-                assignor: assignor.name().to_string(),
-            });
-            (setup, None)
-        }
-        Err(e) => (
-            setup,
-            Some(format!(
-                "the topic {DEFAULT_TOPIC} could not be created: {e}"
-            )),
-        ),
-    }
 }
 
 impl Host {

@@ -5,11 +5,11 @@
 //! Whether an action makes sense is the world's call: the buttons always send, and a refusal
 //! is shown.
 
-use super::format::{
-    click_starts, lag, replica_words, replicas_of, secs, state_words, PartitionRef,
-};
 use super::model::{Action, Model, MAX_PAUSE_SECS};
 use crate::sim::{BrokerId, ClusterState, Command, ControllerRole, Endpoint, ReplicaState};
+use crate::view::format::{
+    click_starts, lag, replica_words, replicas_of, secs, state_words, PartitionRef,
+};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

@@ -10,11 +10,11 @@
 //! Everything shown is the world's [`PartitionView`]; every control sends a [`Command`] and
 //! shows the world's refusal, if any. Nothing here decides a Kafka rule.
 
-use super::format::{
-    coordinator_keys, is_internal, lag, partition_list, replica_state, replica_words, PartitionRef,
-};
 use super::model::{Action, Model, MAX_BROKERS, MAX_PARTITIONS, MAX_SEND};
 use crate::sim::{Acks, ClusterState, Command, PartitionView, ReplicaState, TopicSpec};
+use crate::view::format::{
+    coordinator_keys, is_internal, lag, partition_list, replica_state, replica_words, PartitionRef,
+};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

@@ -3,12 +3,15 @@
 //! Real latencies are a few virtual milliseconds, far too quick to see, so every message is
 //! drawn travelling for a fixed [`FLIGHT_MS`] of wall-clock time (whatever the speed),
 //! starting at the moment that corresponds to the virtual time it was sent. The clock used
-//! is the page's animation clock, which stands still while the simulation is paused. Only the newest [`MAX_FLIGHTS`] are
-//! drawn so a fast run stays smooth. Replication's fetches and the producer's requests come
-//! every few hundred virtual milliseconds, so on each link only one in every [`SAMPLE_MS`]
-//! of animation time is drawn, and an idle fetch's empty answer not at all: they must not
-//! drown the election's messages; a consumer's heartbeats are sampled the same way. Nothing
-//! here decides anything about Kafka: it only follows the world's [`MessageRecord`]s.
+//! is the page's animation clock, which stands still while the simulation is paused. Only
+//! the newest [`MAX_FLIGHTS`] are drawn so a fast run stays smooth. Replication's fetches
+//! and the producer's requests come every few hundred virtual milliseconds, so on each link
+//! only one in every [`SAMPLE_MS`] of animation time is drawn, and an idle fetch's empty
+//! answer not at all: they must not drown the election's messages; a consumer's heartbeats
+//! are sampled the same way. Nothing here decides anything about Kafka: it only follows the
+//! world's [`MessageRecord`]s.
+//!
+//! [`MessageRecord`]: crate::sim::MessageRecord
 
 use crate::sim::{Endpoint, World};
 use std::collections::{BTreeMap, VecDeque};

@@ -1,0 +1,230 @@
+//! The graph's other shapes: ZooKeeper's box with its znodes, the producer with its links
+//! to the leaders it writes to, and the messages in the air.
+
+use super::GraphView;
+use crate::sim::{BrokerId, ClusterState, Endpoint};
+use crate::view::flights::Flight;
+use crate::view::geometry::{producer_link, producer_size, Path, Pt, ZK_H};
+use crate::view::layout::Layout;
+
+/// At most this many flights carry their label.
+const LABELLED_FLIGHTS: usize = 6;
+/// Flights carry labels only when the clock is this slow.
+const LABELLED_SPEED: f64 = 2.0;
+
+/// ZooKeeper's box, centred on the origin, with the znodes it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ZooKeeperBox {
+    /// Its left edge.
+    pub x: f64,
+    /// Its top edge.
+    pub y: f64,
+    /// Its width.
+    pub w: f64,
+    /// Its height.
+    pub h: f64,
+    /// `/controller = 2`, or `/controller: (none)`.
+    pub controller: String,
+    /// Whether `/controller` exists.
+    pub controller_set: bool,
+    /// `/controller_epoch`.
+    pub controller_epoch: u64,
+    /// `/brokers/ids: [1,2,3]`: the registered brokers.
+    pub ids: String,
+    /// Its accessible name.
+    pub aria: String,
+}
+
+/// ZooKeeper's box, `zk_w` wide.
+pub fn zookeeper(state: &ClusterState, zk_w: f64) -> ZooKeeperBox {
+    let controller = match state.controller {
+        Some(c) => format!("/controller = {c}"),
+        None => "/controller: (none)".to_string(),
+    };
+    let registered: Vec<String> = state
+        .brokers
+        .iter()
+        .filter(|(_, b)| b.registered)
+        .map(|(id, _)| id.to_string())
+        .collect();
+    let ids = if registered.is_empty() {
+        "/brokers/ids: []".to_string()
+    } else {
+        format!("/brokers/ids: [{}]", registered.join(","))
+    };
+    ZooKeeperBox {
+        x: -zk_w / 2.0,
+        y: -ZK_H / 2.0,
+        w: zk_w,
+        h: ZK_H,
+        aria: format!(
+            "ZooKeeper: {controller}, /controller_epoch = {}, {ids}",
+            state.controller_epoch
+        ),
+        controller,
+        controller_set: state.controller.is_some(),
+        controller_epoch: state.controller_epoch,
+        ids,
+    }
+}
+
+/// The producer's box, with dashed links to the leaders it writes to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProducerBox {
+    /// Its centre.
+    pub at: Pt,
+    /// Its width.
+    pub w: f64,
+    /// Its height.
+    pub h: f64,
+    /// Its links to the leaders of the partitions it streams to.
+    pub links: Vec<Path>,
+    /// The line under its title: `idle`, or `20 records/s`.
+    pub sub: String,
+    /// Its accessible name.
+    pub aria: String,
+}
+
+/// The producer, while it writes (or its requests are still in the air).
+pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
+    let streams: Vec<(&str, u64, i64)> = v
+        .partitions
+        .iter()
+        .filter_map(|r| {
+            let p = v.state.partitions.get(&r.key)?;
+            p.stream
+                .as_ref()
+                .map(|s| (r.key.as_str(), s.rate_per_s, p.leader))
+        })
+        .collect();
+    let producing = !streams.is_empty()
+        || v.flights
+            .iter()
+            .any(|f| f.from == Endpoint::Client || f.to == Endpoint::Client);
+    let at = layout.producer.filter(|_| producing)?;
+    let (w, h) = producer_size(v.compact);
+    let rate: u64 = streams.iter().map(|(_, r, _)| r).sum();
+    let mut leaders: Vec<BrokerId> = streams
+        .iter()
+        .filter_map(|(_, _, l)| BrokerId::try_from(*l).ok())
+        .collect();
+    leaders.sort_unstable();
+    leaders.dedup();
+    let links = leaders
+        .iter()
+        .filter_map(|l| layout.centre(Endpoint::Broker(*l)))
+        .map(|b| producer_link(at, b, v.compact))
+        .collect();
+    let sub = if streams.is_empty() {
+        "idle".to_string()
+    } else {
+        format!("{rate} records/s")
+    };
+    let aria = match streams.as_slice() {
+        [] => "Producer, idle".to_string(),
+        _ => format!(
+            "Producer, writing to {}",
+            streams
+                .iter()
+                .map(|(k, r, _)| format!("{k} at {r} records/s"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Some(ProducerBox {
+        at,
+        w,
+        h,
+        links,
+        sub,
+        aria,
+    })
+}
+
+/// A message in the air: a dot on its way, at the animation clock's time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlightDot {
+    /// The message's running number in the world.
+    pub id: u64,
+    /// Its colour class, e.g. `request`.
+    pub class: &'static str,
+    /// Whether the world dropped it.
+    pub dropped: bool,
+    /// Whether a consumer sends or receives it.
+    pub consumer: bool,
+    /// Where it is.
+    pub at: Pt,
+    /// Its opacity: it fades out as it lands (or, dropped, halfway).
+    pub opacity: f64,
+    /// The dot's radius.
+    pub r: &'static str,
+    /// Its name, when it carries one.
+    pub label: Option<String>,
+}
+
+/// The messages in the air. At slow speeds the oldest message in the air on each link,
+/// either way (heartbeats aside), carries its name: a request before its reply.
+pub fn flights(v: &GraphView<'_>, layout: &Layout) -> Vec<FlightDot> {
+    let mut labelled: Vec<u64> = Vec::new();
+    if v.speed <= LABELLED_SPEED {
+        let mut links: Vec<(Endpoint, Endpoint)> = Vec::new();
+        for f in v.flights.iter() {
+            if labelled.len() >= LABELLED_FLIGHTS {
+                break;
+            }
+            let in_air = f.progress(v.anim_now) < 1.0 && !f.dropped;
+            let link = (f.from.min(f.to), f.from.max(f.to));
+            // Heartbeats, fetches and produce requests come steadily: their names would
+            // hide the election's.
+            let steady = matches!(f.class, "heartbeat" | "fetch" | "produce");
+            if steady || !in_air || links.contains(&link) {
+                continue;
+            }
+            links.push(link);
+            labelled.push(f.id);
+        }
+    }
+    v.flights
+        .iter()
+        .filter_map(|f| flight(layout, f, v.anim_now, labelled.contains(&f.id)))
+        .collect()
+}
+
+fn flight(layout: &Layout, f: &Flight, anim_now: f64, labelled: bool) -> Option<FlightDot> {
+    let path = layout.path(f.from, f.to)?;
+    let t = f.progress(anim_now);
+    if t >= 1.0 || anim_now < f.start_at {
+        return None;
+    }
+    // A dropped message fades out and vanishes halfway.
+    let opacity = if f.dropped {
+        if t >= 0.5 {
+            return None;
+        }
+        1.0 - ((t - 0.2) / 0.3).clamp(0.0, 1.0)
+    } else {
+        1.0 - ((t - 0.9) / 0.1).clamp(0.0, 1.0)
+    };
+    let label = labelled.then(|| {
+        let mut text: String = f.label.chars().take(30).collect();
+        if f.label.chars().count() > 30 {
+            text.push('…');
+        }
+        text
+    });
+    let consumer = matches!(f.from, Endpoint::Consumer(_)) || matches!(f.to, Endpoint::Consumer(_));
+    Some(FlightDot {
+        id: f.id,
+        class: f.class,
+        dropped: f.dropped,
+        consumer,
+        at: path.at(t),
+        opacity,
+        r: match (f.class, consumer) {
+            ("fetch", _) | ("heartbeat", true) => "3.5",
+            ("produce", _) => "5",
+            _ => "6",
+        },
+        label,
+    })
+}
