@@ -3,10 +3,10 @@
 //!
 //! `cargo bench --bench core` (add a number to repeat each measurement more often).
 
+use kafka_election_playground::assignment::{assign, Start};
 use kafka_election_playground::scenario::{self, Runner};
-use kafka_election_playground::sim::assignment::{assign, Start};
-use kafka_election_playground::sim::rng::Rng;
-use kafka_election_playground::sim::{
+use kafka_election_playground::Rng;
+use kafka_election_playground::{
     Acks, Command, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
 use std::time::{Duration, Instant};

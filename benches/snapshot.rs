@@ -7,7 +7,7 @@
 //! set while it keeps a number of clones (Linux `/proc/self/statm`), divided by that number: an
 //! estimate, printed as `n/a` where the file does not exist.
 
-use kafka_election_playground::sim::{
+use kafka_election_playground::{
     Acks, Command, GroupSpec, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
 use std::time::Instant;
@@ -124,7 +124,7 @@ fn main() {
             w.events().len(),
             best * 1e6,
             best_events * 1e6,
-            std::mem::size_of::<kafka_election_playground::sim::Event>(),
+            std::mem::size_of::<kafka_election_playground::Event>(),
         );
     }
 }

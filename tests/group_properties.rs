@@ -7,10 +7,10 @@
 //!
 //! `PROPERTY_CASES=N` runs more cases; `PRINT_GROUP_CASE=N` prints one case's trace.
 
-use kafka_election_playground::sim::assignment::{assign, Start};
-use kafka_election_playground::sim::commands::GroupSpec;
-use kafka_election_playground::sim::rng::Rng;
-use kafka_election_playground::sim::{
+use kafka_election_playground::assignment::{assign, Start};
+use kafka_election_playground::GroupSpec;
+use kafka_election_playground::Rng;
+use kafka_election_playground::{
     Command, ConsumerState, Event, GroupState, Profile, Settings, Setup, TopicConfig, TopicSpec,
     World,
 };

@@ -13,9 +13,9 @@
 
 mod common;
 
-use kafka_election_playground::sim::assignment::{assign, Start};
-use kafka_election_playground::sim::rng::Rng;
-use kafka_election_playground::sim::{
+use kafka_election_playground::assignment::{assign, Start};
+use kafka_election_playground::Rng;
+use kafka_election_playground::{
     Acks, Command, Endpoint, Event, Profile, ReplicaState, Settings, Setup, TopicConfig, TopicSpec,
     World,
 };

@@ -7,8 +7,8 @@
 
 mod common;
 
-use kafka_election_playground::sim::rng::Rng;
-use kafka_election_playground::sim::{
+use kafka_election_playground::Rng;
+use kafka_election_playground::{
     BrokerState, Command, Endpoint, Event, Profile, Settings, Setup, World,
 };
 
@@ -95,7 +95,7 @@ fn random_fault_schedules_keep_every_invariant_and_settle_on_one_controller() {
             .events()
             .iter()
             .filter_map(|e| match e.kind {
-                kafka_election_playground::sim::EventKind::ControllerElected { epoch, .. } => {
+                kafka_election_playground::EventKind::ControllerElected { epoch, .. } => {
                     Some(epoch)
                 }
                 _ => None,

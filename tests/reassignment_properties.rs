@@ -16,7 +16,7 @@
 
 mod common;
 
-use kafka_election_playground::sim::{
+use kafka_election_playground::{
     Acks, Command, Endpoint, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
 use proptest::prelude::*;

@@ -91,7 +91,7 @@ fn a_checkpoint_that_does_not_hold_fails_with_what_differed() {
 
 #[test]
 fn mangled_scenario_files_get_a_message_never_a_panic() {
-    use kafka_election_playground::sim::rng::Rng;
+    use kafka_election_playground::Rng;
     let originals: Vec<String> = scenario_files()
         .iter()
         .map(|f| std::fs::read_to_string(f).unwrap())

@@ -194,7 +194,7 @@ pub struct Setup {
     pub settings: Settings,
     /// Broker ids with their start times (`None`: not started until a `start`).
     pub brokers: Vec<(BrokerId, Option<u64>)>,
-    /// Topics, created by an admin write [`TOPIC_CREATION_DELAY_MS`] after the last broker
+    /// Topics, created by an admin write `TOPIC_CREATION_DELAY_MS` after the last broker
     /// listed at t=0 starts.
     pub topics: Vec<TopicSpec>,
     /// Consumer groups. With any, `__consumer_offsets` is created along with the topics.

@@ -1,5 +1,5 @@
-//! The election core: a deterministic, sans-IO discrete-event simulation of Kafka's
-//! ZooKeeper-mode controller election.
+//! The election core: a deterministic, sans-IO discrete-event simulation of Apache Kafka's
+//! three elections in ZooKeeper mode.
 //!
 //! Contract: no wall clock, no I/O, no thread RNG. Time is virtual milliseconds passed in
 //! through [`World::advance_to`]; randomness comes from one RNG seeded by [`Setup::seed`];
@@ -7,41 +7,102 @@
 //! commands at the same times give the identical event trace, natively and in wasm.
 //!
 //! Inputs: [`Command`]s (a click, a scenario action) and the passing of time.
-//! Outputs: [`Event`]s (the trace), [`ClusterState`] snapshots and [`MessageRecord`]s.
+//! Outputs: [`Event`]s with typed [`Cause`]s (the trace), [`ClusterState`] views and
+//! [`MessageRecord`]s.
+//!
+//! # How it is built
+//!
+//! The [`World`] (`world/`) owns a clock, one seeded RNG, a queue of timed items and the
+//! [`Network`](net::Network) (`net.rs`: latency, jitter, per-link order, cut links). Each item
+//! that falls due goes to its owner: the ZooKeeper server (`zookeeper/`), a broker
+//! (`broker/`), the producer (`producer/`) or a consumer (`consumer.rs`). Each is a state
+//! machine that handles one input and pushes its outputs (messages, timers, events) into an
+//! [`Out`](message::Out) (`message.rs`). A broker is a router: it hands each input to the role
+//! that owns it, a handler that borrows only that role's state: its ZooKeeper client
+//! (`zk_client.rs`), its controller role (`controller/`), its replica manager
+//! (`replication/`) and its group coordinator (`coordinator/`). Each role has its own timer,
+//! request-purpose and cause types in a small leaf file, so no file imports another that
+//! imports it back (`tests/module_graph.rs` checks it). After every step the
+//! [`Monitor`](monitor::Monitor) runs the safety invariants (`invariants.rs`, one function per
+//! property), and the views (`state/`) are built from the world on demand. Commands are
+//! checked in one place (`commands.rs`) for the world, the scenario files and the page.
+//! Version profiles (`config.rs`, [`Profile`]) gate every rule that changed between the
+//! releases modelled (0.10, 2.0, 2.4, 3.9), each gate naming its release and KIP or JIRA.
+//!
+//! # The three elections, and where to look
+//!
+//! 1. **The controller.** A broker registers the ephemeral `/brokers/ids/N`, whose czxid is its
+//!    broker epoch (`broker/session.rs`), then races for the ephemeral `/controller` and bumps
+//!    `/controller_epoch` (`controller/race.rs`: `KafkaController.elect`, one multi-op from 2.1,
+//!    two steps before). The losers watch `/controller`; when the controller's session expires
+//!    (`zookeeper/sessions.rs`: expiry on `tickTime` boundaries; `zk_client.rs`: pings, read
+//!    timeout, reconnects) the znode goes and they race again. The winner's failover is
+//!    `controller/failover.rs`. Fencing: a broker refuses requests of an older controller epoch
+//!    (`broker/metadata.rs`), and from 2.1 every controller write is guarded by
+//!    `/controller_epoch`'s version (`znodes.rs`, [`znodes::fenced`]); before that a zombie
+//!    controller's writes land (the 0.10 and 2.0 split brain).
+//! 2. **Partition leaders.** The controller reacts to broker changes
+//!    (`controller/broker_changes.rs`), controlled shutdown (`controller/shutdown.rs`), the
+//!    preferred-replica rebalance (`controller/rebalance.rs`, the 10 % rule) and reassignments
+//!    (`controller/reassignment.rs`); it reads, computes and writes partition states
+//!    (`controller/partition_states.rs`) with the election rules as pure functions
+//!    (`election.rs`: the first live ISR member in assignment order, unclean election, preferred,
+//!    controlled shutdown, reassignment), then tells the brokers (`controller/channels.rs`). On
+//!    the brokers, `replication/` makes leaders and followers (`leader_and_isr.rs`), fetches
+//!    (`follower.rs`, `leader.rs`), appends produce requests (`produce.rs`) and keeps the ISR
+//!    (`isr.rs`: `replica.lag.time.max.ms`, AlterPartition from 2.7 or a ZooKeeper write
+//!    before), which reaches the controller through `controller/isr_changes.rs`. Logs with
+//!    leader epochs are `log.rs`.
+//! 3. **The consumer group's leader.** A consumer (`consumer.rs`) finds its coordinator, the
+//!    leader of `__consumer_offsets` partition `abs(hashCode(group)) % 50`
+//!    (`group_order/java.rs`), and joins (`coordinator/join.rs`): the first member to join
+//!    leads, after `group.initial.rebalance.delay.ms` where the profile has it. When the leader
+//!    leaves (`coordinator/leave.rs`), the next one is `members.keys.headOption` of Scala's
+//!    `mutable.HashMap`, in the order of the Scala version of the profile's build
+//!    (`group_order/`). The group is stored in the offsets log and loaded by a new coordinator
+//!    after a failover (`coordinator/storage.rs`); the assignors are `assignors.rs`.
+//!
+//! Each role's `*_test.rs` files feed its handler one input and assert the exact output;
+//! `tests/` at the top holds the scenario checks, the golden traces and the property tests.
 
 pub mod assignment;
 pub mod assignors;
-pub mod broker;
-pub mod cause;
-pub mod commands;
-pub mod config;
-pub mod consumer;
-pub mod controller;
-pub mod coordinator;
+pub(crate) mod broker;
+pub(crate) mod cause;
+pub(crate) mod commands;
+pub(crate) mod config;
+pub(crate) mod consumer;
+pub(crate) mod controller;
+pub(crate) mod coordinator;
 pub mod election;
-pub mod event;
+pub(crate) mod event;
 pub mod group_order;
-pub mod history;
-pub mod invariants;
-pub mod log;
-pub mod message;
-pub mod monitor;
-pub mod net;
-pub mod producer;
-pub mod replication;
-pub mod rng;
-pub mod state;
-pub mod topic;
-pub mod world;
-pub mod zk_client;
-pub mod znodes;
-pub mod zookeeper;
+pub(crate) mod history;
+pub(crate) mod invariants;
+pub(crate) mod log;
+pub(crate) mod message;
+pub(crate) mod monitor;
+pub(crate) mod net;
+pub(crate) mod producer;
+pub(crate) mod replication;
+pub(crate) mod rng;
+pub(crate) mod state;
+pub(crate) mod topic;
+pub(crate) mod world;
+pub(crate) mod zk_client;
+pub(crate) mod znodes;
+pub(crate) mod zookeeper;
 
 pub use cause::Cause;
 pub use commands::{Command, GroupSpec, Setup};
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, ElectionReason, Event, EventKind};
+pub use history::History;
+pub use message::{
+    Body, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
+};
 pub use net::{BrokerId, Endpoint, MessageRecord};
+pub use rng::Rng;
 pub use state::{
     BatchWait, BrokerState, BrokerView, ClusterState, ConsumerState, ConsumerView,
     ControllerRequest, ControllerRequestView, ControllerRole, GroupState, GroupView,
@@ -50,6 +111,7 @@ pub use state::{
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::World;
+pub use zookeeper::{Session, ZkClock, Znode, ZooKeeper};
 
 #[cfg(test)]
 mod commands_test;

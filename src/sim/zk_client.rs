@@ -638,7 +638,7 @@ mod tests {
         c.request(
             4_500,
             exists("/admin", false),
-            Pending::Replica(ReplicaPending::IsrNotify),
+            Pending::Replica(ReplicaPending::NotifyIsrChange),
             &mut o,
         );
         assert!(o.sends.is_empty());

@@ -1,4 +1,4 @@
-//! The Yew page (wasm32 only): a view of the [`crate::sim`] world that turns clicks into
+//! The Yew page (wasm32 only): a view of the [`World`](crate::World) that turns clicks into
 //! [`crate::sim::Command`]s. No Kafka rule lives here: the world decides, the page draws.
 //! What it draws and says is computed natively in [`crate::view`].
 //!

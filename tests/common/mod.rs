@@ -1,6 +1,6 @@
 //! What the property suites share: the end of a random schedule, when the faults stop.
 
-use kafka_election_playground::sim::{Command, Endpoint, World};
+use kafka_election_playground::{Command, Endpoint, World};
 
 /// The faults stop at `t`: every link heals and every fetcher resumes; then, three times
 /// 200 s apart (so that paused brokers wake and old sessions expire), every broker that is down

@@ -25,9 +25,7 @@ use super::topic::TopicPartition;
 use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zk_client::SessionStart;
-pub use super::zk_client::{
-    Pending, ZkClient, ZkState, ZK_MAX_SEND_PING_INTERVAL_MS, ZK_RECONNECT_BACKOFF_MS,
-};
+pub use super::zk_client::{Pending, ZkClient, ZkState};
 use std::collections::BTreeMap;
 
 /// Where a broker process is in its life.

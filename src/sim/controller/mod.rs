@@ -66,11 +66,10 @@ mod routing;
 mod shutdown;
 pub mod timers;
 
-pub use channels::{Channel, Req};
-pub use pending::{ControllerPending, ElectionPending};
-pub use queue::{Reason, Running, Task};
+pub use channels::Channel;
+pub use pending::ControllerPending;
+pub use queue::{Running, Task};
 pub use reassignment::Reassignment;
-pub use timers::ControllerTimer;
 
 use self::causes::ControllerCause;
 use crate::sim::config::{Profile, Settings};

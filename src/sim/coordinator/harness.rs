@@ -120,7 +120,7 @@ impl Node {
     }
 
     /// The last group record appended to [`G`]'s partition.
-    pub(super) fn last_record(&self) -> super::GroupRecord {
+    pub(super) fn last_record(&self) -> super::state::GroupRecord {
         let payload = self.logs.0[&self.tp()]
             .log
             .payloads

@@ -62,9 +62,7 @@ mod storage_test;
 #[cfg(test)]
 mod sync_test;
 
-pub use state::{
-    CoordinatorState, Group, GroupRecord, GroupState, GroupTimer, GroupWrite, Member, Rebalance,
-};
+pub use state::{CoordinatorState, Group, GroupState, GroupTimer};
 
 use super::config::{Profile, Settings};
 use super::log::Log;

@@ -76,7 +76,7 @@ mod metadata;
 mod sender;
 mod view;
 
-pub use ledger::{Ledger, ACKED_RECORDS_SURVIVE};
+pub use ledger::Ledger;
 
 /// How often a steady stream sends a batch.
 pub const TICK_MS: u64 = 100;

@@ -107,7 +107,7 @@ impl ReplicaManager<'_> {
                     data: state.to_json(),
                     version: Some(version),
                 },
-                Pending::Replica(ReplicaPending::IsrUpdate {
+                Pending::Replica(ReplicaPending::WriteIsr {
                     tp: tp.clone(),
                     isr,
                     leader_epoch,
@@ -164,7 +164,7 @@ impl ReplicaManager<'_> {
                     path: partition_state_path(&tp.topic, tp.partition),
                     watch: false,
                 },
-                Pending::Replica(ReplicaPending::IsrUpdateCheck {
+                Pending::Replica(ReplicaPending::CheckIsrWrite {
                     tp,
                     isr,
                     leader_epoch,
@@ -231,7 +231,7 @@ impl ReplicaManager<'_> {
                 data: format!("{{\"version\":1,\"partitions\":[\"{tp}\"]}}"),
                 ephemeral: false,
             },
-            Pending::Replica(ReplicaPending::IsrNotify),
+            Pending::Replica(ReplicaPending::NotifyIsrChange),
             out,
         );
     }

@@ -318,17 +318,17 @@ impl ReplicaManager<'_> {
         out: &mut Out,
     ) {
         match purpose {
-            ReplicaPending::IsrUpdate {
+            ReplicaPending::WriteIsr {
                 tp,
                 isr,
                 leader_epoch,
             } => self.on_isr_update_result(now, (tp, isr, leader_epoch), result, settings, out),
-            ReplicaPending::IsrUpdateCheck {
+            ReplicaPending::CheckIsrWrite {
                 tp,
                 isr,
                 leader_epoch,
             } => self.on_isr_update_check(now, (tp, isr, leader_epoch), result, settings, out),
-            ReplicaPending::IsrNotify => {}
+            ReplicaPending::NotifyIsrChange => {}
         }
     }
 

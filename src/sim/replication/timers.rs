@@ -43,7 +43,7 @@ pub enum ReplicaTimer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplicaPending {
     /// The leader's compare-and-set of a partition's ISR.
-    IsrUpdate {
+    WriteIsr {
         /// The partition.
         tp: TopicPartition,
         /// The ISR written.
@@ -53,7 +53,7 @@ pub enum ReplicaPending {
     },
     /// After a BADVERSION on that compare-and-set: read the znode to see whether it already
     /// holds the change (a retried request whose first reply was lost).
-    IsrUpdateCheck {
+    CheckIsrWrite {
         /// The partition.
         tp: TopicPartition,
         /// The ISR written.
@@ -62,5 +62,5 @@ pub enum ReplicaPending {
         leader_epoch: u64,
     },
     /// The leader's `/isr_change_notification` for the controller.
-    IsrNotify,
+    NotifyIsrChange,
 }

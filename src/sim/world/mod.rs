@@ -141,7 +141,7 @@ impl World {
         &self.events
     }
 
-    /// The most recent messages (up to [`MESSAGE_HISTORY`](super::net::MESSAGE_HISTORY)), oldest
+    /// The most recent messages (up to `MESSAGE_HISTORY`), oldest
     /// first.
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &MessageRecord> + ExactSizeIterator {
         self.net.messages()
