@@ -39,8 +39,8 @@ pub use sim::{
     ControllerRequestView, ControllerRole, ElectionReason, Endpoint, Event, EventKind, GroupSpec,
     GroupState, GroupView, History, MessageRecord, PartitionHealth, PartitionView,
     ProducerBatchView, ProducerClientView, ProducerView, Profile, RebalanceCountdown,
-    RebalanceWait, ReplicaState, Rng, SessionView, Settings, Setup, StreamView, TopicConfig,
-    TopicPartition, TopicSpec, World, ZkConnection,
+    RebalanceWait, ReplicaState, Rng, SessionView, Settings, Setup, StallScope, StreamView,
+    TopicConfig, TopicPartition, TopicSpec, World, ZkConnection,
 };
 pub use sim::{
     fmt_ms, Acks, Body, NodeData, OpResult, Out, Session, SessionId, Stat, Timer, WatchChange,

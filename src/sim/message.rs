@@ -567,6 +567,17 @@ impl Body {
         )
     }
 
+    /// Whether this is a fetch answered with no records: a caught-up follower's steady
+    /// polling, which the page does not animate.
+    pub fn is_empty_fetch_response(&self) -> bool {
+        match self {
+            Body::FetchResponse { partitions, .. } => partitions
+                .iter()
+                .all(|p| p.runs.iter().all(|r| r.end == r.start)),
+            _ => false,
+        }
+    }
+
     /// Short label and colour class for the page.
     pub fn label(&self) -> (String, &'static str) {
         match self {

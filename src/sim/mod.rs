@@ -107,7 +107,8 @@ pub use state::{
     BatchWait, BrokerState, BrokerView, ClusterState, ConsumerState, ConsumerView,
     ControllerRequest, ControllerRequestView, ControllerRole, GroupState, GroupView,
     PartitionHealth, PartitionView, ProducerBatchView, ProducerClientView, ProducerView,
-    RebalanceCountdown, RebalanceWait, ReplicaState, SessionView, StreamView, ZkConnection,
+    RebalanceCountdown, RebalanceWait, ReplicaState, SessionView, StallScope, StreamView,
+    ZkConnection,
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::World;

@@ -116,6 +116,9 @@ pub struct MessageRecord {
     pub arrive_ms: u64,
     /// Whether it was sent into a cut link and will be lost.
     pub dropped: bool,
+    /// Whether it is a fetch answered with no records (a caught-up follower polling).
+    #[serde(skip)]
+    pub empty_fetch: bool,
 }
 
 /// What the record of a message shows of it: its sender and receiver and what it is.
@@ -131,6 +134,8 @@ pub struct Envelope {
     pub class: &'static str,
     /// Whether it answers an earlier message.
     pub reply: bool,
+    /// Whether it is a fetch answered with no records.
+    pub empty_fetch: bool,
 }
 
 /// A message the network took: its id, and when it arrives unless a cut link drops it.
@@ -202,6 +207,7 @@ impl Network {
             label,
             class,
             reply,
+            empty_fetch,
         } = envelope;
         let id = self.next_id();
         let arrive = if from == to {
@@ -225,6 +231,7 @@ impl Network {
             sent_ms: now,
             arrive_ms: arrive,
             dropped,
+            empty_fetch,
         });
         if self.messages.len() > MESSAGE_HISTORY {
             self.messages.pop_front();

@@ -15,6 +15,7 @@ fn envelope(from: Endpoint, to: Endpoint, label: &str) -> Envelope {
         label: label.into(),
         class: "request",
         reply: false,
+        empty_fetch: false,
     }
 }
 
@@ -137,4 +138,32 @@ fn records_are_found_by_id_past_a_message_that_never_went_on_the_wire() {
     // An id without a record marks nothing.
     net.mark_dropped(1);
     assert_eq!(net.messages().filter(|m| m.dropped).count(), 1);
+}
+
+#[test]
+fn only_a_fetch_answered_with_no_records_is_an_empty_fetch() {
+    use crate::sim::log::Run;
+    use crate::sim::message::{Body, FetchData};
+    use crate::sim::topic::TopicPartition;
+    let answer = |runs: Vec<Run>| Body::FetchResponse {
+        correlation_id: 1,
+        partitions: vec![FetchData {
+            tp: TopicPartition::new("T", 0),
+            error: None,
+            hw: 4,
+            leader_leo: 6,
+            runs,
+            epoch_end: None,
+            payloads: Vec::new(),
+            batches: Vec::new(),
+        }],
+    };
+    assert!(answer(Vec::new()).is_empty_fetch_response());
+    let records = Run {
+        epoch: 1,
+        start: 4,
+        end: 6,
+    };
+    assert!(!answer(vec![records]).is_empty_fetch_response());
+    assert!(!Body::ConnectionLoss.is_empty_fetch_response());
 }

@@ -4,6 +4,17 @@ use super::net::BrokerId;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// Whether `name` is one of Kafka's internal topics (`Topic.isInternal` in
+/// `org.apache.kafka.common.internals.Topic`: `__consumer_offsets` and `__transaction_state`
+/// at 2.0.1, with `__share_group_state` added by 3.9.0). Scenario files refuse user topics
+/// whose names start with `__`, so only the model's `__consumer_offsets` ever is one.
+pub fn is_internal(name: &str) -> bool {
+    matches!(
+        name,
+        "__consumer_offsets" | "__transaction_state" | "__share_group_state"
+    )
+}
+
 /// One partition of one topic, written `T-0` as Kafka's logs write it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TopicPartition {

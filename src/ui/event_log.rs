@@ -89,7 +89,7 @@ fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
     let hl = HIGHLIGHTED.contains(&kind);
     let tag = tag(&e.kind);
     // A group leader's pick: the reason is the point, so it reads as a sentence of its own.
-    let why_first = kind == "group_leader_chosen";
+    let why_first = matches!(e.kind, EventKind::GroupLeaderChosen { .. });
     html! {
         <li key={i} class={classes!("event", hl.then_some("hl"), family(kind))} data-kind={kind}>
             <time class="when">{ fmt_ms(e.time_ms) }</time>

@@ -6,7 +6,9 @@
 //! is shown.
 
 use super::model::{Action, Model, MAX_PAUSE_SECS};
-use crate::sim::{BrokerId, ClusterState, Command, ControllerRole, Endpoint, ReplicaState};
+use crate::sim::{
+    BrokerId, ClusterState, Command, ControllerRole, Endpoint, ReplicaState, StallScope,
+};
 use crate::view::format::{
     click_starts, lag, replica_words, replicas_of, secs, state_words, PartitionRef,
 };
@@ -154,7 +156,7 @@ pub fn panel(
         )
     };
 
-    let stalled_all = b.stalled_fetchers.iter().any(|s| s == "all");
+    let stalled_all = b.stalls.contains(&StallScope::All);
     let (stall_label, stall_cmd) = if stalled_all {
         (
             "Resume fetchers",
@@ -220,16 +222,13 @@ pub fn panel(
     if b.zk_link_cut {
         rows.push(("ZooKeeper link", "cut: every message is dropped".into()));
     }
-    if !b.stalled_fetchers.is_empty() {
+    if !b.stalls.is_empty() {
         let what: Vec<String> = b
-            .stalled_fetchers
+            .stalls
             .iter()
-            .map(|s| {
-                if s == "all" {
-                    "every partition".to_string()
-                } else {
-                    s.clone()
-                }
+            .map(|s| match s {
+                StallScope::All => "every partition".to_string(),
+                StallScope::Topic(t) | StallScope::Partition(t) => t.clone(),
             })
             .collect();
         rows.push((

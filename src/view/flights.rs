@@ -113,7 +113,7 @@ impl Flights {
         let now = world.now();
         for m in world.messages_since(self.next_id) {
             self.next_id = m.id + 1;
-            if m.from == m.to || (m.class == "fetch" && m.label.ends_with("nothing new")) {
+            if m.from == m.to || m.empty_fetch {
                 continue;
             }
             let start_at = if virt_to > virt_from && m.sent_ms >= virt_from {

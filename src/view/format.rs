@@ -149,9 +149,9 @@ pub fn aria_label(id: u32, view: &BrokerView, now: u64) -> String {
     parts.join(", ")
 }
 
-/// Whether a topic is one of Kafka's internal topics (`__consumer_offsets`).
+/// Whether a topic is one of Kafka's internal topics (the core's rule).
 pub fn is_internal(topic: &str) -> bool {
-    topic.starts_with("__")
+    crate::sim::topic::is_internal(topic)
 }
 
 /// The keys of the `__consumer_offsets` partitions that hold the groups (one per group).

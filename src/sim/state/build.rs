@@ -9,7 +9,7 @@
 use super::{
     replica_lag, BrokerView, ClusterState, ConsumerView, ControllerRequest, ControllerRequestView,
     ControllerRole, GroupView, PartitionHealth, PartitionView, RebalanceCountdown, RebalanceWait,
-    ReplicaState, SessionView, StreamView,
+    ReplicaState, SessionView, StallScope, StreamView,
 };
 use crate::sim::broker::{Broker, BrokerStatus, ZkState};
 use crate::sim::commands::GroupSpec;
@@ -124,6 +124,15 @@ impl Sources<'_> {
                             (None, _) => "all".to_string(),
                             (Some(t), None) => t.clone(),
                             (Some(t), Some(p)) => format!("{t}-{p}"),
+                        })
+                        .collect(),
+                    stalls: b
+                        .stalls
+                        .iter()
+                        .map(|s| match (&s.topic, s.partition) {
+                            (None, _) => StallScope::All,
+                            (Some(t), None) => StallScope::Topic(t.clone()),
+                            (Some(t), Some(p)) => StallScope::Partition(format!("{t}-{p}")),
                         })
                         .collect(),
                     controller_role: ControllerRole::of(

@@ -61,6 +61,17 @@ pub struct SessionView {
     pub expires_in_ms: u64,
 }
 
+/// What a stalled fetcher skips (a stall action).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StallScope {
+    /// Every partition.
+    All,
+    /// Every partition of a topic.
+    Topic(String),
+    /// One partition, `topic-partition`.
+    Partition(String),
+}
+
 /// One broker as the state shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BrokerView {
@@ -92,6 +103,9 @@ pub struct BrokerView {
     pub zk_link_cut: bool,
     /// What its fetchers skip: `"all"`, a topic, or a `topic-partition`.
     pub stalled_fetchers: Vec<String>,
+    /// The same, typed.
+    #[serde(skip)]
+    pub stalls: Vec<StallScope>,
     /// How the broker stands with respect to the controller role: whether it acts as
     /// controller (`KafkaController.isActive`) and whether ZooKeeper's `/controller` names it.
     /// Not in the JSON state (it follows from `acts_as_controller` and `controller`).

@@ -434,6 +434,26 @@ fn a_partition_exists_once_the_controller_wrote_its_state_and_lag_follows_the_lo
         partition: None,
     })
     .unwrap();
+    w.apply(Command::StallFetcher {
+        broker: 2,
+        topic: Some("T".into()),
+        partition: Some(0),
+    })
+    .unwrap();
+    let st = w.state();
+    assert_eq!(st.brokers[&3].stalls, vec![StallScope::All]);
+    assert_eq!(
+        st.brokers[&2].stalls,
+        vec![StallScope::Partition("T-0".into())]
+    );
+    assert_eq!(st.brokers[&2].stalled_fetchers, vec!["T-0".to_string()]);
+    assert!(st.brokers[&1].stalls.is_empty());
+    w.apply(Command::ResumeFetcher {
+        broker: 2,
+        topic: Some("T".into()),
+        partition: Some(0),
+    })
+    .unwrap();
     // A fetch already on its way still answers: produce once it is back.
     w.advance_to(3_000);
     w.apply(Command::Produce {

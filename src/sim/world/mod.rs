@@ -526,6 +526,7 @@ impl World {
             label,
             class,
             reply: body.is_reply(),
+            empty_fetch: body.is_empty_fetch_response(),
         };
         let sent = self.net.send(
             self.now,
