@@ -351,4 +351,6 @@ mod produce;
 pub(crate) mod timers;
 
 #[cfg(test)]
+mod isr_test;
+#[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@ use super::*;
 use crate::sim::broker::{Broker, BrokerStatus};
 use crate::sim::config::Profile;
 
-fn tp() -> TopicPartition {
+pub(super) fn tp() -> TopicPartition {
     TopicPartition::new("t", 0)
 }
 
@@ -22,7 +22,7 @@ fn info(leader: BrokerId, epoch: u64, isr: &[BrokerId], replicas: &[BrokerId]) -
 
 /// Broker 1 holding 10 records written in leader epoch 0, made leader of t-0 (replicas
 /// [1, 2, 3]) at leader epoch 1 with `isr`, its high watermark at `hw`.
-fn leader(profile: Profile, isr: &[BrokerId], hw: u64) -> (Broker, Settings) {
+pub(super) fn leader(profile: Profile, isr: &[BrokerId], hw: u64) -> (Broker, Settings) {
     let mut settings = Settings::for_profile(profile);
     settings.replica_lag_time_max_ms = 10_000;
     let mut b = Broker::new(1);
@@ -50,7 +50,13 @@ fn leader_state(b: &Broker) -> &LeaderState {
     }
 }
 
-fn fetch(b: &mut Broker, now: u64, from: BrokerId, offset: u64, settings: &Settings) -> Out {
+pub(super) fn fetch(
+    b: &mut Broker,
+    now: u64,
+    from: BrokerId,
+    offset: u64,
+    settings: &Settings,
+) -> Out {
     let mut out = Out::default();
     let partitions = vec![FetchPartition {
         tp: tp(),
