@@ -29,6 +29,19 @@ use crate::sim::znodes::PartitionState;
 use crate::sim::zookeeper::ZooKeeper;
 use std::collections::BTreeMap;
 
+/// Whether the views count down to `timer`: a controller request's timeout, a group timer
+/// (rebalance delay, join deadline, member session), the leader's next ISR-expiration check.
+/// The world lends the views only these, so that building them does not scan every fetch and
+/// produce timer in flight.
+pub(crate) fn counts_down(timer: &Timer) -> bool {
+    matches!(
+        timer,
+        Timer::Controller(ControllerTimer::RequestTimeout { .. })
+            | Timer::Group { .. }
+            | Timer::Replica(ReplicaTimer::IsrExpiration)
+    )
+}
+
 /// The parts of the world the views are built from, borrowed for the time of one build.
 pub struct Sources<'a> {
     /// Virtual time now.
@@ -178,7 +191,7 @@ impl Sources<'_> {
     }
 
     /// The time left before the first timer of `broker`'s process that `which` picks falls
-    /// due, if one runs.
+    /// due, if one runs (among the timers [`counts_down`] keeps).
     fn due_in(&self, broker: BrokerId, which: impl Fn(&Timer) -> bool) -> Option<u64> {
         self.timers
             .iter()

@@ -23,7 +23,7 @@ use super::state::ClusterState;
 use super::topic::{TopicPartition, TopicSpec};
 use super::znodes::{topic_path, TopicAssignment};
 use super::zookeeper::ZooKeeper;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 mod apply;
 pub mod causes;
@@ -62,6 +62,9 @@ pub struct World {
     now: u64,
     seq: u64,
     queue: BTreeMap<(u64, u64), Item>,
+    /// The keys in `queue` of the broker timers the views count down to
+    /// ([`build::counts_down`]), so that building a view does not scan the whole queue.
+    countdowns: BTreeSet<(u64, u64)>,
     rng: Rng,
     zk: ZooKeeper,
     brokers: BTreeMap<BrokerId, Broker>,
@@ -86,6 +89,7 @@ impl World {
             now: 0,
             seq: 0,
             queue: BTreeMap::new(),
+            countdowns: BTreeSet::new(),
             rng: Rng::new(setup.seed),
             zk: ZooKeeper::with_clock(zk_clock(setup.seed)),
             brokers: BTreeMap::new(),
@@ -182,17 +186,29 @@ impl World {
 
     fn push(&mut self, at: u64, item: Item) {
         self.seq += 1;
+        if let Item::Timer {
+            owner: Endpoint::Broker(_),
+            timer,
+            ..
+        } = &item
+        {
+            if build::counts_down(timer) {
+                self.countdowns.insert((at, self.seq));
+            }
+        }
         self.queue.insert((at, self.seq), item);
     }
 
     /// Runs everything due up to and including `t`, then sets the clock to `t`.
     pub fn advance_to(&mut self, t: u64) {
         while let Some(entry) = self.queue.first_entry() {
-            let (at, _) = *entry.key();
+            let key = *entry.key();
+            let at = key.0;
             if at > t {
                 break;
             }
             let item = entry.remove();
+            self.countdowns.remove(&key);
             self.now = at;
             self.process(item);
         }
@@ -622,10 +638,13 @@ impl World {
         self.sources(&timers).cluster_state()
     }
 
-    /// The timers of the brokers' current processes: in the queue, or parked while the process
-    /// is paused (due now).
+    /// The timers of the brokers' current processes that the views count down to
+    /// ([`build::counts_down`]): in the queue, or parked while the process is paused (due now).
     fn broker_timers(&self) -> Vec<PendingTimer<'_>> {
-        let queued = self.queue.iter().map(|((at, _), item)| (*at, item));
+        let queued = self
+            .countdowns
+            .iter()
+            .filter_map(|key| self.queue.get(key).map(|item| (key.0, item)));
         let parked = self.parked.values().flatten().map(|item| (self.now, item));
         queued
             .chain(parked)
@@ -634,11 +653,15 @@ impl World {
                     owner: Endpoint::Broker(broker),
                     incarnation,
                     timer,
-                } if self.brokers[broker].incarnation == *incarnation => Some(PendingTimer {
-                    due_ms,
-                    broker: *broker,
-                    timer,
-                }),
+                } if build::counts_down(timer)
+                    && self.brokers[broker].incarnation == *incarnation =>
+                {
+                    Some(PendingTimer {
+                        due_ms,
+                        broker: *broker,
+                        timer,
+                    })
+                }
                 _ => None,
             })
             .collect()
