@@ -15,49 +15,54 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Events the log draws attention to.
-const HIGHLIGHTED: [&str; 8] = [
-    "controller_elected",
-    "stale_request_rejected",
-    "invariant_violated",
-    "leader_elected",
-    "partition_offline",
-    "records_lost",
-    "group_leader_chosen",
-    "coordinator_moved",
-];
+/// Whether the log draws attention to an event.
+fn highlighted(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::ControllerElected { .. }
+            | EventKind::StaleRequestRejected { .. }
+            | EventKind::InvariantViolated { .. }
+            | EventKind::LeaderElected { .. }
+            | EventKind::PartitionOffline { .. }
+            | EventKind::RecordsLost { .. }
+            | EventKind::GroupLeaderChosen { .. }
+            | EventKind::CoordinatorMoved { .. }
+    )
+}
 
 /// The family an event belongs to, for its look.
-fn family(kind: &str) -> Option<&'static str> {
+fn family(kind: &EventKind) -> Option<&'static str> {
     Some(match kind {
-        "leader_elected" | "leader_epoch_bumped" => "ev-election",
-        "partition_offline" | "leader_election_failed" => "ev-offline",
-        "isr_shrunk" => "ev-isr-shrunk",
-        "isr_expanded" => "ev-isr-expanded",
-        "isr_change_accepted" | "isr_update_failed" => "ev-isr",
-        "records_lost" => "ev-loss",
-        "replica_truncated" => "ev-truncated",
-        "produce_failed" => "ev-produce-failed",
-        "produce_retrying" => "ev-produce-retrying",
-        "produce_recovered" | "duplicate_dropped" => "ev-produce-ok",
-        "duplicate_written" => "ev-duplicate",
-        "producer_started"
-        | "producer_stopped"
-        | "config_changed"
-        | "fetcher_stalled"
-        | "fetcher_resumed"
-        | "topic_created"
-        | "leader_imbalance_checked"
-        | "reassignment_started"
-        | "reassignment_completed" => "ev-data",
-        "group_leader_chosen" => "ev-group-leader",
-        "rebalance_started" => "ev-rebalance",
-        "group_stable" => "ev-group-stable",
-        "group_empty" => "ev-group-empty",
-        "member_removed" => "ev-member-removed",
-        "coordinator_moved" => "ev-coordinator",
-        "consumer_crashed" => "ev-consumer-crashed",
-        "member_joined" | "consumer_leaving" | "coordinator_found" => "ev-group",
+        EventKind::LeaderElected { .. } | EventKind::LeaderEpochBumped { .. } => "ev-election",
+        EventKind::PartitionOffline { .. } | EventKind::LeaderElectionFailed { .. } => "ev-offline",
+        EventKind::IsrShrunk { .. } => "ev-isr-shrunk",
+        EventKind::IsrExpanded { .. } => "ev-isr-expanded",
+        EventKind::IsrChangeAccepted { .. } | EventKind::IsrUpdateFailed { .. } => "ev-isr",
+        EventKind::RecordsLost { .. } => "ev-loss",
+        EventKind::ReplicaTruncated { .. } => "ev-truncated",
+        EventKind::ProduceFailed { .. } => "ev-produce-failed",
+        EventKind::ProduceRetrying { .. } => "ev-produce-retrying",
+        EventKind::ProduceRecovered { .. } | EventKind::DuplicateDropped { .. } => "ev-produce-ok",
+        EventKind::DuplicateWritten { .. } => "ev-duplicate",
+        EventKind::ProducerStarted { .. }
+        | EventKind::ProducerStopped { .. }
+        | EventKind::ConfigChanged { .. }
+        | EventKind::FetcherStalled { .. }
+        | EventKind::FetcherResumed { .. }
+        | EventKind::TopicCreated { .. }
+        | EventKind::LeaderImbalanceChecked { .. }
+        | EventKind::ReassignmentStarted { .. }
+        | EventKind::ReassignmentCompleted { .. } => "ev-data",
+        EventKind::GroupLeaderChosen { .. } => "ev-group-leader",
+        EventKind::RebalanceStarted { .. } => "ev-rebalance",
+        EventKind::GroupStable { .. } => "ev-group-stable",
+        EventKind::GroupEmpty { .. } => "ev-group-empty",
+        EventKind::GroupMemberRemoved { .. } => "ev-member-removed",
+        EventKind::CoordinatorMoved { .. } => "ev-coordinator",
+        EventKind::ConsumerCrashed { .. } => "ev-consumer-crashed",
+        EventKind::GroupMemberJoined { .. }
+        | EventKind::ConsumerLeaving { .. }
+        | EventKind::CoordinatorFound { .. } => "ev-group",
         _ => return None,
     })
 }
@@ -86,12 +91,12 @@ fn tag(kind: &EventKind) -> Option<String> {
 /// One event as the log lists it.
 fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
     let kind = e.kind.name();
-    let hl = HIGHLIGHTED.contains(&kind);
+    let hl = highlighted(&e.kind);
     let tag = tag(&e.kind);
     // A group leader's pick: the reason is the point, so it reads as a sentence of its own.
     let why_first = matches!(e.kind, EventKind::GroupLeaderChosen { .. });
     html! {
-        <li key={i} class={classes!("event", hl.then_some("hl"), family(kind))} data-kind={kind}>
+        <li key={i} class={classes!("event", hl.then_some("hl"), family(&e.kind))} data-kind={kind}>
             <time class="when">{ fmt_ms(e.time_ms) }</time>
             // Spaces keep the entry's text readable as words ("0.051s broker 1 …").
             { " " }
