@@ -31,32 +31,41 @@ pub fn graph(
         on_select,
         on_add,
     };
-    element(&graph_element(&graph_model(v)), &handlers)
+    element(graph_element(&graph_model(v)), &handlers)
 }
 
-fn node(n: &Node, h: &Handlers<'_>) -> Html {
+// The markup is built afresh for every frame and consumed here: its strings move into the
+// virtual DOM instead of being copied.
+fn node(n: Node, h: &Handlers<'_>) -> Html {
     match n {
         Node::Element(e) => element(e, h),
-        Node::Text(t) => VNode::VText(VText::new(t.clone())),
+        Node::Text(t) => VNode::VText(VText::new(t)),
         Node::List(list) => VNode::from(VList::with_children(
-            list.iter().map(|n| node(n, h)).collect(),
+            list.into_iter().map(|n| node(n, h)).collect(),
             None,
         )),
     }
 }
 
-fn element(e: &Element, h: &Handlers<'_>) -> Html {
+fn element(e: Element, h: &Handlers<'_>) -> Html {
     let mut tag = match &e.press {
         Some(p) => pressable(e.tag, p, h),
         None => VTag::new(e.tag),
     };
     // In the order `html!` gives them: the class last.
-    let (class, attrs): (Vec<_>, Vec<_>) = e.attrs.iter().partition(|(n, _)| *n == "class");
-    for (name, value) in attrs.into_iter().chain(class) {
-        tag.add_attribute(name, value.clone());
+    let mut class = None;
+    for (name, value) in e.attrs {
+        if name == "class" {
+            class = Some(value);
+        } else {
+            tag.add_attribute(name, value);
+        }
     }
-    tag.add_children(e.children.iter().map(|n| node(n, h)));
-    tag.key = e.key.as_deref().map(Key::from);
+    if let Some(value) = class {
+        tag.add_attribute("class", value);
+    }
+    tag.add_children(e.children.into_iter().map(|n| node(n, h)));
+    tag.key = e.key.map(Key::from);
     tag.into()
 }
 
