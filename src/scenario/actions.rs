@@ -69,7 +69,7 @@ pub struct ActionSpec {
 }
 
 /// The actions of the format, with the fields each takes.
-const ACTIONS: [(&str, &[&str]); 17] = [
+const ACTIONS: [(&str, &[&str]); 18] = [
     ("crash", &["broker"]),
     ("start", &["broker"]),
     ("shutdown", &["broker"]),
@@ -90,6 +90,7 @@ const ACTIONS: [(&str, &[&str]); 17] = [
             "for_ms",
         ],
     ),
+    ("stop_producing", &["topic", "partition"]),
     ("set_config", &["key", "value", "topic"]),
     ("preferred_election", &["topic", "partition"]),
     ("reassign", &["topic", "partition", "replicas"]),
@@ -231,6 +232,15 @@ impl ActionSpec {
                     for_ms: self.for_ms,
                 }
             }
+            "stop_producing" => Command::StopProducing {
+                topic: self
+                    .topic
+                    .clone()
+                    .ok_or("\"stop_producing\" needs \"topic\"")?,
+                partition: self
+                    .partition
+                    .ok_or("\"stop_producing\" needs \"partition\"")?,
+            },
             "set_config" => Command::SetConfig {
                 key: self.key.clone().ok_or("\"set_config\" needs \"key\"")?,
                 value: self.value.clone().ok_or("\"set_config\" needs \"value\"")?,

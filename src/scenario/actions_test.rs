@@ -41,8 +41,16 @@ fn partition_actions_become_commands() {
         {"at_ms": 4, "do": "resume_fetcher", "broker": 2, "topic": "T"},
         {"at_ms": 5, "do": "set_config", "topic": "T", "key": "unclean.leader.election.enable", "value": true},
         {"at_ms": 6, "do": "preferred_election"},
-        {"at_ms": 7, "do": "reassign", "topic": "T", "partition": 0, "replicas": [3, 1]}]"#))
+        {"at_ms": 7, "do": "reassign", "topic": "T", "partition": 0, "replicas": [3, 1]},
+        {"at_ms": 8, "do": "stop_producing", "topic": "T", "partition": 0}]"#))
     .unwrap();
+    assert_eq!(
+        s.actions[7].1,
+        Command::StopProducing {
+            topic: "T".into(),
+            partition: 0
+        }
+    );
     assert_eq!(
         s.actions[0].1,
         Command::Produce {
@@ -130,6 +138,16 @@ fn bad_partition_actions_are_named() {
         bad(r#"{"at_ms": 1, "do": "stall_fetcher", "broker": 2, "partition": 0}"#)
             .contains("needs \"topic\"")
     );
+    assert!(bad(r#"{"at_ms": 1, "do": "stop_producing", "topic": "T"}"#)
+        .contains("\"stop_producing\" needs \"partition\""));
+    assert!(
+        bad(r#"{"at_ms": 1, "do": "stop_producing", "topic": "X", "partition": 0}"#)
+            .contains("no topic \"X\"")
+    );
+    assert!(bad(
+        r#"{"at_ms": 1, "do": "stop_producing", "topic": "T", "partition": 0, "records": 3}"#
+    )
+    .contains("records"));
     assert!(
         bad(r#"{"at_ms": 1, "do": "set_config", "key": "min.insync.replicas"}"#)
             .contains("needs \"value\"")
