@@ -37,13 +37,25 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node tests/serve-dist.mjs',
-    url: baseURL,
-    env: { PORT: String(port) },
-    reuseExistingServer: false,
-    timeout: 15_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: 'node tests/serve-dist.mjs',
+      url: baseURL,
+      env: { PORT: String(port) },
+      reuseExistingServer: false,
+      timeout: 15_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    // The same build under a subpath, as a documentation site hosts it (tests/subpath.spec.ts).
+    {
+      command: 'node tests/serve-dist.mjs',
+      url: `http://127.0.0.1:${port + 1}/playground/`,
+      env: { PORT: String(port + 1), BASE: '/playground/' },
+      reuseExistingServer: false,
+      timeout: 15_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });

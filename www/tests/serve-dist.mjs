@@ -2,7 +2,8 @@
 // A tiny static file server for the built playground (Trunk's dist/), with no dependencies.
 //
 // It binds 127.0.0.1 only. The port comes from $PORT (default 8080), the folder from $DIST
-// (default: dist/ at the repository root). The browser tests start it as their web server and
+// (default: dist/ at the repository root), and the path it is served under from $BASE (default
+// "/"; e.g. "/playground/", as a documentation site would host it: anything outside is 404). The browser tests start it as their web server and
 // www/scripts/serve.sh uses it to serve a release build.
 //
 //   node www/tests/serve-dist.mjs            # serves dist/ on http://127.0.0.1:8080/
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const HOST = '127.0.0.1';
 const PORT = Number.parseInt(process.env.PORT ?? '8080', 10);
+const BASE = process.env.BASE ?? '/';
 const ROOT = resolve(process.env.DIST ?? join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'dist'));
 
 const MIME = {
@@ -38,6 +40,10 @@ const MIME = {
   '.md': 'text/markdown; charset=utf-8',
 };
 
+if (!BASE.startsWith('/') || !BASE.endsWith('/')) {
+  console.error(`serve-dist: BASE must start and end with "/", got "${BASE}"`);
+  process.exit(2);
+}
 if (!Number.isInteger(PORT) || PORT < 1 || PORT > 65535) {
   console.error(`serve-dist: PORT must be a port number, got "${process.env.PORT}"`);
   process.exit(2);
@@ -79,7 +85,9 @@ const server = createServer(async (req, res) => {
     res.setHeader('Allow', 'GET, HEAD');
     return send(res, 405, 'method not allowed\n');
   }
-  const urlPath = new URL(req.url ?? '/', `http://${HOST}`).pathname;
+  const fullPath = new URL(req.url ?? '/', `http://${HOST}`).pathname;
+  if (!fullPath.startsWith(BASE)) return send(res, 404, `not found: ${fullPath}\n`);
+  const urlPath = '/' + fullPath.slice(BASE.length);
   const file = fileFor(urlPath);
   if (file === null) return send(res, 400, 'bad path\n');
 
