@@ -130,21 +130,35 @@ fn stats(g: &GroupView) -> Html {
     } else {
         String::new()
     };
-    let state = g.state.map_or("no coordinator", GroupState::name);
-    let coordinator = match g.coordinator {
-        Some(b) => format!("broker {b}"),
-        None => "none".to_string(),
+    // Before its first JoinGroup a group does not exist yet; the broker leading its offsets
+    // partition will create it.
+    let to_be = g.awaits_first_join.then_some(g.offsets_leader).flatten();
+    let (state, meaning, look) = match (g.state, to_be) {
+        (Some(s), _) => (s.name(), state_meaning(Some(s)).to_string(), s.name()),
+        (None, Some(b)) => (
+            "not created yet",
+            format!("broker {b} creates it at the first JoinGroup"),
+            "pending",
+        ),
+        (None, None) => ("no coordinator", state_meaning(None).to_string(), "none"),
+    };
+    let coordinator = match (g.coordinator, to_be) {
+        (Some(b), _) => format!("broker {b}"),
+        (None, Some(b)) => format!("broker {b}, from the first join"),
+        (None, None) => "none".to_string(),
     };
     html! {
         <dl class="group-stats">
-            <div class={classes!("gstat", "gstate", format!("gs-{}", g.state.map_or("none", GroupState::name)))} data-testid="group-state" data-state={g.state.map_or("none", GroupState::name)}>
+            <div class={classes!("gstat", "gstate", format!("gs-{look}"))} data-testid="group-state" data-state={g.state.map_or("none", GroupState::name)}>
                 <dt>{ "state" }</dt>
-                <dd><strong>{ state }</strong><small>{ state_meaning(g.state) }</small></dd>
+                <dd><strong>{ state }</strong><small>{ meaning }</small></dd>
             </div>
             <div class="gstat" data-testid="group-generation" data-generation={generation}>
                 <dt>{ "generation" }</dt>
                 if held {
                     <dd><strong>{ g.generation }</strong><small>{ "+1 at every completed rebalance" }</small></dd>
+                } else if to_be.is_some() {
+                    <dd><strong>{ "—" }</strong><small>{ "1 once the first rebalance completes" }</small></dd>
                 } else {
                     <dd><strong>{ "—" }</strong><small>{ "unknown until a broker loads the group" }</small></dd>
                 }
@@ -153,6 +167,8 @@ fn stats(g: &GroupView) -> Html {
                 <dt>{ "leader" }</dt>
                 if held {
                     <dd><strong>{ g.leader.clone().unwrap_or_else(|| "none".to_string()) }</strong><small>{ "computes the assignment" }</small></dd>
+                } else if to_be.is_some() {
+                    <dd><strong>{ "—" }</strong><small>{ "the first consumer to join" }</small></dd>
                 } else {
                     <dd><strong>{ "—" }</strong><small>{ "the consumers still follow the one they know" }</small></dd>
                 }

@@ -462,6 +462,8 @@ impl Sources<'_> {
                     GroupView {
                         coordinator: Some(b),
                         coordinator_partition: tp.partition,
+                        offsets_leader: Some(b),
+                        awaits_first_join: false,
                         state: Some(group_state(group.state)),
                         generation: group.generation,
                         leader: group.leader.as_deref().map(name),
@@ -492,6 +494,8 @@ impl Sources<'_> {
                 None => GroupView {
                     coordinator: None,
                     coordinator_partition: tp.partition,
+                    offsets_leader: self.acting_leader(&tp).map(|(b, _)| b),
+                    awaits_first_join: consumers.is_empty(),
                     state: None,
                     generation: 0,
                     leader: None,

@@ -460,6 +460,16 @@ pub struct GroupView {
     pub coordinator: Option<BrokerId>,
     /// `abs(hashCode(group id)) % offsets.topic.num.partitions`.
     pub coordinator_partition: u32,
+    /// The acting leader of that `__consumer_offsets` partition: the broker FindCoordinator
+    /// names (`KafkaApis.getCoordinator`, 3.9.0), which coordinates the group from its first
+    /// JoinGroup on, creating it then (`GroupCoordinator.handleJoinGroup`:
+    /// `getOrMaybeCreateGroup`). Known before any consumer joins. Not in the JSON state.
+    #[serde(skip)]
+    pub offsets_leader: Option<BrokerId>,
+    /// Whether no consumer of the group has started yet, so no broker has created the group
+    /// (it is created at its first JoinGroup). Not in the JSON state.
+    #[serde(skip)]
+    pub awaits_first_join: bool,
     /// `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable`, or `null` while no
     /// coordinator holds the group.
     pub state: Option<GroupState>,

@@ -513,3 +513,28 @@ fn a_crashed_leader_is_leader_down_until_the_controller_moves_leadership() {
         }
     );
 }
+
+#[test]
+fn before_its_first_join_a_group_names_the_broker_that_will_coordinate_it() {
+    let mut w = with_topic_and_groups();
+    w.advance_to(2_000);
+    let s = w.state();
+    let g = &s.groups["g1"];
+    let tp = format!("__consumer_offsets-{}", g.coordinator_partition);
+    let leader = s.partitions[&tp].leader;
+    assert!(leader > 0, "{tp} has a leader by 2 s: {leader}");
+    // Nobody joined: no broker holds the group, but FindCoordinator would name the leader.
+    assert_eq!((g.coordinator, g.state), (None, None));
+    assert_eq!(g.offsets_leader, Some(leader as BrokerId));
+    assert!(g.awaits_first_join);
+    join(&mut w, "g1", "a");
+    w.advance_to(5_000);
+    let g = &w.state().groups["g1"];
+    assert_eq!(g.coordinator, Some(leader as BrokerId));
+    assert_eq!(g.offsets_leader, g.coordinator);
+    assert!(g.state.is_some());
+    assert!(!g.awaits_first_join);
+    // Before the offsets partitions exist, nobody will coordinate it yet.
+    let w = with_topic_and_groups();
+    assert_eq!(w.state().groups["g1"].offsets_leader, None);
+}
