@@ -14,43 +14,13 @@ use super::assignors::{Assignor, Subscription};
 use super::event::EventKind;
 use super::message::{Body, Joined, KafkaError, Out, Timer};
 use super::net::{BrokerId, Endpoint};
+pub use super::state::ConsumerState;
 use super::topic::TopicPartition;
 use std::collections::BTreeMap;
 
 /// How long a consumer waits before retrying after an error (`retry.backoff.ms` is 100; the
 /// model waits a little longer so that a dead coordinator is not hammered).
 pub const RETRY_BACKOFF_MS: u64 = 500;
-
-/// Where a consumer is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConsumerState {
-    /// Looking for the coordinator.
-    FindingCoordinator,
-    /// In JoinGroup.
-    Joining,
-    /// In SyncGroup.
-    Syncing,
-    /// Has its assignment; heartbeats.
-    Stable,
-    /// Left the group.
-    Left,
-    /// Died.
-    Crashed,
-}
-
-impl ConsumerState {
-    /// The name shown in the state and on the page.
-    pub fn name(self) -> &'static str {
-        match self {
-            ConsumerState::FindingCoordinator => "finding_coordinator",
-            ConsumerState::Joining => "joining",
-            ConsumerState::Syncing => "syncing",
-            ConsumerState::Stable => "stable",
-            ConsumerState::Left => "left",
-            ConsumerState::Crashed => "crashed",
-        }
-    }
-}
 
 /// One consumer.
 #[derive(Debug, Clone)]

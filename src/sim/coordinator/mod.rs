@@ -62,7 +62,7 @@ mod storage_test;
 #[cfg(test)]
 mod sync_test;
 
-pub use state::{CoordinatorState, Group, GroupState, GroupTimer};
+pub use state::{CoordinatorState, Group, GroupTimer};
 
 use super::config::{Profile, Settings};
 use super::log::Log;

@@ -5,37 +5,10 @@
 
 use super::causes::CoordinatorCause;
 use crate::sim::group_order::MemberOrder;
+pub use crate::sim::state::GroupState;
 use crate::sim::topic::TopicPartition;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A group's state (`GroupState`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum GroupState {
-    /// No members.
-    Empty,
-    /// Waiting for the members to (re)join.
-    PreparingRebalance,
-    /// Joined; waiting for the leader's assignment.
-    CompletingRebalance,
-    /// Every member has its assignment.
-    Stable,
-    /// Gone from this coordinator.
-    Dead,
-}
-
-impl GroupState {
-    /// Kafka's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GroupState::Empty => "Empty",
-            GroupState::PreparingRebalance => "PreparingRebalance",
-            GroupState::CompletingRebalance => "CompletingRebalance",
-            GroupState::Stable => "Stable",
-            GroupState::Dead => "Dead",
-        }
-    }
-}
 
 /// One member, as the coordinator knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,10 +14,10 @@ use super::{
 use crate::sim::broker::{Broker, BrokerStatus, ZkState};
 use crate::sim::commands::GroupSpec;
 use crate::sim::config::Settings;
-use crate::sim::consumer::{Cluster, ConsumerState, Consumers};
+use crate::sim::consumer::{Cluster, Consumers};
 use crate::sim::controller::channels::Req;
 use crate::sim::controller::timers::ControllerTimer;
-use crate::sim::coordinator::{group_partition, CoordinatorState, Group, GroupState, GroupTimer};
+use crate::sim::coordinator::{group_partition, CoordinatorState, Group, GroupTimer};
 use crate::sim::message::Timer;
 use crate::sim::monitor::Monitor;
 use crate::sim::net::{BrokerId, Endpoint, Network};
@@ -424,7 +424,7 @@ impl Sources<'_> {
                 .iter()
                 .filter(|c| c.group == g.id)
                 .map(|c| {
-                    let state = consumer_state(c.state);
+                    let state = c.state;
                     let (leads_group, group_generation, is_member) = match held {
                         Some((_, group)) => (
                             held_leader.as_deref() == Some(c.name.as_str()),
@@ -464,7 +464,7 @@ impl Sources<'_> {
                         coordinator_partition: tp.partition,
                         offsets_leader: Some(b),
                         awaits_first_join: false,
-                        state: Some(group_state(group.state)),
+                        state: Some(group.state),
                         generation: group.generation,
                         leader: group.leader.as_deref().map(name),
                         members: group.order.keys().iter().map(|id| name(id)).collect(),
@@ -570,29 +570,6 @@ fn zk_connection(s: ZkState) -> super::ZkConnection {
         ZkState::Connecting => super::ZkConnection::Connecting,
         ZkState::Connected => super::ZkConnection::Connected,
         ZkState::Disconnected => super::ZkConnection::Disconnected,
-    }
-}
-
-/// A group's coordinator state as the views show it.
-fn group_state(s: GroupState) -> super::GroupState {
-    match s {
-        GroupState::Empty => super::GroupState::Empty,
-        GroupState::PreparingRebalance => super::GroupState::PreparingRebalance,
-        GroupState::CompletingRebalance => super::GroupState::CompletingRebalance,
-        GroupState::Stable => super::GroupState::Stable,
-        GroupState::Dead => super::GroupState::Dead,
-    }
-}
-
-/// A consumer's state as the views show it.
-fn consumer_state(s: ConsumerState) -> super::ConsumerState {
-    match s {
-        ConsumerState::FindingCoordinator => super::ConsumerState::FindingCoordinator,
-        ConsumerState::Joining => super::ConsumerState::Joining,
-        ConsumerState::Syncing => super::ConsumerState::Syncing,
-        ConsumerState::Stable => super::ConsumerState::Stable,
-        ConsumerState::Left => super::ConsumerState::Left,
-        ConsumerState::Crashed => super::ConsumerState::Crashed,
     }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! This module holds the view types; [`build`] builds them from the world's parts.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::net::BrokerId;
@@ -521,8 +521,9 @@ pub enum RebalanceWait {
     JoinDeadline,
 }
 
-/// A group's state in its coordinator (`kafka.coordinator.group.GroupState`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// A group's state in its coordinator (`kafka.coordinator.group.GroupState`): the
+/// coordinator's own state and the views' (stored in the group's record by its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum GroupState {
     /// No members.
     Empty,
@@ -586,7 +587,7 @@ pub struct ConsumerView {
 }
 
 /// Where a consumer is in the group protocol (the client's `AbstractCoordinator` states, with
-/// the model's names).
+/// the model's names): the consumer's own state and the views'.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConsumerState {
