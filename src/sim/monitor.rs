@@ -209,13 +209,12 @@ impl Monitor {
         found
     }
 
-    /// ZooKeeper's partition state of `tp`, if written (parsed once per change).
+    /// ZooKeeper's partition state of `tp`, if written (the znode's value, parsed when written).
     pub fn zk_state(&self, zk: &ZooKeeper, tp: &TopicPartition) -> Option<PartitionState> {
-        let node = zk.node(&partition_state_path(&tp.topic, tp.partition))?;
-        match self.cached_zk_state(tp) {
-            Some((mzxid, st)) if *mzxid == node.stat.mzxid => Some(st.clone()),
-            _ => node.value.partition_state().cloned(),
-        }
+        zk.node(&partition_state_path(&tp.topic, tp.partition))?
+            .value
+            .partition_state()
+            .cloned()
     }
 
     /// The partition state parsed at the last refresh, with its mzxid.
