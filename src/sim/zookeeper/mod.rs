@@ -211,19 +211,17 @@ impl ZooKeeper {
         std::mem::take(&mut self.stale_writes)
     }
 
-    fn note_partition_write(&mut self, path: &str, data: &str) {
-        if !path.ends_with("/state") {
-            return;
-        }
+    fn note_partition_write(&mut self, path: &str, value: &ZnodeValue) {
         let (Some(old), Some(new)) = (
             self.nodes.get(path).and_then(|n| n.value.partition_state()),
-            PartitionState::from_json(data),
+            value.partition_state(),
         ) else {
             return;
         };
         let current = self.controller_epoch();
         if new.leader_epoch != old.leader_epoch && new.controller_epoch < current {
-            self.stale_writes.push((path.to_string(), new, current));
+            self.stale_writes
+                .push((path.to_string(), new.clone(), current));
         }
     }
 

@@ -401,9 +401,10 @@ impl ZooKeeper {
                 OpResult::Created(stat)
             }
             ZkOp::SetData { path, data, .. } => {
-                self.note_partition_write(&path, &data);
+                let value = ZnodeValue::parse(&path, &data);
+                self.note_partition_write(&path, &value);
                 let node = self.nodes.get_mut(&path).expect("checked before applying");
-                node.value = ZnodeValue::parse(&path, &data);
+                node.value = value;
                 node.data = data;
                 node.stat.version += 1;
                 node.stat.mzxid = zxid;
