@@ -133,8 +133,8 @@ impl ZkClient {
 /// What a session-opening reply meant for the client's owner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SessionStart {
-    /// A new session: the requests and watches of the old one are gone; the owner registers
-    /// again (then calls [`ZkClient::flush_queued`]).
+    /// A new session: the requests and watches of the old one are gone (nothing is queued);
+    /// the owner registers again.
     New,
     /// The same session, resumed after a disconnection: lost requests were sent again.
     Resumed,
@@ -196,7 +196,7 @@ impl ZkClient {
     }
 
     /// Sends the requests that waited for a connection.
-    pub(crate) fn flush_queued(&mut self, now: u64, out: &mut Out) {
+    fn flush_queued(&mut self, now: u64, out: &mut Out) {
         for (op, purpose) in std::mem::take(&mut self.queued) {
             self.request(now, op, purpose, out);
         }

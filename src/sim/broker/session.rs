@@ -23,7 +23,6 @@ impl Broker {
                 self.zk.request(now, op, purpose, out);
             }
             self.register(now, out);
-            self.zk.flush_queued(now, out);
         }
     }
 
