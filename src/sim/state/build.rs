@@ -332,7 +332,8 @@ impl Sources<'_> {
                 };
                 roles.insert(*r, role);
             }
-            let (high_watermark, duplicate_records) = match self.acting_leader(&tp) {
+            let acting = self.acting_leader(&tp);
+            let (high_watermark, duplicate_records) = match acting {
                 Some((l, _)) => {
                     let log = &self.brokers[&l].replicas[&tp].log;
                     (log.hw, log.duplicate_records())
@@ -359,7 +360,7 @@ impl Sources<'_> {
             let min_insync_replicas = self.settings.topic_min_insync(&tp.topic);
             let health = PartitionHealth::of(leader, &isr, &replicas, &roles, min_insync_replicas);
             let lag = replica_lag(&replicas, &leos, leader);
-            let (isr_expiry_in_ms, isr_check_in_ms) = match self.acting_leader(&tp) {
+            let (isr_expiry_in_ms, isr_check_in_ms) = match acting {
                 Some((l, _)) => (
                     self.isr_expiry(l, &tp),
                     self.due_in(l, |t| {
