@@ -28,24 +28,14 @@ impl ReplicaManager<'_> {
                 }
                 continue;
             }
-            // A follower is out of sync when it has not caught up for longer than the lag time;
-            // from 2.1 only if it is also behind the leader's log end, so an idle partition
-            // keeps a stalled follower (`Partition.isFollowerOutOfSync`, 2.4.1 and 3.9.0;
-            // `Partition.getOutOfSyncReplicas`, 2.0.1 and 0.10.2.2). An ISR member that is not
-            // an assigned replica any more is out of sync (3.9.0: `getReplica(..).fold(true)`).
-            let behind_matters = settings.profile.shrinks_isr_only_when_behind();
             let out_of_sync: Vec<BrokerId> = st
                 .isr
                 .iter()
                 .copied()
                 .filter(|f| *f != id)
-                .filter(|f| match ls.followers.get(f) {
-                    None => true,
-                    Some(p) => {
-                        (!behind_matters || p.leo != r.log.leo)
-                            && now.saturating_sub(p.last_caught_up_ms)
-                                > settings.replica_lag_time_max_ms
-                    }
+                .filter(|f| {
+                    out_of_sync_from(ls.followers.get(f), r.log.leo, settings)
+                        .is_some_and(|at| now >= at)
                 })
                 .collect();
             if !out_of_sync.is_empty() {

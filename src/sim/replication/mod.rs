@@ -157,6 +157,26 @@ impl Stall {
     }
 }
 
+/// From when the leader counts a follower in its ISR out of sync (the ISR-expiration check
+/// drops it at its first run from then on), or `None` while it cannot be: once it has not caught
+/// up for longer than `replica.lag.time.max.ms` (`now - lastCaughtUpTime > lag`); from 2.1 only
+/// while it is also behind the leader's log end `leader_leo`, so an idle partition keeps a
+/// stalled follower (`Partition.isFollowerOutOfSync`, 2.4.1 and 3.9.0;
+/// `Partition.getOutOfSyncReplicas`, 2.0.1 and 0.10.2.2). An ISR member the leader has no
+/// progress for (not an assigned replica any more) is out of sync at once (3.9.0:
+/// `getReplica(..).fold(true)`).
+pub(crate) fn out_of_sync_from(
+    progress: Option<&Progress>,
+    leader_leo: u64,
+    settings: &Settings,
+) -> Option<u64> {
+    match progress {
+        None => Some(0),
+        Some(p) if settings.profile.shrinks_isr_only_when_behind() && p.leo == leader_leo => None,
+        Some(p) => Some(p.last_caught_up_ms + settings.replica_lag_time_max_ms + 1),
+    }
+}
+
 /// The leader's view of its followers after a LeaderAndIsr that makes or keeps it leader
 /// (`Partition.makeLeader` and `Replica.resetReplicaState`, 3.9.0; `Partition.makeLeader` with
 /// `resetLastCaughtUpTime`, 2.0.1 and 0.10.2.2).

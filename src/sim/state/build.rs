@@ -23,7 +23,7 @@ use crate::sim::monitor::Monitor;
 use crate::sim::net::{BrokerId, Endpoint, Network};
 use crate::sim::producer::Producer;
 use crate::sim::replication::timers::ReplicaTimer;
-use crate::sim::replication::Role;
+use crate::sim::replication::{out_of_sync_from, Role};
 use crate::sim::topic::{TopicPartition, TopicSpec};
 use crate::sim::znodes::PartitionState;
 use crate::sim::zookeeper::ZooKeeper;
@@ -240,21 +240,14 @@ impl Sources<'_> {
         let Role::Leader(ls) = &st.role else {
             return BTreeMap::new();
         };
-        // The ISR-expiration check's rule (replication/isr.rs): out of sync once not caught up
-        // for longer than the lag time, from 2.1 only while behind the leader's log end.
-        let lag_max = self.settings.replica_lag_time_max_ms;
-        let behind_matters = self.settings.profile.shrinks_isr_only_when_behind();
+        // The ISR-expiration check's own rule.
         st.isr
             .iter()
             .copied()
             .filter(|f| *f != leader)
-            .filter_map(|f| match ls.followers.get(&f) {
-                None => Some((f, 0)),
-                Some(p) if behind_matters && p.leo == r.log.leo => None,
-                Some(p) => Some((
-                    f,
-                    (p.last_caught_up_ms + lag_max + 1).saturating_sub(self.now),
-                )),
+            .filter_map(|f| {
+                out_of_sync_from(ls.followers.get(&f), r.log.leo, self.settings)
+                    .map(|at| (f, at.saturating_sub(self.now)))
             })
             .collect()
     }
