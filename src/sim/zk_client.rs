@@ -19,6 +19,7 @@ use super::event::EventKind;
 use super::message::{Body, OpResult, Out, SessionId, Timer, WatchChange, ZkError, ZkOp};
 use super::net::{BrokerId, Endpoint};
 use super::replication::timers::ReplicaPending;
+use super::state::ZkConnection;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How often a disconnected ZooKeeper client retries.
@@ -27,31 +28,6 @@ pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
 /// `ClientCnxn.SendThread.run`'s `MAX_SEND_PING_INTERVAL` (ZooKeeper 3.4 to 3.8): a client
 /// that wakes having sent nothing for longer than this pings whatever its read timeout.
 pub const ZK_MAX_SEND_PING_INTERVAL_MS: u64 = 10_000;
-
-/// The ZooKeeper client's connection state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ZkState {
-    /// No session (process not running).
-    Idle,
-    /// Waiting for the server to open or resume a session.
-    Connecting,
-    /// Session open and the server heard from recently.
-    Connected,
-    /// Read timeout passed with no word from the server; retrying.
-    Disconnected,
-}
-
-impl ZkState {
-    /// The name used in state output.
-    pub fn name(self) -> &'static str {
-        match self {
-            ZkState::Idle => "none",
-            ZkState::Connecting => "connecting",
-            ZkState::Connected => "connected",
-            ZkState::Disconnected => "disconnected",
-        }
-    }
-}
 
 /// What a ZooKeeper request was for, so its response can be handled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +51,7 @@ pub struct ZkClient {
     /// The broker whose client this is (it names the broker in events and messages).
     broker: BrokerId,
     /// Connection state.
-    pub state: ZkState,
+    pub state: ZkConnection,
     /// Current session, once the server opened one.
     pub session: Option<SessionId>,
     /// When the client last heard from the server.
@@ -111,7 +87,7 @@ impl ZkClient {
     pub fn new(broker: BrokerId) -> Self {
         ZkClient {
             broker,
-            state: ZkState::Idle,
+            state: ZkConnection::Idle,
             session: None,
             last_heard_ms: 0,
             last_sent_ms: 0,
@@ -147,7 +123,7 @@ impl ZkClient {
 
     /// Opens a new session asking for `requested_timeout_ms` (`zookeeper.session.timeout.ms`).
     pub(crate) fn connect(&mut self, now: u64, requested_timeout_ms: u64, out: &mut Out) {
-        self.state = ZkState::Connecting;
+        self.state = ZkConnection::Connecting;
         self.session = None;
         self.last_sent_ms = now;
         self.last_heard_ms = now;
@@ -176,13 +152,14 @@ impl ZkClient {
 
     /// Sends a ZooKeeper request now, or when the connection is back.
     pub(crate) fn request(&mut self, now: u64, op: ZkOp, purpose: Pending, out: &mut Out) {
-        if self.state == ZkState::Connected && now >= self.last_heard_ms + self.read_timeout_ms {
+        if self.state == ZkConnection::Connected && now >= self.last_heard_ms + self.read_timeout_ms
+        {
             // The woken send thread first finds the read timeout passed and drops the
             // connection; the request waits for the next one.
             self.send_thread(now, out);
         }
         match (self.state, self.session) {
-            (ZkState::Connected, Some(session)) => {
+            (ZkConnection::Connected, Some(session)) => {
                 let xid = self.next_xid;
                 self.next_xid += 1;
                 self.pending.insert(xid, (op.clone(), purpose));
@@ -224,7 +201,7 @@ impl ZkClient {
     /// the second ping"), or when it has sent nothing for `MAX_SEND_PING_INTERVAL`, and sleeps
     /// until the read timeout or the next ping is due.
     fn send_thread(&mut self, now: u64, out: &mut Out) {
-        if self.state != ZkState::Connected {
+        if self.state != ZkConnection::Connected {
             return;
         }
         let session = self.session.unwrap_or_default();
@@ -232,7 +209,7 @@ impl ZkClient {
         let idle_recv = now.saturating_sub(self.last_heard_ms) as i64;
         let mut to = read_timeout - idle_recv;
         if to <= 0 {
-            self.state = ZkState::Disconnected;
+            self.state = ZkConnection::Disconnected;
             out.event(
                 EventKind::ZkDisconnected {
                     broker: self.broker,
@@ -276,9 +253,9 @@ impl ZkClient {
         }
         self.tick_at = None;
         match self.state {
-            ZkState::Idle => {}
-            ZkState::Connected => self.send_thread(now, out),
-            ZkState::Connecting | ZkState::Disconnected => {
+            ZkConnection::Idle => {}
+            ZkConnection::Connected => self.send_thread(now, out),
+            ZkConnection::Connecting | ZkConnection::Disconnected => {
                 // No answer yet: try again.
                 match self.session {
                     Some(_) => self.try_reconnect(now, out),
@@ -309,11 +286,11 @@ impl ZkClient {
         out: &mut Out,
     ) {
         match (self.state, self.session) {
-            (ZkState::Idle, _) => {}
+            (ZkConnection::Idle, _) => {}
             (_, None) => self.connect(now, requested_timeout_ms, out),
             (state, Some(session)) => {
-                if state == ZkState::Connected {
-                    self.state = ZkState::Disconnected;
+                if state == ZkConnection::Connected {
+                    self.state = ZkConnection::Disconnected;
                     out.event(
                         EventKind::ZkDisconnected {
                             broker: self.broker,
@@ -343,14 +320,17 @@ impl ZkClient {
         (session, timeout_ms, resumed): (SessionId, u64, bool),
         out: &mut Out,
     ) -> Option<SessionStart> {
-        if !matches!(self.state, ZkState::Connecting | ZkState::Disconnected) {
+        if !matches!(
+            self.state,
+            ZkConnection::Connecting | ZkConnection::Disconnected
+        ) {
             return None;
         }
         if resumed && self.session != Some(session) {
             return None;
         }
         let was = self.state;
-        self.state = ZkState::Connected;
+        self.state = ZkConnection::Connected;
         self.session = Some(session);
         self.last_heard_ms = now;
         // ClientCnxn.onConnected: the timeouts follow the negotiated session timeout.
@@ -359,7 +339,7 @@ impl ZkClient {
         self.connect_timeout_ms = timeout_ms;
         self.send_thread(now, out);
         if resumed {
-            if was == ZkState::Disconnected {
+            if was == ZkConnection::Disconnected {
                 out.event(
                     EventKind::ZkReconnected {
                         broker: self.broker,
@@ -511,7 +491,10 @@ mod tests {
         );
         assert_eq!(o.timers, vec![(18_100, B, Timer::ZkTick(1))]);
         assert!(o.events.is_empty());
-        assert_eq!((c.state, c.read_timeout_ms), (ZkState::Connecting, 12_000));
+        assert_eq!(
+            (c.state, c.read_timeout_ms),
+            (ZkConnection::Connecting, 12_000)
+        );
     }
 
     #[test]

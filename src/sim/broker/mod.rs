@@ -25,7 +25,7 @@ use super::topic::TopicPartition;
 use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zk_client::SessionStart;
-pub use super::zk_client::{Pending, ZkClient, ZkState};
+pub use super::zk_client::{Pending, ZkClient};
 use std::collections::BTreeMap;
 
 /// Where a broker process is in its life.

@@ -2,12 +2,13 @@
 
 use super::*;
 use crate::sim::config::Profile;
+use crate::sim::state::ZkConnection;
 
 /// A running broker whose client is connected to session 7.
 pub(crate) fn connected_broker(id: BrokerId) -> Broker {
     let mut b = Broker::new(id);
     b.status = BrokerStatus::Running;
-    b.zk.state = ZkState::Connected;
+    b.zk.state = ZkConnection::Connected;
     b.zk.session = Some(7);
     b.zk.read_timeout_ms = 4_000;
     b

@@ -6,7 +6,7 @@ use super::tests::{fetch, leader, tp};
 use super::*;
 use crate::sim::config::Profile;
 use crate::sim::message::ZkOp;
-use crate::sim::zk_client::ZkState;
+use crate::sim::state::ZkConnection;
 
 const B1: Endpoint = Endpoint::Broker(1);
 
@@ -61,7 +61,7 @@ fn a_follower_behind_for_longer_than_the_lag_time_is_proposed_out_by_alter_parti
 #[test]
 fn before_2_7_the_leader_writes_the_shrink_to_zookeeper_itself() {
     let (mut b, settings) = leader(Profile::V2_4, &[1, 2, 3], 10);
-    b.zk.state = ZkState::Connected;
+    b.zk.state = ZkConnection::Connected;
     b.zk.session = Some(7);
     b.zk.read_timeout_ms = 4_000;
     b.zk.last_heard_ms = 10_001;

@@ -11,7 +11,7 @@ use super::{
     ControllerRole, GroupView, PartitionHealth, PartitionView, RebalanceCountdown, RebalanceWait,
     ReplicaState, SessionView, StallScope, StreamView,
 };
-use crate::sim::broker::{Broker, BrokerStatus, ZkState};
+use crate::sim::broker::{Broker, BrokerStatus};
 use crate::sim::commands::GroupSpec;
 use crate::sim::config::Settings;
 use crate::sim::consumer::{Cluster, Consumers};
@@ -102,7 +102,7 @@ impl Sources<'_> {
                         .or_else(|| self.zk.live_session_of(b.id));
                 let registered = self.zk.registration(b.id);
                 let state = broker_state(b.status);
-                let zk_connection = zk_connection(b.zk.state);
+                let zk_connection = b.zk.state;
                 let zk_link_cut = self.net.is_cut(Endpoint::Broker(b.id), Endpoint::Zk);
                 let session_expires_in_ms =
                     live.map(|(_, s)| s.deadline_ms().saturating_sub(self.now));
@@ -554,16 +554,6 @@ fn broker_state(s: BrokerStatus) -> super::BrokerState {
         BrokerStatus::ShuttingDown => super::BrokerState::ShuttingDown,
         BrokerStatus::Crashed => super::BrokerState::Crashed,
         BrokerStatus::Stopped => super::BrokerState::Stopped,
-    }
-}
-
-/// A ZooKeeper client's connection as the views show it.
-fn zk_connection(s: ZkState) -> super::ZkConnection {
-    match s {
-        ZkState::Idle => super::ZkConnection::Idle,
-        ZkState::Connecting => super::ZkConnection::Connecting,
-        ZkState::Connected => super::ZkConnection::Connected,
-        ZkState::Disconnected => super::ZkConnection::Disconnected,
     }
 }
 
