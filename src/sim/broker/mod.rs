@@ -192,19 +192,9 @@ impl Broker {
         out: &mut Out,
         input: impl FnOnce(&mut Coordinator<'_>),
     ) {
-        let mut c = Coordinator::new(
-            self.id,
-            now,
-            settings,
-            &mut self.coordinator,
-            &mut self.replicas,
-            &self.metadata_partitions,
-            out,
-        );
-        input(&mut c);
-        for tp in c.into_appended() {
-            self.replica_manager().after_append(now, &tp, settings, out);
-        }
+        // The replica manager holds what the coordinator borrows, and completes its appends.
+        self.replica_manager()
+            .with_coordinator(now, settings, out, input);
     }
 
     /// Forgets everything a process keeps in memory (a crash, or a fresh start).

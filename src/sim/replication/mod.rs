@@ -263,7 +263,7 @@ impl ReplicaManager<'_> {
     }
 
     /// Hands the group coordinator an input, then completes the appends it made.
-    fn with_coordinator(
+    pub(crate) fn with_coordinator(
         &mut self,
         now: u64,
         settings: &Settings,
