@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod scenario;
+pub mod session;
 mod sim;
 pub mod view;
 

@@ -285,3 +285,136 @@ impl ActionSpec {
         })
     }
 }
+
+/// The action object a scenario file writes for `cmd` at `at_ms` (the inverse of
+/// [`ActionSpec::to_command`]): `{"at_ms": 1000, "do": "crash", "broker": 1}`. A session
+/// exported from the page is written with it.
+pub fn to_action(at_ms: u64, cmd: &Command) -> Value {
+    use serde_json::{json, Map};
+    let mut o = Map::new();
+    o.insert("at_ms".into(), json!(at_ms));
+    let mut put = |k: &str, v: Value| {
+        o.insert(k.into(), v);
+    };
+    let scope = |put: &mut dyn FnMut(&str, Value), t: &Option<String>, p: &Option<u32>| {
+        if let Some(t) = t {
+            put("topic", json!(t));
+        }
+        if let Some(p) = p {
+            put("partition", json!(p));
+        }
+    };
+    let name = match cmd {
+        Command::Start(b) => {
+            put("broker", json!(b));
+            "start"
+        }
+        Command::Crash(b) => {
+            put("broker", json!(b));
+            "crash"
+        }
+        Command::Shutdown(b) => {
+            put("broker", json!(b));
+            "shutdown"
+        }
+        Command::Pause { broker, for_ms } => {
+            put("broker", json!(broker));
+            put("for_ms", json!(for_ms));
+            "pause"
+        }
+        Command::ExpireSession(b) => {
+            put("broker", json!(b));
+            "expire_session"
+        }
+        Command::Cut(a, b) | Command::Heal(a, b) => {
+            put("from", json!(a));
+            put("to", json!(b));
+            if matches!(cmd, Command::Cut(..)) {
+                "cut"
+            } else {
+                "heal"
+            }
+        }
+        Command::Produce {
+            topic,
+            partition,
+            records,
+            acks,
+            rate_per_s,
+            for_ms,
+        } => {
+            put("topic", json!(topic));
+            put("partition", json!(partition));
+            if let Some(r) = records {
+                put("records", json!(r));
+            }
+            put("acks", json!(acks.name()));
+            if let Some(r) = rate_per_s {
+                put("rate_per_s", json!(r));
+            }
+            if let Some(f) = for_ms {
+                put("for_ms", json!(f));
+            }
+            "produce"
+        }
+        Command::StopProducing { topic, partition } => {
+            put("topic", json!(topic));
+            put("partition", json!(partition));
+            "stop_producing"
+        }
+        Command::StallFetcher {
+            broker,
+            topic,
+            partition,
+        }
+        | Command::ResumeFetcher {
+            broker,
+            topic,
+            partition,
+        } => {
+            put("broker", json!(broker));
+            scope(&mut put, topic, partition);
+            if matches!(cmd, Command::StallFetcher { .. }) {
+                "stall_fetcher"
+            } else {
+                "resume_fetcher"
+            }
+        }
+        Command::SetConfig { key, value, topic } => {
+            put("key", json!(key));
+            put("value", value.clone());
+            if let Some(t) = topic {
+                put("topic", json!(t));
+            }
+            "set_config"
+        }
+        Command::PreferredElection { topic, partition } => {
+            scope(&mut put, topic, partition);
+            "preferred_election"
+        }
+        Command::Reassign {
+            topic,
+            partition,
+            replicas,
+        } => {
+            put("topic", json!(topic));
+            put("partition", json!(partition));
+            put("replicas", json!(replicas));
+            "reassign"
+        }
+        Command::Join { group, member }
+        | Command::Leave { group, member }
+        | Command::CrashConsumer { group, member } => {
+            put("group", json!(group));
+            put("member", json!(member));
+            match cmd {
+                Command::Join { .. } => "join",
+                Command::Leave { .. } => "leave",
+                _ => "crash_consumer",
+            }
+        }
+        Command::DeleteController => "delete_controller",
+    };
+    o.insert("do".into(), json!(name));
+    Value::Object(o)
+}

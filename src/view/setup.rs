@@ -83,3 +83,161 @@ pub fn default_setup() -> (Setup, Option<String>) {
         Assignor::Range,
     )
 }
+
+/// Free play's first starting consumer joins at this virtual time (the brokers are up by
+/// then), the next ones [`JOIN_SPACING_MS`] apart.
+pub const FIRST_JOIN_MS: u64 = 2_000;
+
+/// Time between the joins of free play's starting consumers (`consumers=N`).
+pub const JOIN_SPACING_MS: u64 = 500;
+
+/// The name the page gives its `n`-th consumer (from 1): `c1`, `c2`, …
+pub fn consumer_name(n: usize) -> String {
+    format!("c{n}")
+}
+
+/// Free play's choices: everything the page address may set about its cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FreePlay {
+    /// The world's seed.
+    pub seed: u64,
+    /// The Kafka release imitated.
+    pub profile: Profile,
+    /// How many brokers.
+    pub brokers: u32,
+    /// The topic's partitions.
+    pub partitions: u32,
+    /// Its replication factor (at most the broker count).
+    pub rf: u32,
+    /// How many consumers join at the start.
+    pub consumers: u32,
+    /// The group's assignor.
+    pub assignor: Assignor,
+}
+
+impl Default for FreePlay {
+    fn default() -> Self {
+        FreePlay {
+            seed: DEFAULT_SEED,
+            profile: Profile::default(),
+            brokers: DEFAULT_BROKERS,
+            partitions: DEFAULT_PARTITIONS,
+            rf: DEFAULT_RF.clamp(1, DEFAULT_BROKERS),
+            consumers: 0,
+            assignor: Assignor::Range,
+        }
+    }
+}
+
+impl FreePlay {
+    /// The page parameters that ask for this free play (only those that differ from the
+    /// defaults), in the order the page writes them.
+    pub fn params(&self) -> Vec<(String, String)> {
+        let d = FreePlay::default();
+        let mut out = Vec::new();
+        let mut put = |k: &str, v: String, same: bool| {
+            if !same {
+                out.push((k.to_string(), v));
+            }
+        };
+        put("seed", self.seed.to_string(), self.seed == d.seed);
+        put(
+            "profile",
+            self.profile.name().to_string(),
+            self.profile == d.profile,
+        );
+        put(
+            "brokers",
+            self.brokers.to_string(),
+            self.brokers == d.brokers,
+        );
+        put(
+            "partitions",
+            self.partitions.to_string(),
+            self.partitions == d.partitions,
+        );
+        put(
+            "rf",
+            self.rf.to_string(),
+            self.rf == DEFAULT_RF.clamp(1, self.brokers.max(1)),
+        );
+        put("consumers", self.consumers.to_string(), self.consumers == 0);
+        put(
+            "assignor",
+            self.assignor.name().to_string(),
+            self.assignor == d.assignor,
+        );
+        out
+    }
+
+    /// Free play's session start: the cluster of [`free_setup`], its starting consumers'
+    /// joins as the script, and the same setup written as a scenario file (explicit replicas,
+    /// so the file does not depend on how a file's `partitions` would be placed). The error
+    /// says why the topic is missing.
+    pub fn start(&self) -> (crate::session::Start, Option<String>) {
+        use serde_json::json;
+        let (setup, error) = free_setup(
+            self.seed,
+            self.profile,
+            (self.brokers, self.partitions, self.rf),
+            self.assignor,
+        );
+        let mut script = Vec::new();
+        if !setup.groups.is_empty() {
+            // The first join waits until the brokers are up (they start 100 ms apart).
+            let first = FIRST_JOIN_MS.max(setup.topics_created_ms() + 1_000);
+            script = (0..self.consumers as u64)
+                .map(|i| {
+                    (
+                        first + i * JOIN_SPACING_MS,
+                        crate::sim::Command::Join {
+                            group: DEFAULT_GROUP.to_string(),
+                            member: consumer_name(i as usize + 1),
+                        },
+                    )
+                })
+                .collect();
+        }
+        let defaults = Settings::for_profile(self.profile);
+        let mut config = serde_json::Map::new();
+        if setup.settings.offsets_topic_replication_factor
+            != defaults.offsets_topic_replication_factor
+        {
+            config.insert(
+                "offsets.topic.replication.factor".into(),
+                json!(setup.settings.offsets_topic_replication_factor),
+            );
+        }
+        let topics: Vec<_> = setup
+            .topics
+            .iter()
+            .map(|t| json!({"name": t.name, "replicas": t.replicas}))
+            .collect();
+        let groups: Vec<_> = setup
+            .groups
+            .iter()
+            .map(|g| json!({"id": g.id, "topics": g.topics, "assignor": g.assignor}))
+            .collect();
+        let file = json!({
+            "version": 1,
+            "name": "free-play",
+            "title": "Free play",
+            "description": "A session of the playground's free play, exported from the page.",
+            "seed": self.seed,
+            "profile": self.profile.name(),
+            "config": config,
+            "brokers": setup.brokers.iter().map(|(b, _)| *b).collect::<Vec<_>>(),
+            "topics": topics,
+            "groups": groups,
+        });
+        (
+            crate::session::Start {
+                base: self.params(),
+                setup,
+                file,
+                script,
+            },
+            error,
+        )
+    }
+}
