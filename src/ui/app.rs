@@ -10,6 +10,7 @@ use super::model::{Action, Model};
 use super::panel::panel;
 use super::partitions::partitions;
 use super::stories;
+use super::timeline::{read_file, timeline};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
 use crate::view::format::{
     consumer_list, coordinator_keys, is_internal, partition_list, visible_partitions,
@@ -120,20 +121,21 @@ fn intro(
     }
 }
 
-/// The story being replayed: what it shows and the next scripted step.
-fn story_box(index: usize, upcoming: Option<(u64, String)>, dispatch: &Callback<Action>) -> Html {
-    let scenario = stories::load(index).ok();
-    let title = stories::title(index);
-    let description = scenario
-        .and_then(|s| s.file.description)
-        .unwrap_or_default();
+/// The story (or imported scenario) being replayed: what it shows and the next scripted step.
+fn story_box(
+    tag: &str,
+    title: String,
+    description: String,
+    upcoming: Option<(u64, String)>,
+    dispatch: &Callback<Action>,
+) -> Html {
     let leave = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::SetStory(None)))
     };
     html! {
         <section class="intro story" aria-label="Story" data-testid="story-box">
-            <p class="story-title"><span class="story-tag">{ "story" }</span><strong>{ title }</strong></p>
+            <p class="story-title"><span class="story-tag">{ tag.to_string() }</span><strong data-testid="story-title">{ title }</strong></p>
             <p>{ description }</p>
             <p class="story-next" data-testid="story-next">
                 { match upcoming {
@@ -226,9 +228,35 @@ pub fn App() -> Html {
         })
     };
 
+    let last_link = use_mut_ref(|| (f64::NEG_INFINITY, String::new()));
+    {
+        let model = model.clone();
+        let last_link = last_link.clone();
+        use_effect(move || write_link(&model, &last_link));
+    }
+    {
+        let d = model.dispatcher();
+        let last_link = last_link.clone();
+        use_effect_with((), move |_| listen_for_links(d, last_link));
+    }
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let ondrop = {
+        let d = dispatch.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(file) = e
+                .data_transfer()
+                .and_then(|t| t.files())
+                .and_then(|f| f.get(0))
+            {
+                read_file(file, d.clone());
+            }
+        })
+    };
+
     let m: &Model = &model;
     let host = m.host.borrow();
-    let world = &host.runner.world;
+    let world = host.world();
     let state = world.state();
     let settings = world.settings();
     let cut_links = cut_broker_links(world);
@@ -268,7 +296,7 @@ pub fn App() -> Html {
     let keep_internal = coordinator_keys(&state);
 
     html! {
-        <div class="page" {onkeydown}>
+        <div class="page" {onkeydown} {ondragover} {ondrop}>
             <main class="layout">
                 <div class="stage">
                     <header class="top">
@@ -278,11 +306,17 @@ pub fn App() -> Html {
                         </div>
                         { controller_stat(&state) }
                     </header>
-                    { match m.story {
-                        Some(i) => story_box(i, host.runner.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
-                        None => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group),
+                    { match (&m.imported, m.story) {
+                        (Some(file), _) => story_box("imported", file.1.clone(),
+                            file.0.file.get("description").and_then(|d| d.as_str()).unwrap_or_default().to_string(),
+                            host.session.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
+                        (None, Some(i)) => story_box("story", stories::title(i),
+                            stories::load(i).ok().and_then(|s| s.file.description).unwrap_or_default(),
+                            host.session.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
+                        (None, None) => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group),
                     } }
                     { controls(m, state.time_ms, &dispatch) }
+                    { timeline(m, &dispatch) }
                     <div class="graph-wrap panel">
                         <p class="graph-hint">
                             { "Tap the crowned controller to crash it; tap ⋯ for more." }
@@ -301,6 +335,12 @@ pub fn App() -> Html {
                 <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                           key_only={m.key_only} {keep_internal} {on_key_only} />
             </main>
+            if let Some(n) = &m.notice {
+                <div class="notice" role="status" data-testid="notice">
+                    <span class="alert-text">{ n.clone() }</span>
+                    <button class="ghost" onclick={dismiss.clone()} aria-label="Dismiss the notice">{ "×" }</button>
+                </div>
+            }
             if let Some(err) = &m.error {
                 <div class="alert" role="alert" data-testid="error">
                     <span class="alert-icon" aria-hidden="true">{ "!" }</span>
@@ -309,5 +349,93 @@ pub fn App() -> Html {
                 </div>
             }
         </div>
+    }
+}
+
+/// The page address's parameters that set a session up: a session link carries them in its
+/// fragment instead.
+const SETUP_PARAMS: [&str; 8] = [
+    "story",
+    "seed",
+    "brokers",
+    "partitions",
+    "rf",
+    "profile",
+    "consumers",
+    "assignor",
+];
+
+/// Keeps the address's fragment on the session as it changes (at most once a second while
+/// the clock runs), so that the address bar always holds a link that reopens it. The setup
+/// parameters leave the query then: the fragment carries them.
+fn write_link(model: &Model, last: &std::rc::Rc<std::cell::RefCell<(f64, String)>>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let now = window.performance().map_or(0.0, |p| p.now());
+    if model.playing && now - last.borrow().0 < 1_000.0 {
+        return;
+    }
+    let fragment = model.link_fragment();
+    if last.borrow().1 == fragment {
+        return;
+    }
+    *last.borrow_mut() = (now, fragment.clone());
+    let location = window.location();
+    let path = location.pathname().unwrap_or_default();
+    let kept: Vec<(String, String)> = stories::location_pairs()
+        .into_iter()
+        .filter(|(k, _)| !SETUP_PARAMS.contains(&k.as_str()))
+        .collect();
+    let query = if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "?{}",
+            kept.iter()
+                .map(|(k, v)| format!(
+                    "{}={}",
+                    crate::session::codec::escape(k),
+                    crate::session::codec::escape(v)
+                ))
+                .collect::<Vec<_>>()
+                .join("&")
+        )
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}#{fragment}")),
+        );
+    }
+}
+
+/// Opens a session link pasted into the address bar (a `hashchange` the page did not make).
+fn listen_for_links(
+    d: UseReducerDispatcher<Model>,
+    last: std::rc::Rc<std::cell::RefCell<(f64, String)>>,
+) -> impl FnOnce() {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window();
+    let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        let hash = web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .unwrap_or_default();
+        let fragment = hash.strip_prefix('#').unwrap_or(&hash).to_string();
+        if crate::session::codec::is_session(&fragment) && last.borrow().1 != fragment {
+            d.dispatch(Action::OpenLink(fragment));
+        }
+    });
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback("hashchange", closure.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(w) = window {
+            let _ = w.remove_event_listener_with_callback(
+                "hashchange",
+                closure.as_ref().unchecked_ref(),
+            );
+        }
     }
 }

@@ -238,7 +238,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     };
 
     let host = props.host.borrow();
-    let events = host.runner.world.events();
+    let events = host.world().events();
     let total = events.len();
     let listed: Vec<(usize, &SimEvent, String)> = events
         .iter()

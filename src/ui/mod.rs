@@ -20,6 +20,7 @@ pub mod model;
 pub mod panel;
 pub mod partitions;
 pub mod stories;
+pub mod timeline;
 
 /// The element the page mounts into (`index.html` provides it; the body otherwise).
 const ROOT_ID: &str = "app";

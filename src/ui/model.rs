@@ -6,14 +6,14 @@
 //! world's: the reducer only forwards commands and moves the clock.
 
 use super::stories;
-use crate::scenario::Runner;
+use crate::session::{Session, Start};
 use crate::sim::assignors::Assignor;
-use crate::sim::{Acks, BrokerId, Command, GroupView, Profile, Settings, Setup, World};
+use crate::sim::{Acks, BrokerId, Command, GroupView, Profile, World};
 use crate::view::flights::Flights;
 pub use crate::view::layout::NARROW_PX;
 pub use crate::view::setup::{
-    free_setup, DEFAULT_BROKERS, DEFAULT_GROUP, DEFAULT_PARTITIONS, DEFAULT_RF, DEFAULT_SEED,
-    DEFAULT_TOPIC,
+    consumer_name, free_setup, FreePlay, DEFAULT_BROKERS, DEFAULT_GROUP, DEFAULT_PARTITIONS,
+    DEFAULT_RF, DEFAULT_SEED, DEFAULT_TOPIC, FIRST_JOIN_MS, JOIN_SPACING_MS,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -46,18 +46,6 @@ pub const MAX_START_CONSUMERS: u32 = 6;
 /// The most consumers a group may have on the page.
 pub const MAX_CONSUMERS: usize = 9;
 
-/// Free play's first consumer joins at this virtual time (the brokers are up by then), the
-/// next ones [`JOIN_SPACING_MS`] apart.
-pub const FIRST_JOIN_MS: u64 = 2_000;
-
-/// Time between the joins of `consumers=N`.
-pub const JOIN_SPACING_MS: u64 = 500;
-
-/// The name the page gives its `n`-th consumer (from 1): `c1`, `c2`, …
-pub fn consumer_name(n: usize) -> String {
-    format!("c{n}")
-}
-
 /// A real frame longer than this (a background tab, a debugger stop) counts as this long.
 pub const MAX_FRAME_MS: f64 = 250.0;
 
@@ -72,8 +60,9 @@ fn narrow_window() -> bool {
 /// The world and what the page keeps beside it between frames.
 #[derive(Debug)]
 pub struct Host {
-    /// The simulated cluster, with a story's scripted actions if one is playing.
-    pub runner: Runner,
+    /// The session: the world at the time shown, with its history, its script (a story's
+    /// steps, free play's starting consumers) and the learner's commands.
+    pub session: Session,
     /// Virtual time with its fraction, so 0.25x moves the clock smoothly.
     virt: f64,
     /// Messages being drawn.
@@ -85,82 +74,54 @@ pub struct Host {
     pub anim_now: f64,
     /// Whether the window is narrow (the graph then uses its portrait layout).
     pub compact: bool,
-    /// Free play's starting consumers (`consumers=N`): joins still to apply, at their times.
-    pending_joins: Vec<(u64, Command)>,
 }
 
 impl Host {
     fn new(m: &Model, anim_now: f64) -> (Host, Option<String>) {
-        let (setup, error) = free_setup(
-            m.seed,
-            m.profile,
-            (m.brokers, m.partitions, m.rf()),
-            m.assignor,
-        );
-        let mut host = Host::with(Runner::free(World::new(&setup)), anim_now);
-        if !setup.groups.is_empty() {
-            // The first join waits until the brokers are up (they start 100 ms apart).
-            let first = FIRST_JOIN_MS.max(setup.topics_created_ms() + 1_000);
-            host.pending_joins = (0..m.consumers_at_start as u64)
-                .map(|i| {
-                    (
-                        first + i * JOIN_SPACING_MS,
-                        Command::Join {
-                            group: DEFAULT_GROUP.to_string(),
-                            member: consumer_name(i as usize + 1),
-                        },
-                    )
-                })
-                .collect();
-        }
-        (host, error)
+        let (start, error) = m.free_play().start();
+        (Host::with(Session::new(start), anim_now), error)
     }
 
-    fn with(runner: Runner, anim_now: f64) -> Host {
+    fn with(session: Session, anim_now: f64) -> Host {
         Host {
-            runner,
-            virt: 0.0,
+            virt: session.now_ms() as f64,
+            session,
             flights: Flights::default(),
             last_frame: None,
             anim_now,
             compact: narrow_window(),
-            pending_joins: Vec::new(),
         }
     }
 
-    /// Applies a command now.
+    /// The world at the time shown.
+    pub fn world(&self) -> &World {
+        self.session.world()
+    }
+
+    /// Applies a command at the time shown (in the past, this forks the session).
     pub fn apply(&mut self, cmd: Command) -> Result<(), String> {
-        self.runner.world.apply(cmd)
+        self.session.apply(cmd)
     }
 
-    /// Moves the world to virtual time `t`: the story's steps due by then and free play's
-    /// starting consumers run at their times. Returns the story steps that had to be skipped.
+    /// Moves the world to virtual time `t`: the script's steps and the recorded commands due
+    /// by then run at their times. Returns the story steps that had to be skipped.
     fn advance_to(&mut self, t: u64) -> Vec<String> {
-        let mut skipped = Vec::new();
-        while let Some(at) = self
-            .pending_joins
-            .first()
-            .map(|(at, _)| *at)
-            .filter(|at| *at <= t)
-        {
-            skipped.extend(self.advance_story(at));
-            let (_, cmd) = self.pending_joins.remove(0);
-            if let Err(e) = self.apply(cmd) {
-                skipped.push(e);
-            }
-        }
-        skipped.extend(self.advance_story(t));
+        self.session.seek(t);
+        self.session.take_skipped()
+    }
+
+    /// Shows virtual time `t` (back or forward): the messages in flight are dropped, since
+    /// they belonged to the time left.
+    pub fn seek(&mut self, t: u64) -> Vec<String> {
+        let skipped = self.advance_to(t);
+        self.virt = self.session.now_ms() as f64;
+        self.flights = Flights::default();
         skipped
     }
 
-    /// Runs the story to `t`.
-    fn advance_story(&mut self, t: u64) -> Vec<String> {
-        self.runner.advance_to_skipping(t)
-    }
-
-    /// The names free play's starting consumers will take that have not joined yet.
+    /// The names the script's consumers will take that have not joined yet.
     pub fn pending_members(&self) -> impl Iterator<Item = &str> {
-        self.pending_joins.iter().filter_map(|(_, c)| match c {
+        self.session.upcoming().iter().filter_map(|(_, c)| match c {
             Command::Join { member, .. } => Some(member.as_str()),
             _ => None,
         })
@@ -214,6 +175,11 @@ pub struct Model {
     pub assignor: Assignor,
     /// Whether the partition table lists every partition of `__consumer_offsets`.
     pub show_internal: bool,
+    /// The imported scenario file being played (its start and title), instead of a story
+    /// or free play.
+    pub imported: Option<Rc<(Start, String)>>,
+    /// A passing notice (not an error), shown until dismissed or the next one.
+    pub notice: Option<String>,
 }
 
 impl Default for Model {
@@ -222,11 +188,7 @@ impl Default for Model {
         let brokers = DEFAULT_BROKERS;
         let mut m = Model {
             host: Rc::new(RefCell::new(Host::with(
-                Runner::free(World::new(&Setup::with_brokers(
-                    DEFAULT_SEED,
-                    Settings::for_profile(profile),
-                    0,
-                ))),
+                Session::new(FreePlay::default().start().0),
                 0.0,
             ))),
             version: 0,
@@ -250,6 +212,8 @@ impl Default for Model {
             consumers_at_start: 0,
             assignor: Assignor::Range,
             show_internal: false,
+            imported: None,
+            notice: None,
         };
         let (host, _) = Host::new(&m, 0.0);
         m.host = Rc::new(RefCell::new(host));
@@ -262,6 +226,35 @@ impl Model {
     /// (`?story=…&seed=…&brokers=…&partitions=…&rf=…&profile=…&speed=…&paused=1`).
     /// A bad parameter is named in the error line and changes nothing.
     pub fn from_location() -> Model {
+        // A session link's fragment wins over the address's parameters.
+        let hash = web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .unwrap_or_default();
+        let fragment = hash.strip_prefix('#').unwrap_or(&hash);
+        if crate::session::codec::is_session(fragment) {
+            let mut m = Model::default().open_link(fragment);
+            let setup_params = [
+                "story",
+                "seed",
+                "brokers",
+                "partitions",
+                "rf",
+                "profile",
+                "consumers",
+                "assignor",
+            ];
+            if stories::location_pairs()
+                .iter()
+                .any(|(k, _)| setup_params.contains(&k.as_str()))
+            {
+                let note = "the link's session sets the page up, so the address's parameters (after ?) were not used";
+                m.error = Some(match m.error.take() {
+                    Some(e) => format!("{e} Also: {note}."),
+                    None => format!("Note: {note}."),
+                });
+            }
+            return m;
+        }
         let (params, errors) = stories::parse_params(
             &stories::location_pairs(),
             &stories::Limits {
@@ -350,6 +343,8 @@ pub enum Action {
     ShowError(String),
     /// Hide the error.
     DismissError,
+    /// Show a passing notice (not an error), e.g. "link copied".
+    ShowNotice(String),
     /// Show only the key events, or all.
     SetKeyOnly(bool),
     /// The text of the pause-length field changed.
@@ -372,6 +367,22 @@ pub enum Action {
     SetAssignor(Assignor),
     /// List every partition of `__consumer_offsets` in the table, or only the coordinators'.
     SetShowInternal(bool),
+    /// Show virtual time `t` (the timeline): the clock stops there.
+    Seek(u64),
+    /// Move to the next moment at which an event happens.
+    StepForward,
+    /// Move back to the previous moment at which an event happened.
+    StepBack,
+    /// Undo the last fork: the commands it dropped come back.
+    UndoFork,
+    /// Keep the last fork (hide its note; it can no longer be undone).
+    KeepFork,
+    /// Open a session from a link's fragment (without `#`); a bad link leaves the session as
+    /// it is and says why.
+    OpenLink(String),
+    /// Open a scenario file's text as a new session; a bad file leaves the session as it is
+    /// and says why.
+    Import(String),
 }
 
 /// The longest pause the page offers, in seconds.
@@ -385,6 +396,151 @@ impl Model {
             .parse::<u64>()
             .ok()
             .filter(|s| (1..=MAX_PAUSE_SECS).contains(s))
+    }
+
+    /// The page address's limits on its parameters.
+    pub fn limits() -> stories::Limits<'static> {
+        stories::Limits {
+            speeds: &SPEEDS,
+            max_brokers: MAX_BROKERS,
+            default_brokers: DEFAULT_BROKERS,
+            max_partitions: MAX_PARTITIONS,
+            max_consumers: MAX_START_CONSUMERS,
+        }
+    }
+
+    /// The session's link: the fragment (without `#`) that reopens it as it is now.
+    pub fn link_fragment(&self) -> String {
+        let host = self.host.borrow();
+        let s = &host.session;
+        crate::session::codec::encode(&s.start().base, s.now_ms(), s.end_ms(), s.recorded())
+    }
+
+    /// Opens a link's session, or says why it cannot and changes nothing.
+    fn open_link(&self, fragment: &str) -> Model {
+        match self.model_for_link(fragment) {
+            Ok(m) => m,
+            Err(e) => {
+                let mut m = self.next();
+                m.error = Some(format!(
+                    "The link could not be opened: {e}. The session shown is unchanged."
+                ));
+                m
+            }
+        }
+    }
+
+    fn model_for_link(&self, fragment: &str) -> Result<Model, String> {
+        let link = crate::session::codec::decode(fragment)?;
+        let mut m = self.next();
+        m.story = None;
+        m.imported = None;
+        let start = if let Some((_, code)) = link.base.iter().find(|(k, _)| k == "file") {
+            if link.base.len() > 1 {
+                return Err(
+                    "a link with an imported file (file=) takes no other page parameter".into(),
+                );
+            }
+            let bytes = crate::session::codec::from_base64url(code)
+                .map_err(|e| format!("its file is not readable: {e}"))?;
+            let text = String::from_utf8(bytes).map_err(|_| "its file is not UTF-8 text")?;
+            let sc = crate::scenario::parse(&text).map_err(|e| format!("its file: {e}"))?;
+            let start = Start::from_scenario(link.base.clone(), &sc, &text);
+            let title = sc
+                .file
+                .title
+                .clone()
+                .unwrap_or_else(|| "an imported scenario".into());
+            m.imported = Some(Rc::new((start.clone(), title)));
+            start
+        } else {
+            let (p, errors) = stories::parse_params(&link.base, &Model::limits());
+            if !errors.is_empty() {
+                return Err(errors.join("; "));
+            }
+            let d = Model::default();
+            m.seed = p.seed.unwrap_or(d.seed);
+            m.profile = p.profile.unwrap_or(d.profile);
+            m.brokers = p.brokers.unwrap_or(d.brokers);
+            m.partitions = p.partitions.unwrap_or(d.partitions);
+            m.rf_wanted = p.rf;
+            m.consumers_at_start = p.consumers.unwrap_or(0);
+            m.assignor = p.assignor.unwrap_or(Assignor::Range);
+            match p.story {
+                Some(i) => {
+                    let sc = stories::load(i)?;
+                    m.story = Some(i);
+                    let (name, text) = stories::STORIES[i];
+                    Start::from_scenario(vec![("story".into(), name.into())], &sc, text)
+                }
+                None => {
+                    let (start, error) = m.free_play().start();
+                    if let Some(e) = error {
+                        return Err(e);
+                    }
+                    start
+                }
+            }
+        };
+        m.seed = start.setup.seed;
+        m.profile = start.setup.settings.profile;
+        m.brokers = start.setup.brokers.len() as u32;
+        let session = Session::replay(start, link.commands.clone(), link.now_ms, link.end_ms)?;
+        let anim_now = self.host.borrow().anim_now;
+        m.host = Rc::new(RefCell::new(Host::with(session, anim_now)));
+        m.generation += 1;
+        m.playing = false;
+        m.selected = None;
+        m.produce_to = None;
+        m.error = link.model_note().map(|n| format!("Note: {n}."));
+        Ok(m)
+    }
+
+    /// Opens a scenario file as a new session, or says why it cannot and changes nothing.
+    fn import(&self, text: &str) -> Model {
+        let parsed = crate::scenario::parse(text);
+        let mut m = self.next();
+        match parsed {
+            Err(e) => {
+                m.error = Some(format!(
+                    "The file could not be opened: {e}. The session shown is unchanged."
+                ));
+                m
+            }
+            Ok(sc) => {
+                // The file rides in links as its compact JSON.
+                let compact = serde_json::from_str::<serde_json::Value>(text)
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|_| text.to_string());
+                let base = vec![(
+                    "file".to_string(),
+                    crate::session::codec::base64url(compact.as_bytes()),
+                )];
+                let start = Start::from_scenario(base, &sc, text);
+                let title = sc
+                    .file
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| "an imported scenario".into());
+                m.story = None;
+                m.imported = None;
+                m.imported = Some(Rc::new((start, title)));
+                m.reset()
+            }
+        }
+    }
+
+    /// Free play's choices as the model holds them.
+    pub fn free_play(&self) -> FreePlay {
+        FreePlay {
+            seed: self.seed,
+            profile: self.profile,
+            brokers: self.brokers,
+            partitions: self.partitions,
+            rf: self.rf(),
+            consumers: self.consumers_at_start,
+            assignor: self.assignor,
+        }
     }
 
     /// The replication factor free play uses: the one asked for (or [`DEFAULT_RF`]), at
@@ -446,7 +602,7 @@ impl Model {
     }
 
     fn add_consumer(&self, group: &str) -> Result<(), String> {
-        let state = self.host.borrow().runner.world.state();
+        let state = self.host.borrow().world().state();
         let member = self.next_consumer(state.groups.get(group)).ok_or_else(|| {
             format!("the page runs at most {MAX_CONSUMERS} consumers in a group: start a crashed or departed one again instead")
         })?;
@@ -466,33 +622,48 @@ impl Model {
         let anim_now = self.host.borrow().anim_now;
         self.error = None;
         let story = self.story.map(|i| (i, stories::load(i)));
-        let host = match story {
-            Some((_, Ok(s))) => {
-                // A story brings its own cluster, profile and seed.
-                self.seed = s.setup.seed;
-                self.profile = s.setup.settings.profile;
-                self.brokers = s.setup.brokers.len() as u32;
-                Host::with(Runner::new(&s), anim_now)
+        let imported = self.imported.clone();
+        let host = match (imported, story) {
+            (Some(file), _) => {
+                let (start, _) = &*file;
+                self.seed = start.setup.seed;
+                self.profile = start.setup.settings.profile;
+                self.brokers = start.setup.brokers.len() as u32;
+                Host::with(Session::new(start.clone()), anim_now)
             }
-            Some((_, Err(e))) => {
-                self.story = None;
-                let (host, error) = Host::new(&self, anim_now);
-                self.error = Some(match error {
-                    Some(more) => format!("{e}; {more}"),
-                    None => e,
-                });
-                host
-            }
-            None => {
-                let (host, error) = Host::new(&self, anim_now);
-                self.error = error;
-                host
-            }
+            (None, story) => match story {
+                Some((_, Ok(s))) => {
+                    // A story brings its own cluster, profile and seed.
+                    self.seed = s.setup.seed;
+                    self.profile = s.setup.settings.profile;
+                    self.brokers = s.setup.brokers.len() as u32;
+                    let (name, text) = stories::STORIES[self.story.unwrap_or(0)];
+                    let start = Start::from_scenario(
+                        vec![("story".to_string(), name.to_string())],
+                        &s,
+                        text,
+                    );
+                    Host::with(Session::new(start), anim_now)
+                }
+                Some((_, Err(e))) => {
+                    self.story = None;
+                    let (host, error) = Host::new(&self, anim_now);
+                    self.error = Some(match error {
+                        Some(more) => format!("{e}; {more}"),
+                        None => e,
+                    });
+                    host
+                }
+                None => {
+                    let (host, error) = Host::new(&self, anim_now);
+                    self.error = error;
+                    host
+                }
+            },
         };
         // The produce controls keep their partition only if the new world has it.
         let keep = self.produce_to.as_ref().is_some_and(|tp| {
-            host.runner
-                .world
+            host.world()
                 .topics()
                 .iter()
                 .any(|t| (0..t.replicas.len()).any(|p| format!("{}-{p}", t.name) == *tp))
@@ -518,7 +689,7 @@ impl Model {
             None => 0.0,
         };
         host.last_frame = Some(ts);
-        let before = host.runner.world.now();
+        let before = host.session.now_ms();
         let mut skipped = Vec::new();
         let had_flights = !host.flights.is_empty();
         let flights_before = host.flights.len();
@@ -532,10 +703,15 @@ impl Model {
                 skipped = host.advance_to(target);
             }
         }
-        let after = host.runner.world.now();
+        let after = host.session.now_ms();
         let anim_now = host.anim_now;
-        host.flights
-            .ingest(&host.runner.world, before, after, anim_now - step, anim_now);
+        host.flights.ingest(
+            host.session.world(),
+            before,
+            after,
+            anim_now - step,
+            anim_now,
+        );
         let compact = narrow_window();
         let resized = compact != host.compact;
         host.compact = compact;
@@ -583,24 +759,28 @@ impl Reducible for Model {
             Action::SetBrokers(n) => {
                 let mut m = self.next();
                 m.story = None;
+                m.imported = None;
                 m.brokers = n.clamp(1, MAX_BROKERS);
                 Rc::new(m.reset())
             }
             Action::SetProfile(p) => {
                 let mut m = self.next();
                 m.story = None;
+                m.imported = None;
                 m.profile = p;
                 Rc::new(m.reset())
             }
             Action::SetSeed(seed) => {
                 let mut m = self.next();
                 m.story = None;
+                m.imported = None;
                 m.seed = seed;
                 Rc::new(m.reset())
             }
             Action::SetStory(story) => {
                 let mut m = self.next();
                 m.story = story;
+                m.imported = None;
                 if story.is_none() {
                     m.seed = DEFAULT_SEED;
                     m.profile = Profile::default();
@@ -625,6 +805,12 @@ impl Reducible for Model {
             Action::DismissError => {
                 let mut m = self.next();
                 m.error = None;
+                m.notice = None;
+                Rc::new(m)
+            }
+            Action::ShowNotice(n) => {
+                let mut m = self.next();
+                m.notice = Some(n);
                 Rc::new(m)
             }
             Action::SetKeyOnly(k) => {
@@ -640,12 +826,14 @@ impl Reducible for Model {
             Action::SetPartitions(n) => {
                 let mut m = self.next();
                 m.story = None;
+                m.imported = None;
                 m.partitions = n.clamp(1, MAX_PARTITIONS);
                 Rc::new(m.reset())
             }
             Action::SetRf(n) => {
                 let mut m = self.next();
                 m.story = None;
+                m.imported = None;
                 m.rf_wanted = Some(n.clamp(1, MAX_BROKERS));
                 Rc::new(m.reset())
             }
@@ -678,6 +866,7 @@ impl Reducible for Model {
             Action::SetAssignor(a) => {
                 let mut m = self.next();
                 m.story = None;
+                m.imported = None;
                 m.assignor = a;
                 Rc::new(m.reset())
             }
@@ -686,6 +875,59 @@ impl Reducible for Model {
                 m.show_internal = on;
                 Rc::new(m)
             }
+            Action::Seek(t) => {
+                let skipped = self.host.borrow_mut().seek(t);
+                let mut m = self.next();
+                m.playing = false;
+                if !skipped.is_empty() {
+                    m.error = Some(skipped.join("; "));
+                }
+                Rc::new(m)
+            }
+            Action::StepForward | Action::StepBack => {
+                let moved = {
+                    let mut host = self.host.borrow_mut();
+                    let t = if action == Action::StepForward {
+                        host.session.next_event_ms()
+                    } else {
+                        host.session.previous_event_ms()
+                    };
+                    t.map(|t| host.seek(t))
+                };
+                let mut m = self.next();
+                m.playing = false;
+                match moved {
+                    Some(skipped) if !skipped.is_empty() => m.error = Some(skipped.join("; ")),
+                    Some(_) => {}
+                    None if action == Action::StepForward => {
+                        m.error = Some(format!(
+                            "nothing happens in the next {}: no event to step to",
+                            crate::sim::fmt_ms(crate::session::STEP_HORIZON_MS)
+                        ))
+                    }
+                    None => {
+                        m.error = Some("this is the first event: nothing happened before it".into())
+                    }
+                }
+                Rc::new(m)
+            }
+            Action::UndoFork => {
+                {
+                    let mut host = self.host.borrow_mut();
+                    host.session.undo_fork();
+                    let t = host.session.now_ms();
+                    host.seek(t);
+                }
+                let mut m = self.next();
+                m.playing = false;
+                Rc::new(m)
+            }
+            Action::KeepFork => {
+                self.host.borrow_mut().session.keep_fork();
+                Rc::new(self.next())
+            }
+            Action::OpenLink(fragment) => Rc::new(self.open_link(&fragment)),
+            Action::Import(text) => Rc::new(self.import(&text)),
         }
     }
 }
