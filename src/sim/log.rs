@@ -5,8 +5,9 @@
 //! A record is identified by its offset and the leader epoch it was written in: two logs that
 //! hold the same epoch at an offset hold the same record there.
 
+pub use super::batch_marks::BatchMark;
+use super::batch_marks::BatchMarks;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// One replica's log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -25,28 +26,10 @@ pub struct Log {
     /// what sequence. Replicated with the records and truncated with them, like the producer
     /// state Kafka rebuilds from the log (`ProducerStateManager`).
     #[serde(skip)]
-    pub batches: BTreeMap<u64, BatchMark>,
-    /// The base offset of the first copy of each batch, by (producer id, base sequence).
-    #[serde(skip)]
-    batch_index: BTreeMap<(u64, u64), u64>,
+    batches: BatchMarks,
     /// Records in the log that are a second (or later) copy of a batch.
     #[serde(skip)]
     duplicate_records: u64,
-}
-
-/// A producer batch as the log remembers it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BatchMark {
-    /// The producer (its producer id; the model tags every producer's batches, idempotent or
-    /// not, so that it can tell a duplicate).
-    pub producer: u64,
-    /// The batch's base sequence: how many records the producer sent to the partition before.
-    pub sequence: u64,
-    /// How many records.
-    pub records: u64,
-    /// Whether an earlier copy of the same batch was already in the log when this one was
-    /// written.
-    pub duplicate: bool,
 }
 
 /// A run of records all written in one leader epoch: offsets `start..end`.
@@ -101,26 +84,19 @@ impl Log {
 
     /// The base offset of the first copy of the batch (`producer`, `sequence`) in this log.
     pub fn find_batch(&self, producer: u64, sequence: u64) -> Option<u64> {
-        self.batch_index.get(&(producer, sequence)).copied()
+        self.batches.first_copy(producer, sequence)
     }
 
     fn add_batch(&mut self, base: u64, mark: BatchMark) {
         if mark.duplicate {
             self.duplicate_records += mark.records;
-        } else {
-            self.batch_index
-                .entry((mark.producer, mark.sequence))
-                .or_insert(base);
         }
-        self.batches.insert(base, mark);
+        self.batches.push(base, mark);
     }
 
     /// The batch marks at `offset` and beyond (for a fetch answer).
     pub fn batches_from(&self, offset: u64) -> Vec<(u64, BatchMark)> {
-        self.batches
-            .range(offset..)
-            .map(|(o, m)| (*o, *m))
-            .collect()
+        self.batches.from(offset).copied().collect()
     }
 
     /// Takes the batch marks a fetch brought, for the records at `from` and beyond that this
@@ -136,6 +112,11 @@ impl Log {
     /// Records in the log that are a second copy of a batch already in it.
     pub fn duplicate_records(&self) -> u64 {
         self.duplicate_records
+    }
+
+    /// How many producer batches the log holds.
+    pub fn batch_count(&self) -> usize {
+        self.batches.len()
     }
 
     /// The payloads at `offset` and beyond.
@@ -207,11 +188,9 @@ impl Log {
         let gone = self.leo - offset;
         self.epochs.retain(|(_, start)| *start < offset);
         self.payloads.retain(|o, _| *o < offset);
-        for (o, m) in self.batches.split_off(&offset) {
+        for (_, m) in self.batches.split_off(offset) {
             if m.duplicate {
                 self.duplicate_records -= m.records;
-            } else if self.batch_index.get(&(m.producer, m.sequence)) == Some(&o) {
-                self.batch_index.remove(&(m.producer, m.sequence));
             }
         }
         self.leo = offset;
@@ -295,7 +274,7 @@ mod tests {
         // The second batch again (a retry): written at 5, first copy at 2.
         assert_eq!(log.append_batch(1, mark(7, 2, 3)), (5, Some(2)));
         assert_eq!(log.duplicate_records(), 3);
-        assert!(log.batches[&5].duplicate);
+        assert!(log.batches.get(5).is_some_and(|m| m.duplicate));
         assert_eq!(log.find_batch(7, 2), Some(2));
         // Another producer's batch with the same sequence is not a duplicate.
         assert_eq!(log.append_batch(1, mark(8, 2, 1)), (8, None));

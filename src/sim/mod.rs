@@ -67,6 +67,7 @@
 
 pub mod assignment;
 pub mod assignors;
+pub(crate) mod batch_marks;
 pub(crate) mod broker;
 pub(crate) mod cause;
 pub(crate) mod commands;
