@@ -287,3 +287,49 @@ pub fn short_member_id(name: &str, id: &str) -> String {
         _ => id.to_string(),
     }
 }
+
+/// The brokers and the consumers (by client id) an event is about: the ones its fields name
+/// (`broker`, `controller`, `leader`, `coordinator`, `by`, `isr`, `removed`, `from`, `to`,
+/// `member`, a group's `leader`). The page highlights them when the event is picked in the
+/// log.
+pub fn event_subjects(e: &crate::sim::Event) -> (Vec<crate::sim::BrokerId>, Vec<String>) {
+    use serde_json::Value;
+    let mut brokers = Vec::new();
+    let mut members = Vec::new();
+    let Ok(Value::Object(fields)) = serde_json::to_value(e) else {
+        return (brokers, members);
+    };
+    let mut add = |v: &Value| {
+        if let Some(id) = v.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            if !brokers.contains(&id) {
+                brokers.push(id);
+            }
+        }
+    };
+    for key in [
+        "broker",
+        "controller",
+        "leader",
+        "coordinator",
+        "by",
+        "isr",
+        "removed",
+        "from",
+        "to",
+    ] {
+        match fields.get(key) {
+            Some(Value::Array(items)) => items.iter().for_each(&mut add),
+            Some(v) => add(v),
+            None => {}
+        }
+    }
+    for key in ["member", "leader"] {
+        if let Some(Value::String(m)) = fields.get(key) {
+            if !members.contains(m) {
+                members.push(m.clone());
+            }
+        }
+    }
+    brokers.sort_unstable();
+    (brokers, members)
+}

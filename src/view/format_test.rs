@@ -235,3 +235,33 @@ fn consumers_and_what_a_press_does() {
     );
     assert_eq!(list[1].leave(), None);
 }
+
+#[test]
+fn an_event_names_the_nodes_it_is_about() {
+    let mut w = default_world();
+    w.advance_to(10_000);
+    let elected = w
+        .events()
+        .iter()
+        .find(|e| e.kind.name() == "leader_elected")
+        .expect("a leader election")
+        .clone();
+    let (brokers, members) = event_subjects(&elected);
+    assert_eq!(brokers, vec![1, 2, 3], "the leader and its ISR");
+    assert!(members.is_empty());
+    w.apply(Command::Join {
+        group: "my-group".into(),
+        member: "c1".into(),
+    })
+    .unwrap();
+    w.advance_to(20_000);
+    let picked = w
+        .events()
+        .iter()
+        .find(|e| e.kind.name() == "group_leader_chosen")
+        .expect("a group leader")
+        .clone();
+    let (brokers, members) = event_subjects(&picked);
+    assert_eq!(members, vec!["c1".to_string()]);
+    assert!(brokers.len() <= 1, "at most the coordinator: {brokers:?}");
+}
