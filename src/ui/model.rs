@@ -19,6 +19,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Reducible;
 
+mod gate;
+mod jump;
+pub use gate::StartGate;
+
 /// The speeds the page offers, as multiples of real time.
 pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];
 
@@ -214,6 +218,8 @@ pub struct Model {
     pub assignor: Assignor,
     /// Whether the partition table lists every partition of `__consumer_offsets`.
     pub show_internal: bool,
+    /// What the clock waits for before it first runs (a story opened by the address).
+    pub gate: StartGate,
 }
 
 impl Default for Model {
@@ -250,6 +256,7 @@ impl Default for Model {
             consumers_at_start: 0,
             assignor: Assignor::Range,
             show_internal: false,
+            gate: StartGate::Open,
         };
         let (host, _) = Host::new(&m, 0.0);
         m.host = Rc::new(RefCell::new(host));
@@ -297,8 +304,10 @@ impl Model {
         if let Some(a) = params.assignor {
             m.assignor = a;
         }
-        m.playing = !params.paused;
         m.story = params.story;
+        m.gate = StartGate::opened(m.story.is_some(), params.paused);
+        // A story runs once it is seen (or, opened paused, once its overlay is pressed).
+        m.playing = !params.paused && m.gate == StartGate::Open;
         let mut all = errors;
         if params.story.is_some()
             && (params.seed.is_some()
@@ -372,6 +381,10 @@ pub enum Action {
     SetAssignor(Assignor),
     /// List every partition of `__consumer_offsets` in the table, or only the coordinators'.
     SetShowInternal(bool),
+    /// Skip the wait: move the clock to the next event (`Host::next_event_at`).
+    JumpNext,
+    /// The page came into view (a story waiting to be seen starts).
+    Seen,
 }
 
 /// The longest pause the page offers, in seconds.
@@ -569,6 +582,7 @@ impl Reducible for Model {
             Action::TogglePlay => {
                 let mut m = self.next();
                 m.playing = !m.playing;
+                m.gate = StartGate::Open;
                 Rc::new(m)
             }
             Action::SetSpeed(speed) => {
@@ -686,6 +700,8 @@ impl Reducible for Model {
                 m.show_internal = on;
                 Rc::new(m)
             }
+            Action::JumpNext => Rc::new(self.jump_next()),
+            Action::Seen => Rc::new(self.seen()),
         }
     }
 }
