@@ -41,7 +41,7 @@ pub use sim::{
     GroupState, GroupView, History, MessageRecord, PartitionHealth, PartitionView,
     ProducerBatchView, ProducerClientView, ProducerView, Profile, RebalanceCountdown,
     RebalanceWait, ReplicaState, Rng, SessionView, Settings, Setup, StallScope, StreamView,
-    TopicConfig, TopicPartition, TopicSpec, World, ZkConnection,
+    SyncWait, TopicConfig, TopicPartition, TopicSpec, World, ZkConnection,
 };
 pub use sim::{
     fmt_ms, Acks, Body, NodeData, OpResult, Out, Session, SessionId, Stat, Timer, WatchChange,

@@ -108,7 +108,7 @@ pub use state::{
     BatchWait, BrokerState, BrokerView, ClusterState, ConsumerState, ConsumerView,
     ControllerRequest, ControllerRequestView, ControllerRole, GroupState, GroupView,
     PartitionHealth, PartitionView, ProducerBatchView, ProducerClientView, ProducerView,
-    RebalanceCountdown, RebalanceWait, ReplicaState, SessionView, StallScope, StreamView,
+    RebalanceCountdown, RebalanceWait, ReplicaState, SessionView, StallScope, StreamView, SyncWait,
     ZkConnection,
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};

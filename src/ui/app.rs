@@ -7,8 +7,10 @@ use super::graph::{graph, GraphView};
 use super::groups::groups;
 use super::hooks::use_animation_frames;
 use super::model::{Action, Model};
+use super::overlay::play_overlay;
 use super::panel::panel;
 use super::partitions::partitions;
+use super::seen::use_when_seen;
 use super::stories;
 use super::timeline::{read_file, timeline};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
@@ -195,6 +197,10 @@ pub fn App() -> Html {
         let d = model.dispatcher();
         use_animation_frames(Callback::from(move |ts: f64| d.dispatch(Action::Frame(ts))));
     }
+    {
+        let d = model.dispatcher();
+        use_when_seen(Callback::from(move |_| d.dispatch(Action::Seen)));
+    }
     let dispatch = {
         let d = model.dispatcher();
         Callback::from(move |a: Action| d.dispatch(a))
@@ -326,6 +332,7 @@ pub fn App() -> Html {
                             { " The explanation is below." }
                         </p>
                         { graph(&view, &on_command, &on_select, &on_add) }
+                        { play_overlay(m, &dispatch) }
                         { legend(with_topic, with_group) }
                     </div>
                     { panel(m, &state, &panel_partitions, &dispatch) }

@@ -1,4 +1,4 @@
-//! The toolbar: play/pause, speed, reset, broker count, profile, seed and the virtual clock.
+//! The toolbar: play/pause, next event, speed, reset, broker count, profile, seed and the virtual clock.
 
 use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
 use super::stories::{self, STORIES};
@@ -38,6 +38,10 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
     let play = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::TogglePlay))
+    };
+    let jump = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(Action::JumpNext))
     };
     let reset = {
         let d = dispatch.clone();
@@ -96,6 +100,11 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
                 <button class="primary play" data-testid="play" onclick={play}
                         title={if m.playing { "Pause the clock" } else { "Run the clock" }}>
                     <span class="icon" aria-hidden="true">{ play_icon }</span>{ play_text }
+                </button>
+                <button class="next-event" data-testid="jump-next" onclick={jump}
+                        title="Skip the wait: move the clock to the next event in the log (at most 10 min ahead)"
+                        aria-label="Next event: skip the wait">
+                    <span class="icon" aria-hidden="true">{ "»" }</span><span class="hide-narrow">{ "Next event" }</span>
                 </button>
                 <label class="field">
                     <span class="hide-narrow">{ "speed" }</span>

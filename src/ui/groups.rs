@@ -14,6 +14,7 @@ use crate::sim::assignors::Assignor;
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{ClusterState, Command, ConsumerState, GroupState, GroupView, Settings};
 use crate::view::format::{consumer_words, short_member_id, ConsumerRef};
+use crate::view::waits::{consumer_wait, rebalance_wait, sync_wait};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -109,7 +110,12 @@ fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Act
                     <code class="m-id" title={member_id.clone()}>{ short_member_id(c.name, &member_id) }</code>
                 }
             </span>
-            <span class="m-state">{ state }</span>
+            <span class="m-state">
+                { state }
+                if let Some(w) = consumer_wait(c) {
+                    <span class="m-wait wait" data-testid="member-wait">{ w.sentence() }</span>
+                }
+            </span>
             <span class="m-assign">
                 if assignment.is_empty() {
                     <span class="m-none">{ if c.alive() { "no partitions" } else { "" } }</span>
@@ -253,6 +259,12 @@ fn group_panel(
                 </div>
             </div>
             { stats(g) }
+            if let Some(w) = rebalance_wait(g) {
+                <p class="wait group-wait" data-testid="group-wait">{ w.sentence() }</p>
+            }
+            if let Some(text) = sync_wait(g) {
+                <p class="wait group-wait" data-testid="sync-wait">{ text }</p>
+            }
             <p class="hint">
                 { "The coordinator is the broker leading " }
                 <code>{ format!("{OFFSETS_TOPIC}-{}", g.coordinator_partition) }</code>

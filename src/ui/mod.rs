@@ -7,6 +7,8 @@
 //!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel; [`groups`]: the
 //!   consumer groups;
 //!   [`partitions`]: the partition table with the producer's and the topics' controls;
+//! - [`overlay`]: the play overlay of a story opened paused; [`seen`]: a story starts once
+//!   the page is in view;
 //! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
 //!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
 
@@ -17,8 +19,10 @@ pub mod graph;
 pub mod groups;
 pub mod hooks;
 pub mod model;
+pub mod overlay;
 pub mod panel;
 pub mod partitions;
+pub mod seen;
 pub mod stories;
 pub mod timeline;
 

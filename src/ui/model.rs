@@ -19,6 +19,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Reducible;
 
+mod gate;
+mod jump;
+pub use gate::StartGate;
+
 /// The speeds the page offers, as multiples of real time.
 pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];
 
@@ -180,6 +184,8 @@ pub struct Model {
     pub imported: Option<Rc<(Start, String)>>,
     /// A passing notice (not an error), shown until dismissed or the next one.
     pub notice: Option<String>,
+    /// What the clock waits for before it first runs (a story opened by the address).
+    pub gate: StartGate,
 }
 
 impl Default for Model {
@@ -214,6 +220,7 @@ impl Default for Model {
             show_internal: false,
             imported: None,
             notice: None,
+            gate: StartGate::Open,
         };
         let (host, _) = Host::new(&m, 0.0);
         m.host = Rc::new(RefCell::new(host));
@@ -290,8 +297,10 @@ impl Model {
         if let Some(a) = params.assignor {
             m.assignor = a;
         }
-        m.playing = !params.paused;
         m.story = params.story;
+        m.gate = StartGate::opened(m.story.is_some(), params.paused);
+        // A story runs once it is seen (or, opened paused, once its overlay is pressed).
+        m.playing = !params.paused && m.gate == StartGate::Open;
         let mut all = errors;
         if params.story.is_some()
             && (params.seed.is_some()
@@ -383,6 +392,10 @@ pub enum Action {
     /// Open a scenario file's text as a new session; a bad file leaves the session as it is
     /// and says why.
     Import(String),
+    /// Skip the wait: move the clock to the next event (`Host::next_event_at`).
+    JumpNext,
+    /// The page came into view (a story waiting to be seen starts).
+    Seen,
 }
 
 /// The longest pause the page offers, in seconds.
@@ -745,6 +758,7 @@ impl Reducible for Model {
             Action::TogglePlay => {
                 let mut m = self.next();
                 m.playing = !m.playing;
+                m.gate = StartGate::Open;
                 Rc::new(m)
             }
             Action::SetSpeed(speed) => {
@@ -884,14 +898,15 @@ impl Reducible for Model {
                 }
                 Rc::new(m)
             }
-            Action::StepForward | Action::StepBack => {
+            Action::StepForward => {
+                let mut m = self.jump_next();
+                m.playing = false;
+                Rc::new(m)
+            }
+            Action::StepBack => {
                 let moved = {
                     let mut host = self.host.borrow_mut();
-                    let t = if action == Action::StepForward {
-                        host.session.next_event_ms()
-                    } else {
-                        host.session.previous_event_ms()
-                    };
+                    let t = host.session.previous_event_ms();
                     t.map(|t| host.seek(t))
                 };
                 let mut m = self.next();
@@ -899,12 +914,6 @@ impl Reducible for Model {
                 match moved {
                     Some(skipped) if !skipped.is_empty() => m.error = Some(skipped.join("; ")),
                     Some(_) => {}
-                    None if action == Action::StepForward => {
-                        m.error = Some(format!(
-                            "nothing happens in the next {}: no event to step to",
-                            crate::sim::fmt_ms(crate::session::STEP_HORIZON_MS)
-                        ))
-                    }
                     None => {
                         m.error = Some("this is the first event: nothing happened before it".into())
                     }
@@ -928,6 +937,8 @@ impl Reducible for Model {
             }
             Action::OpenLink(fragment) => Rc::new(self.open_link(&fragment)),
             Action::Import(text) => Rc::new(self.import(&text)),
+            Action::JumpNext => Rc::new(self.jump_next()),
+            Action::Seen => Rc::new(self.seen()),
         }
     }
 }

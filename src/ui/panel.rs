@@ -12,6 +12,7 @@ use crate::sim::{
 use crate::view::format::{
     click_starts, lag, replica_words, replicas_of, secs, state_words, PartitionRef,
 };
+use crate::view::waits::isr_waits;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -75,7 +76,12 @@ fn replicas_table(state: &ClusterState, list: &[PartitionRef], id: BrokerId) -> 
                     { for held.iter().map(|(r, p, st)| html! {
                         <tr data-replica={r.key.clone()} data-state={st.name()}>
                             <th scope="row">{ r.key.clone() }</th>
-                            <td><span class={classes!("role-tag", format!("rs-{}", st.name()))}>{ replica_words(*st) }</span></td>
+                            <td>
+                                <span class={classes!("role-tag", format!("rs-{}", st.name()))}>{ replica_words(*st) }</span>
+                                { for isr_waits(&r.key, p).into_iter().filter(|(b, _)| *b == id).map(|(_, w)| html! {
+                                    <span class="wait isr-wait" data-testid="replica-isr-wait">{ w.sentence() }</span>
+                                }) }
+                            </td>
                             <td class="num">{ p.log_end_offsets.get(&id).copied().unwrap_or(0) }</td>
                             <td class="num">{ p.high_watermark }</td>
                             <td class="num">{ if *st == ReplicaState::Leader { "—".to_string() } else { lag(p, id).to_string() } }</td>

@@ -2,7 +2,8 @@
 //! election, `min.insync.replicas`, preferred election) and a live table of every partition:
 //! replicas (preferred first), leader, leader epoch, ISR, high watermark, each replica's log
 //! end offset and lag, and the producer's record account (acknowledged, failed, duplicated,
-//! lost).
+//! lost), with what each partition waits on (a follower counting down to leaving the ISR,
+//! acks=all requests waiting for the ISR).
 //!
 //! The internal topic `__consumer_offsets` shows only the partitions that hold a group (their
 //! leader is the group's coordinator), unless the reader asks for all of them.
@@ -12,9 +13,11 @@
 
 use super::model::{Action, Model, MAX_BROKERS, MAX_PARTITIONS, MAX_SEND};
 use crate::sim::{Acks, ClusterState, Command, PartitionView, ReplicaState, TopicSpec};
+use crate::view::first_steps::default_produce_target;
 use crate::view::format::{
     coordinator_keys, is_internal, lag, partition_list, replica_state, replica_words, PartitionRef,
 };
+use crate::view::waits::{isr_waits, produce_wait};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -110,6 +113,29 @@ fn attention(p: &PartitionView, lost: u64) -> Vec<(&'static str, String, String)
     tags
 }
 
+/// What the partition waits on, in a row of its own under it: followers counting down to
+/// leaving the ISR, and the producer's acks=all requests waiting for the ISR.
+fn waits_row(key: &str, p: &PartitionView, produce: Option<String>) -> Html {
+    let isr = isr_waits(key, p);
+    if isr.is_empty() && produce.is_none() {
+        return html! {};
+    }
+    html! {
+        <tr class="waits-row" data-waits-for={key.to_string()}>
+            <td colspan="11">
+                <ul class="waits" aria-label={format!("What {key} waits on")}>
+                    { for isr.iter().map(|(b, w)| html! {
+                        <li class="wait isr-wait" data-testid="isr-wait" data-broker={b.to_string()}>{ w.sentence() }</li>
+                    }) }
+                    if let Some(text) = produce {
+                        <li class="wait produce-wait" data-testid="produce-wait">{ text }</li>
+                    }
+                </ul>
+            </td>
+        </tr>
+    }
+}
+
 /// One replica's log end offset and lag.
 fn leo_cell(p: &PartitionView) -> Html {
     html! {
@@ -141,6 +167,7 @@ fn row(
     lost: u64,
     producing_to: bool,
     groups_here: &[&str],
+    produce: Option<String>,
 ) -> Html {
     let Some(p) = p.filter(|p| p.exists) else {
         return html! {
@@ -160,6 +187,7 @@ fn row(
         html! { <span class="tag stream" title="the producer streams to this partition">{ format!("▶ {}/s acks={}", s.rate_per_s, s.acks) }</span> }
     });
     html! {
+        <>
         <tr data-partition={r.key.clone()}
             class={classes!(
                 (!tags.is_empty()).then_some("attn"),
@@ -209,6 +237,8 @@ fn row(
                 }
             </td>
         </tr>
+        { waits_row(&r.key, p, produce) }
+        </>
     }
 }
 
@@ -316,7 +346,7 @@ fn produce_controls(
         .produce_to
         .clone()
         .filter(|k| list.iter().any(|r| r.key == *k))
-        .or_else(|| list.first().map(|r| r.key.clone()))
+        .or_else(|| default_produce_target(state, list))
     else {
         return html! {};
     };
@@ -386,6 +416,7 @@ fn produce_controls(
     let toggle = {
         let d = dispatch.clone();
         let streaming = stream.is_some();
+        let target_key = target.clone();
         let tref = tref.clone();
         let rate = rate.clone();
         Callback::from(move |_: MouseEvent| {
@@ -396,7 +427,11 @@ fn produce_controls(
                 }));
             } else {
                 match rate.clone() {
-                    Ok(r) => d.emit(Action::Apply(produce(acks, r))),
+                    Ok(r) => {
+                        // The partition picked for the learner stays the stream's.
+                        d.emit(Action::SetProduceTo(target_key.clone()));
+                        d.emit(Action::Apply(produce(acks, r)));
+                    }
                     Err(e) => d.emit(Action::ShowError(e)),
                 }
             }
@@ -540,7 +575,7 @@ pub fn partitions(
     let target = m
         .produce_to
         .clone()
-        .or_else(|| user.first().map(|r| r.key.clone()));
+        .or_else(|| default_produce_target(state, &user));
     let holding = coordinator_keys(state);
     let groups_in = |key: &str| -> Vec<&str> {
         state
@@ -592,7 +627,7 @@ pub fn partitions(
                             { for rows.iter().map(|r| {
                                 let lost = state.lost_records.get(&r.key).copied().unwrap_or(0);
                                 let here = if internal { groups_in(&r.key) } else { Vec::new() };
-                                row(r, state.partitions.get(&r.key), lost, target.as_deref() == Some(r.key.as_str()), &here)
+                                row(r, state.partitions.get(&r.key), lost, target.as_deref() == Some(r.key.as_str()), &here, produce_wait(state, &r.key))
                             }) }
                         </tbody>
                     </table>

@@ -171,6 +171,19 @@ impl Flights {
         self.refresh(world);
     }
 
+    /// Forgets the flights in the air and every message the world sent before virtual time
+    /// `t`: after a jump over a wait, only what is sent from `t` on is drawn.
+    pub fn skip_sent_before(&mut self, world: &World, t: u64) {
+        self.list.clear();
+        self.last_drawn.clear();
+        for m in world.messages_since(self.next_id) {
+            if m.sent_ms >= t {
+                break;
+            }
+            self.next_id = m.id + 1;
+        }
+    }
+
     /// A link cut while a message is on it drops the message later: look its fate up again.
     fn refresh(&mut self, world: &World) {
         let Some(oldest) = self.list.iter().filter(|f| !f.settled).map(|f| f.id).min() else {

@@ -9,8 +9,11 @@
 //!   and the consumers, and the ways between them;
 //! - [`graph`]: the cluster graph's shapes for one frame; [`svg`]: their markup, as the
 //!   [`markup`] tree the page renders or as an SVG string;
+//! - [`waits`]: every countdown a learner waits on, as words;
+//! - [`first_steps`]: the choices made for a learner who has not made them yet;
 //! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively.
 
+pub mod first_steps;
 pub mod flights;
 pub mod format;
 pub mod frame;
@@ -20,10 +23,15 @@ pub mod layout;
 pub mod markup;
 pub mod setup;
 pub mod svg;
+pub mod waits;
 
+#[cfg(test)]
+mod first_steps_test;
 #[cfg(test)]
 mod format_test;
 #[cfg(test)]
 mod frame_test;
 #[cfg(test)]
 mod layout_test;
+#[cfg(test)]
+mod waits_test;

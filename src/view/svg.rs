@@ -3,7 +3,7 @@
 //! names and presses. The page renders this tree with Yew; [`svg_string`] writes it as a
 //! standalone SVG document, natively.
 
-use super::geometry::{badge_h, consumer_geo, Pt, NODE_R};
+use super::geometry::{badge_h, consumer_geo, Pt, CHIP_GAP, NODE_R};
 use super::graph::{
     AddPlace, Badge, BrokerNode, ConsumerNode, Edge, FlightDot, Graph, ProducerBox, ZooKeeperBox,
 };
@@ -358,7 +358,15 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
                 .as_ref()
                 .map(|id| text("cid", f1(g.chips_top + g.chip_h * 0.7), id.clone())),
         )
-        .children(chips);
+        .children(chips)
+        .children(c.wait_lines.iter().enumerate().map(|(i, line)| {
+            let class = if i == 0 { "cwait strong" } else { "cwait" };
+            text(
+                class,
+                f1(g.chips_top + g.chip_h * 0.7 + i as f64 * (g.chip_h + CHIP_GAP)),
+                line.clone(),
+            )
+        }));
     Element::new("g")
         .attr(
             "class",

@@ -9,7 +9,7 @@
 use super::{
     replica_lag, BrokerView, ClusterState, ConsumerView, ControllerRequest, ControllerRequestView,
     ControllerRole, GroupView, PartitionHealth, PartitionView, RebalanceCountdown, RebalanceWait,
-    ReplicaState, SessionView, StallScope, StreamView,
+    ReplicaState, SessionView, StallScope, StreamView, SyncWait,
 };
 use crate::sim::broker::{Broker, BrokerStatus};
 use crate::sim::commands::GroupSpec;
@@ -252,6 +252,36 @@ impl Sources<'_> {
             .collect()
     }
 
+    /// Where the SyncGroup answers of `group` wait on its coordinator `b`: the stored
+    /// assignment of the current generation not yet committed (see [`SyncWait`]).
+    fn sync_wait(&self, b: BrokerId, group: &Group) -> Option<SyncWait> {
+        if group.state != super::GroupState::CompletingRebalance {
+            return None;
+        }
+        let broker = &self.brokers[&b];
+        let write = broker.coordinator.writes.iter().find(|w| {
+            w.group == group.id && w.generation == group.generation && w.assignment.is_some()
+        })?;
+        let r = broker.replicas.get(&write.tp)?;
+        let st = r.state.as_ref()?;
+        let Role::Leader(ls) = &st.role else {
+            return None;
+        };
+        let awaiting = st
+            .isr
+            .iter()
+            .copied()
+            .filter(|f| *f != b)
+            .filter(|f| ls.followers.get(f).map_or(0, |p| p.leo) < write.end)
+            .collect();
+        Some(SyncWait {
+            partition: write.tp.to_string(),
+            record_end: write.end,
+            high_watermark: r.log.hw,
+            awaiting,
+        })
+    }
+
     /// The countdowns of a group on its coordinator `b`: the rebalance's wait and each
     /// member's session.
     fn group_countdowns(
@@ -483,6 +513,7 @@ impl Sources<'_> {
                         consumers,
                         rebalance_countdown,
                         session_expiry_in_ms,
+                        sync_wait: self.sync_wait(b, group),
                     }
                 }
                 None => GroupView {
@@ -499,6 +530,7 @@ impl Sources<'_> {
                     consumers,
                     rebalance_countdown: None,
                     session_expiry_in_ms: BTreeMap::new(),
+                    sync_wait: None,
                 },
             };
             views.insert(g.id.clone(), view);

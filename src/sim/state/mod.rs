@@ -496,6 +496,27 @@ pub struct GroupView {
     /// it falls due). Not in the JSON state.
     #[serde(skip)]
     pub session_expiry_in_ms: BTreeMap<String, u64>,
+    /// While the coordinator holds the SyncGroup answers until the group's record (with the
+    /// leader's assignment) is committed to `__consumer_offsets`: where it waits. Only in the
+    /// JSON state while it waits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sync_wait: Option<SyncWait>,
+}
+
+/// A SyncGroup held by the coordinator until the group's record is replicated to the ISR of
+/// its `__consumer_offsets` partition (`GroupMetadataManager.storeGroup` appends it with
+/// acks=all; its callback answers the members: `DelayedProduce`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyncWait {
+    /// The `__consumer_offsets` partition written, `topic-partition`.
+    pub partition: String,
+    /// The offset after the record: it is committed once the high watermark reaches it.
+    pub record_end: u64,
+    /// The partition's high watermark on the coordinator now.
+    pub high_watermark: u64,
+    /// The in-sync followers whose fetches (as the coordinator, their leader, last heard)
+    /// have not reached `record_end` yet, in broker order.
+    pub awaiting: Vec<BrokerId>,
 }
 
 /// The wait of a rebalance in progress.

@@ -184,6 +184,24 @@ impl World {
         self.queue.keys().next().map(|(t, _)| *t)
     }
 
+    /// The virtual time of the next event the trace would record, looking at most
+    /// `horizon_ms` ahead: the world runs on a clone (which shares the trace already written)
+    /// until its event count grows, so this one is not moved and nothing is drawn from its
+    /// random generator. Messages and timers that record nothing (heartbeats, empty fetches)
+    /// do not count. `None` when nothing happens within the horizon.
+    pub fn next_event_time(&self, horizon_ms: u64) -> Option<u64> {
+        let limit = self.now.saturating_add(horizon_ms);
+        let mut ahead = self.clone();
+        let count = ahead.events.len();
+        while let Some(at) = ahead.next_due().filter(|at| *at <= limit) {
+            ahead.advance_to(at);
+            if ahead.events.len() > count {
+                return Some(at);
+            }
+        }
+        None
+    }
+
     fn push(&mut self, at: u64, item: Item) {
         self.seq += 1;
         if let Item::Timer {
@@ -685,3 +703,7 @@ impl World {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "next_event_test.rs"]
+mod next_event_test;

@@ -8,6 +8,7 @@ use super::{GraphView, Press};
 use crate::sim::{BrokerId, BrokerState, BrokerView, Command, ControllerRole, ReplicaState};
 use crate::view::format::{aria_label, click_starts, replica_words, status_lines};
 use crate::view::geometry::{arc, badge_h, line_h, Pt, BADGE_GAP, BADGE_TOP, NODE_R};
+use crate::view::waits::{broker_isr_lines, isr_waits};
 
 /// The crown and badge above a controller (or a zombie, or a broker `/controller` names).
 #[derive(Debug, Clone, PartialEq)]
@@ -131,6 +132,10 @@ pub fn broker_node(
             )
         });
     let mut label_lines = status_lines(b, now);
+    // A follower counting down to leaving an ISR (a stalled or lagging fetcher).
+    if label_lines.len() <= 2 {
+        label_lines.extend(broker_isr_lines(v.state, id));
+    }
     // The group coordinator it is (it leads the group's __consumer_offsets partition).
     let coordinates: Vec<&str> = v
         .state
@@ -180,6 +185,11 @@ pub fn broker_node(
             parts.push(format!("replicas {}", rest.join(", ")));
         }
         aria.push_str(&format!("; {}", parts.join("; ")));
+    }
+    for (key, p) in &v.state.partitions {
+        for (_, w) in isr_waits(key, p).into_iter().filter(|(f, _)| *f == id) {
+            aria.push_str(&format!("; {}", w.sentence()));
+        }
     }
     if !coordinates.is_empty() {
         aria.push_str(&format!(

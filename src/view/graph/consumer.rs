@@ -7,6 +7,7 @@ use super::{GraphView, Press};
 use crate::sim::ConsumerState;
 use crate::view::format::{consumer_words, short_member_id, ConsumerRef};
 use crate::view::geometry::{ConsumerGeo, Pt, CHIP_GAP, CHIP_ROWS};
+use crate::view::waits::{consumer_wait, rebalance_wait};
 
 /// The group leader's badge above a consumer, relative to the consumer's centre.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,6 +75,10 @@ pub struct ConsumerNode {
     pub member_id: Option<String>,
     /// Its partitions.
     pub chips: Vec<Chip>,
+    /// What it waits for, drawn where its partitions go: crashed and still a member, its
+    /// removal (`removed in 41.1 s`) and the setting that sets it; joining, the end of the
+    /// join's wait; syncing, the in-sync replicas the group's record waits for.
+    pub wait_lines: Vec<String>,
 }
 
 /// An "add a consumer" place at the end of the rows.
@@ -204,6 +209,31 @@ pub fn consumer_node(
     if !assigned.is_empty() {
         aria.push_str(&format!(", partitions {}", assigned.join(", ")));
     }
+    let wait = consumer_wait(c);
+    if let Some(w) = &wait {
+        aria.push_str(&format!(", {}", w.sentence()));
+    }
+    let wait_lines = match (wait, c.view.state) {
+        (Some(w), _) => vec![format!("removed {}", w.in_words()), w.setting.to_string()],
+        // A joining or syncing consumer with no partitions shown: what its group waits on.
+        (None, ConsumerState::Joining) if chips.is_empty() => rebalance_wait(c.group_view)
+            .map(|w| vec![format!("join ends {}", w.in_words())])
+            .unwrap_or_default(),
+        (None, ConsumerState::Syncing) if chips.is_empty() => c
+            .group_view
+            .sync_wait
+            .as_ref()
+            .filter(|w| !w.awaiting.is_empty())
+            .map(|w| {
+                let who: Vec<String> = w.awaiting.iter().map(|b| b.to_string()).collect();
+                vec![
+                    "record not on ISR:".to_string(),
+                    format!("broker {} behind", who.join(", ")),
+                ]
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
     aria.push_str(if alive {
         "; press to crash it, shift+press to make it leave the group"
     } else {
@@ -247,6 +277,7 @@ pub fn consumer_node(
         state_line,
         member_id,
         chips,
+        wait_lines,
     }
 }
 
