@@ -9,8 +9,11 @@
 //!   and the consumers, and the ways between them;
 //! - [`graph`]: the cluster graph's shapes for one frame; [`svg`]: their markup, as the
 //!   [`markup`] tree the page renders or as an SVG string;
-//! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively.
+//! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively;
+//! - [`announce`]: the latest key event in a sentence and what to try next; [`menu`]: a
+//!   broker's menu; [`shortcuts`]: the keyboard shortcuts.
 
+pub mod announce;
 pub mod flights;
 pub mod format;
 pub mod frame;
@@ -18,12 +21,18 @@ pub mod geometry;
 pub mod graph;
 pub mod layout;
 pub mod markup;
+pub mod menu;
 pub mod setup;
+pub mod shortcuts;
 pub mod svg;
 
+#[cfg(test)]
+mod announce_test;
 #[cfg(test)]
 mod format_test;
 #[cfg(test)]
 mod frame_test;
 #[cfg(test)]
 mod layout_test;
+#[cfg(test)]
+mod shortcuts_test;
