@@ -7,10 +7,15 @@
 //!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel; [`groups`]: the
 //!   consumer groups;
 //!   [`partitions`]: the partition table with the producer's and the topics' controls;
+//! - [`shell`]: the tabs of narrow screens and the strip of what just happened;
+//!   [`broker_menu`]: a broker's menu beside its node; [`a11y`]: shortcuts, focus, the
+//!   live region and the help overlay;
 //! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
 //!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
 
+pub mod a11y;
 pub mod app;
+pub mod broker_menu;
 pub mod controls;
 pub mod event_log;
 pub mod graph;
@@ -19,6 +24,7 @@ pub mod hooks;
 pub mod model;
 pub mod panel;
 pub mod partitions;
+pub mod shell;
 pub mod stories;
 
 /// The element the page mounts into (`index.html` provides it; the body otherwise).

@@ -105,7 +105,7 @@ pub fn next_try(state: &ClusterState) -> String {
                 "Press broker {d} to start it again, or crash the controller, broker {c}."
             ),
             None => format!(
-                "Press the crowned controller, broker {c}, to crash it; its ⋯ menu shuts it down cleanly instead."
+                "Press the crowned controller, broker {c}, to crash it (its ⋯ menu has a clean shutdown)."
             ),
         },
     }

@@ -43,7 +43,7 @@ fn the_first_election_is_the_latest_key_event_and_the_hint_follows_the_cluster()
     let c = state.controller.expect("a controller by 3 s");
     assert_eq!(
         next_try(&state),
-        format!("Press the crowned controller, broker {c}, to crash it; its ⋯ menu shuts it down cleanly instead.")
+        format!("Press the crowned controller, broker {c}, to crash it (its ⋯ menu has a clean shutdown).")
     );
 
     world.apply(Command::Crash(c)).expect("crash");

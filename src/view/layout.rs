@@ -89,11 +89,11 @@ impl Layout {
                 1 | 2 => on_ellipse(0.0, 210.0, top),
                 // A phone's default: one broker above ZooKeeper, two below, close enough to read.
                 3 => vec![
-                    Pt { x: 0.0, y: -245.0 },
-                    Pt { x: 112.0, y: 180.0 },
+                    Pt { x: 0.0, y: -222.0 },
+                    Pt { x: 112.0, y: 164.0 },
                     Pt {
                         x: -112.0,
-                        y: 180.0,
+                        y: 164.0,
                     },
                 ],
                 // Tall and narrow; even counts turn half a step so nobody sits beside ZooKeeper.

@@ -72,9 +72,9 @@ fn default_cluster_at_360_px() {
     // One broker above ZooKeeper, two below.
     let ids: Vec<u32> = l.nodes.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, [1, 2, 3]);
-    assert!(near(l.nodes[0].1, 0.0, -245.0));
-    assert!(near(l.nodes[1].1, 112.0, 180.0));
-    assert!(near(l.nodes[2].1, -112.0, 180.0));
+    assert!(near(l.nodes[0].1, 0.0, -222.0));
+    assert!(near(l.nodes[1].1, 112.0, 164.0));
+    assert!(near(l.nodes[2].1, -112.0, 164.0));
     assert_eq!(l.zk_w, 224.0);
     assert_eq!(l.extra, 0.0, "no partition exists at t = 0: no badges");
     assert!(near(
@@ -83,10 +83,10 @@ fn default_cluster_at_360_px() {
         0.0
     ));
     assert_eq!(l.slots.len(), 1, "the group's \"add\" place");
-    assert!(near(l.slots[0], 0.0, 405.0));
-    assert_eq!(l.bus_y, 329.0);
-    assert_eq!(l.view_box, "-242 -341 484 808");
-    assert_eq!(l.view, (-242.0, -341.0, 484.0, 808.0));
+    assert!(near(l.slots[0], 0.0, 389.0));
+    assert_eq!(l.bus_y, 313.0);
+    assert_eq!(l.view_box, "-242 -318 484 769");
+    assert_eq!(l.view, (-242.0, -318.0, 484.0, 769.0));
     assert_apart_and_inside(&l);
 }
 
@@ -131,5 +131,5 @@ fn running_cluster_with_badges_and_consumers_stays_apart_at_both_widths() {
     // At 360 px three to a row: the later rows have lanes of their own.
     let l = layout_of(&w, true);
     assert_eq!(l.lanes.iter().filter(|y| **y == l.bus_y).count(), 3);
-    assert!(near(l.nodes[0].1, 0.0, -245.0 - 68.0));
+    assert!(near(l.nodes[0].1, 0.0, -222.0 - 68.0));
 }

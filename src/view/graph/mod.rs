@@ -8,7 +8,8 @@
 //! While the producer writes, it is drawn too, with its requests flying to the leaders.
 //!
 //! A plain click (or Enter/Space) on a broker crashes it, or starts it when it is down;
-//! shift-click, its label or its "⋯" opens the broker's panel for the other actions.
+//! shift-click or its label opens the broker's panel; its "⋯" (or a long press, the menu
+//! key, Shift+F10 or `m` on the focused node) opens its menu beside it.
 //!
 //! Consumers sit in a row below the cluster, each with its state, its partitions and, for the
 //! group's leader, a crown with the generation. A line runs from each live consumer to the
@@ -91,6 +92,11 @@ pub enum Press {
         command: Command,
         /// LeaveGroup, while it runs.
         shift: Option<Command>,
+    },
+    /// A broker's "⋯": a click, Enter or Space opens broker `broker`'s menu beside its node.
+    Menu {
+        /// The broker.
+        broker: BrokerId,
     },
     /// An "add a consumer" place: the page adds its next consumer to `group`.
     Add {
