@@ -44,6 +44,7 @@ pub fn graph_element(g: &Graph) -> Element {
                 Some("graph"),
                 g.compact.then_some("compact"),
                 g.with_consumers.then_some("with-consumers"),
+                g.dense.then_some("dense"),
             ]),
         )
         .attr("viewBox", g.view_box.clone())

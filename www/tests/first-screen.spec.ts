@@ -48,7 +48,10 @@ for (const viewport of sizes) {
       await expectInView(page, page.getByTestId('now-next'), 'what to try next');
 
       if (viewport.width >= 1100) {
-        // The log is beside the graph, following its newest entry.
+        // The log is beside the graph, following its newest entry (the clock stopped, so
+        // that no newer one arrives while it is measured).
+        await page.getByTestId('play').click();
+        await expect(page.getByTestId('play')).toContainText('Play');
         const newest = page.locator('.events > li').last();
         await expect(newest).toBeVisible();
         await expectInView(page, newest, 'the newest log entry');

@@ -10,6 +10,7 @@ use crate::view::format::{
     aria_action, aria_description, click_starts, replica_words, status_lines,
 };
 use crate::view::geometry::{arc, badge_h, line_h, Pt, BADGE_GAP, BADGE_TOP, NODE_R};
+use crate::view::layout::dense;
 
 /// The crown and badge above a controller (or a zombie, or a broker `/controller` names).
 #[derive(Debug, Clone, PartialEq)]
@@ -105,11 +106,17 @@ pub fn broker_node(
     };
     let crown = badge.map(|(label, class)| {
         // Capitals in bold are wider than the lower-case "still in /controller".
+        // The dense layout's type is bigger still (17 px, not 14).
+        let grow = if dense(v.compact, v.state.brokers.len()) {
+            17.0 / 14.0
+        } else {
+            1.0
+        };
         let per_char = match (role, v.compact) {
             (ControllerRole::Named, false) => 7.6,
-            (ControllerRole::Named, true) => 8.4,
+            (ControllerRole::Named, true) => 8.4 * grow,
             (_, false) => 8.8,
-            (_, true) => 9.7,
+            (_, true) => 9.7 * grow,
         };
         let w = label.chars().count() as f64 * per_char + 18.0;
         Crown { label, class, w }

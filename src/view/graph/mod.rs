@@ -155,6 +155,8 @@ pub struct Graph {
     pub compact: bool,
     /// Whether consumers (or "add" places) are drawn.
     pub with_consumers: bool,
+    /// Whether it takes the dense layout (a narrow screen, four brokers or more).
+    pub dense: bool,
     /// The graph's accessible name.
     pub aria: String,
     /// The links, drawn first.
@@ -312,6 +314,7 @@ pub fn graph(v: &GraphView<'_>) -> Graph {
         view_box: layout.view_box.clone(),
         compact: v.compact,
         with_consumers: !layout.slots.is_empty(),
+        dense: super::layout::dense(v.compact, ids.len()),
         aria,
         edges,
         zookeeper: parts::zookeeper(v.state, layout.zk_w),
