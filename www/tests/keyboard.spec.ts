@@ -20,12 +20,18 @@ test('a broker crashes and starts again with Enter, by keyboard alone', async ({
   const node = broker(page, '3');
   await expect(node).toHaveAttribute('aria-label', /running.*press Enter to crash it/i);
 
+  // The clock stopped, so that the announcement stays until it is read here.
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toContainText('Play');
   await tabTo(page, 'svg g.node[data-broker="3"]');
   await page.keyboard.press('Enter');
   await expect(node).toHaveAttribute('data-state', 'crashed');
   await expect(node).toHaveAttribute('aria-label', /crashed.*press Enter to start it/i);
   await expect(page.getByTestId('announcer')).toHaveText('Broker 3 crashed.');
   await expect(node).toBeFocused();
+  // "k" on the focused node runs the clock again.
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('play')).toContainText('Pause');
   // It can register again once ZooKeeper has expired its old session.
   await expect(logEntries(page, 'session_expired', 'broker 3').first()).toBeAttached({ timeout: 20_000 });
   await page.keyboard.press('Enter');
