@@ -1,9 +1,17 @@
-//! The page: header with the controller stat, the intro, the toolbar, the graph with its
-//! legend and broker panel, and the event log.
+//! The page: a one-line header with the controller stat, the toolbar, what just happened and
+//! what to try next, the graph with its legend, its brokers' menus and the broker panel, the
+//! groups, the partitions, the explanation and the event log. Wide screens show the log
+//! beside everything else; narrow ones show one part at a time under tabs
+//! ([`super::shell`]). Keyboard shortcuts, the help overlay and the live region are in
+//! [`super::a11y`].
 
+use super::a11y::{
+    focus, focused, live_region, next_instance, use_listener, HelpDialog, LongPress,
+};
+use super::broker_menu::BrokerMenu;
 use super::controls::controls;
 use super::event_log::EventLog;
-use super::graph::{graph, GraphView};
+use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
 use super::hooks::use_animation_frames;
 use super::model::{Action, Model};
@@ -11,13 +19,21 @@ use super::overlay::play_overlay;
 use super::panel::panel;
 use super::partitions::partitions;
 use super::seen::use_when_seen;
+use super::shell::{now_strip, panel_id, part_classes, tab_bar, tab_id, Tab};
 use super::stories;
 use super::timeline::{read_file, timeline};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
+use crate::view::announce::{latest, next_try};
 use crate::view::format::{
     consumer_list, coordinator_keys, is_internal, partition_list, visible_partitions,
 };
 use crate::view::frame::cut_broker_links;
+use crate::view::menu::broker_menu;
+use crate::view::shortcuts::{
+    lookup, Focus, BROKER_MENU, HELP, JUMP_NEXT, PLAY_PAUSE, STEP_BACK, STEP_FORWARD,
+};
+use wasm_bindgen::JsCast;
+use web_sys::Element;
 use yew::prelude::*;
 
 const LEGEND: [(&str, &str); 5] = [
@@ -55,7 +71,7 @@ fn controller_stat(state: &ClusterState) -> Html {
     };
     html! {
         <p class={classes!("stat", state.controller.is_none().then_some("vacant"))}
-           data-testid="controller-epoch" aria-live="polite">
+           data-testid="controller-epoch">
             <span class="stat-label">{ "controller: " }</span>
             <strong>{ who }</strong>
             <span class="sep" aria-hidden="true">{ " · " }</span>
@@ -73,6 +89,7 @@ fn intro(
 ) -> Html {
     html! {
         <section class="intro" aria-label="What to try">
+            <p class="subtitle">{ "How a ZooKeeper-mode Kafka cluster elects its controller, its partition leaders and its consumer groups' leaders." }</p>
             <p>
                 { "One broker is the " }<strong>{ "controller" }</strong>
                 { ": the one that created the ephemeral znode " }<code>{ "/controller" }</code>{ " in ZooKeeper. " }
@@ -138,7 +155,10 @@ fn story_box(
     html! {
         <section class="intro story" aria-label="Story" data-testid="story-box">
             <p class="story-title"><span class="story-tag">{ tag.to_string() }</span><strong data-testid="story-title">{ title }</strong></p>
-            <p>{ description }</p>
+            <details class="story-about">
+                <summary>{ "What this story shows" }</summary>
+                <p>{ description }</p>
+            </details>
             <p class="story-next" data-testid="story-next">
                 { match upcoming {
                     Some((at, what)) => html! { <>{ "Next scripted step: " }<strong>{ what }</strong>{ format!(" at t = {}", fmt_ms(at)) }</> },
@@ -188,10 +208,96 @@ fn legend(with_topic: bool, with_group: bool) -> Html {
     }
 }
 
+/// Where a broker's menu is open: the broker and the menu's place in the graph's box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct MenuAt {
+    broker: BrokerId,
+    left: f64,
+    top: f64,
+}
+
+/// The menu's width, as the style sheet gives it at most (px).
+const MENU_W: f64 = 270.0;
+
+/// Where broker `id`'s menu goes in the graph's box: to the right of its node, or to its
+/// left, or under it when neither side has room.
+fn menu_place(root: &Element, id: BrokerId) -> Option<MenuAt> {
+    let wrap = root.query_selector(".graph-wrap").ok().flatten()?;
+    let node = root
+        .query_selector(&format!("g[data-broker=\"{id}\"] .body"))
+        .ok()
+        .flatten()?;
+    let (w, n) = (
+        wrap.get_bounding_client_rect(),
+        node.get_bounding_client_rect(),
+    );
+    let (nl, nt, nr, nb) = (
+        n.left() - w.left(),
+        n.top() - w.top(),
+        n.right() - w.left(),
+        n.bottom() - w.top(),
+    );
+    let width = MENU_W.min(w.width() - 16.0);
+    let (left, top) = if nr + 8.0 + width <= w.width() - 8.0 {
+        (nr + 8.0, nt)
+    } else if nl - 8.0 - width >= 8.0 {
+        (nl - 8.0 - width, nt)
+    } else {
+        (
+            ((nl + nr) / 2.0 - width / 2.0).clamp(8.0, (w.width() - width - 8.0).max(8.0)),
+            nb + 6.0,
+        )
+    };
+    Some(MenuAt {
+        broker: id,
+        left,
+        top: top.max(4.0),
+    })
+}
+
+/// The broker whose node `target` is (or is inside), if any.
+fn broker_of(target: Option<web_sys::EventTarget>) -> Option<(Element, BrokerId)> {
+    let el = target?.dyn_into::<Element>().ok()?;
+    let node = el.closest("g.node[data-broker]").ok().flatten()?;
+    let id = node.get_attribute("data-broker")?.parse().ok()?;
+    Some((node, id))
+}
+
+/// Where a key was pressed, as the shortcuts see it.
+fn focus_kind(target: Option<web_sys::EventTarget>) -> Focus {
+    let Some(el) = target.and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return Focus::Other;
+    };
+    let tag = el.tag_name().to_ascii_lowercase();
+    let editable = el
+        .dyn_ref::<web_sys::HtmlElement>()
+        .is_some_and(|h| h.is_content_editable());
+    if matches!(tag.as_str(), "input" | "select" | "textarea") || editable {
+        Focus::Typing
+    } else if el.matches("g.node[data-broker]").unwrap_or(false) {
+        Focus::Broker
+    } else if matches!(tag.as_str(), "button" | "summary" | "a")
+        || el.get_attribute("role").as_deref() == Some("button")
+    {
+        Focus::Button
+    } else {
+        Focus::Other
+    }
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> Html {
     let model = use_reducer(Model::from_location);
+    let uid = *use_state(next_instance);
+    let root = use_node_ref();
+    let tab = use_state(|| Tab::Cluster);
+    let setup_open = use_state(|| false);
+    let help = use_state(|| false);
+    let menu = use_state(|| None::<MenuAt>);
+    // Where the focus was when the help overlay opened: it goes back there.
+    let help_return = use_mut_ref(|| None::<Element>);
+    let long_press = use_memo((), |_| LongPress::default());
 
     {
         let d = model.dispatcher();
@@ -225,10 +331,224 @@ pub fn App() -> Html {
         let d = model.dispatcher();
         Callback::from(move |_: MouseEvent| d.dispatch(Action::DismissError))
     };
+    let open_menu = {
+        let (root, menu) = (root.clone(), menu.clone());
+        Callback::from(move |id: BrokerId| {
+            if let Some(at) = root.cast::<Element>().and_then(|r| menu_place(&r, id)) {
+                menu.set(Some(at));
+            }
+        })
+    };
+    // Closes the menu; `refocus` gives the focus back to its broker's node.
+    let close_menu = {
+        let (root, menu) = (root.clone(), menu.clone());
+        Callback::from(move |refocus: bool| {
+            let Some(at) = *menu else { return };
+            menu.set(None);
+            if refocus {
+                if let Some(node) = root.cast::<Element>().and_then(|r| {
+                    r.query_selector(&format!("g.node[data-broker=\"{}\"]", at.broker))
+                        .ok()
+                        .flatten()
+                }) {
+                    focus(&node);
+                }
+            }
+        })
+    };
+    let open_help = {
+        let (help, help_return) = (help.clone(), help_return.clone());
+        Callback::from(move |_: ()| {
+            *help_return.borrow_mut() = focused();
+            help.set(true);
+        })
+    };
+    let close_help = {
+        let help = help.clone();
+        Callback::from(move |_: ()| help.set(false))
+    };
+    {
+        // Once the overlay is gone (and the page no longer inert), the focus goes back.
+        let help_return = help_return.clone();
+        use_effect_with(*help, move |open| {
+            if !*open {
+                if let Some(el) = help_return.borrow_mut().take() {
+                    focus(&el);
+                }
+            }
+        });
+    }
+
+    // The shortcuts: on the document for the page's own playground (they work before anyone
+    // clicks into it), else on the playground's root.
+    {
+        let (d, help, open_help, open_menu) = (
+            model.dispatcher(),
+            *help,
+            open_help.clone(),
+            open_menu.clone(),
+        );
+        use_listener(
+            root.clone(),
+            "keydown",
+            false,
+            true,
+            Callback::from(move |e: Event| {
+                let Some(k) = e.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                if help || k.default_prevented() {
+                    return;
+                }
+                let other = k.ctrl_key() || k.alt_key() || k.meta_key();
+                let Some(action) = lookup(&k.key(), k.shift_key(), other, focus_kind(k.target()))
+                else {
+                    return;
+                };
+                match action {
+                    PLAY_PAUSE => {
+                        k.prevent_default();
+                        d.dispatch(Action::TogglePlay);
+                    }
+                    HELP => {
+                        k.prevent_default();
+                        open_help.emit(());
+                    }
+                    BROKER_MENU => {
+                        if let Some((_, id)) = broker_of(k.target()) {
+                            k.prevent_default();
+                            open_menu.emit(id);
+                        }
+                    }
+                    STEP_FORWARD => {
+                        k.prevent_default();
+                        d.dispatch(Action::StepForward);
+                    }
+                    STEP_BACK => {
+                        k.prevent_default();
+                        d.dispatch(Action::StepBack);
+                    }
+                    JUMP_NEXT => {
+                        k.prevent_default();
+                        d.dispatch(Action::JumpNext);
+                    }
+                    _ => {}
+                }
+            }),
+        );
+    }
+    // A right click, or a long press that the browser reports as one, opens a broker's menu.
+    {
+        let open_menu = open_menu.clone();
+        use_listener(
+            root.clone(),
+            "contextmenu",
+            false,
+            false,
+            Callback::from(move |e: Event| {
+                if let Some((_, id)) = broker_of(e.target()) {
+                    e.prevent_default();
+                    open_menu.emit(id);
+                }
+            }),
+        );
+    }
+    // A long press on a touch screen opens a broker's menu; pressing outside the menu closes it.
+    {
+        let (lp, open_menu, close_menu, is_open) = (
+            long_press.clone(),
+            open_menu.clone(),
+            close_menu.clone(),
+            menu.is_some(),
+        );
+        use_listener(
+            root.clone(),
+            "pointerdown",
+            true,
+            false,
+            Callback::from(move |e: Event| {
+                let Some(p) = e.dyn_ref::<PointerEvent>() else {
+                    return;
+                };
+                let target = p.target();
+                let in_menu = target
+                    .clone()
+                    .and_then(|t| t.dyn_into::<Element>().ok())
+                    .and_then(|el| el.closest(".broker-menu, g.more").ok().flatten())
+                    .is_some();
+                if is_open && !in_menu {
+                    close_menu.emit(false);
+                }
+                lp.swallow_click.set(false);
+                if p.pointer_type() == "mouse" {
+                    return;
+                }
+                if let Some((_, id)) = broker_of(target) {
+                    let open_menu = open_menu.clone();
+                    lp.start((p.client_x() as f64, p.client_y() as f64), move || {
+                        open_menu.emit(id)
+                    });
+                }
+            }),
+        );
+    }
+    {
+        let lp = long_press.clone();
+        use_listener(
+            root.clone(),
+            "pointermove",
+            true,
+            false,
+            Callback::from(move |e: Event| {
+                if let Some(p) = e.dyn_ref::<PointerEvent>() {
+                    let (x, y) = lp.start.get();
+                    if (p.client_x() as f64 - x).hypot(p.client_y() as f64 - y) > 10.0 {
+                        lp.cancel();
+                    }
+                }
+            }),
+        );
+    }
+    {
+        let lp = long_press.clone();
+        use_listener(
+            root.clone(),
+            "pointerup",
+            true,
+            false,
+            Callback::from(move |_: Event| lp.cancel()),
+        );
+    }
+    {
+        let lp = long_press.clone();
+        use_listener(
+            root.clone(),
+            "pointercancel",
+            true,
+            false,
+            Callback::from(move |_: Event| lp.cancel()),
+        );
+    }
+    {
+        // The click that ends a long press does not crash the broker too.
+        let lp = long_press.clone();
+        use_listener(
+            root.clone(),
+            "click",
+            true,
+            false,
+            Callback::from(move |e: Event| {
+                if lp.swallow_click.replace(false) {
+                    e.prevent_default();
+                    e.stop_propagation();
+                }
+            }),
+        );
+    }
     let onkeydown = {
-        let d = model.dispatcher();
+        let (d, menu_open) = (model.dispatcher(), menu.is_some());
         Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
+            if e.key() == "Escape" && !menu_open {
                 d.dispatch(Action::Select(None));
             }
         })
@@ -300,53 +620,162 @@ pub fn App() -> Html {
     };
     let event_count = world.events().len();
     let keep_internal = coordinator_keys(&state);
+    let said = latest(world.events()).map(|(_, at, s)| (at, s));
+    let latest_line = said
+        .as_ref()
+        .map(|(at, s)| format!("t = {}: {s}", fmt_ms(*at)));
+
+    let tabs: Vec<Tab> = Tab::ALL
+        .into_iter()
+        .filter(|t| match t {
+            Tab::Partitions => with_topic,
+            Tab::Group => with_group,
+            _ => true,
+        })
+        .collect();
+    let current = if tabs.contains(&*tab) {
+        *tab
+    } else {
+        Tab::Cluster
+    };
+    let on_tab = {
+        let tab = tab.clone();
+        Callback::from(move |t: Tab| tab.set(t))
+    };
+    let on_setup = {
+        let setup_open = setup_open.clone();
+        Callback::from(move |_: ()| setup_open.set(!*setup_open))
+    };
+    let setup_id = format!("kep{uid}-setup");
+    let help_button = {
+        let open_help = open_help.clone();
+        Callback::from(move |_: MouseEvent| open_help.emit(()))
+    };
+    let part = |t: Tab| part_classes(t, current);
+    let upcoming = host
+        .session
+        .upcoming()
+        .first()
+        .map(|(at, c)| (*at, c.to_string()));
+    let story = match (&m.imported, m.story) {
+        (Some(file), _) => story_box(
+            "imported",
+            file.1.clone(),
+            file.0
+                .file
+                .get("description")
+                .and_then(|d| d.as_str())
+                .unwrap_or_default()
+                .to_string(),
+            upcoming,
+            &dispatch,
+        ),
+        (None, Some(i)) => story_box(
+            "story",
+            stories::title(i),
+            stories::load(i)
+                .ok()
+                .and_then(|s| s.file.description)
+                .unwrap_or_default(),
+            upcoming,
+            &dispatch,
+        ),
+        (None, None) => html! {},
+    };
+    let next = (m.story.is_none() && m.imported.is_none()).then(|| next_try(&state));
+    let menu_html = (*menu).and_then(|at| {
+        let b = state.brokers.get(&at.broker)?;
+        let items = broker_menu(at.broker, b, with_topic, m.pause_secs().unwrap_or(20));
+        let on_command = {
+            let (on_command, close_menu) = (on_command.clone(), close_menu.clone());
+            Callback::from(move |c: Command| {
+                on_command.emit(c);
+                close_menu.emit(true);
+            })
+        };
+        let on_details = {
+            let (on_select, menu) = (on_select.clone(), menu.clone());
+            Callback::from(move |id: BrokerId| {
+                menu.set(None);
+                on_select.emit(Some(id));
+            })
+        };
+        let on_close = {
+            let close_menu = close_menu.clone();
+            Callback::from(move |_: ()| close_menu.emit(true))
+        };
+        Some(html! {
+            <BrokerMenu broker={at.broker} {items} left={at.left} top={at.top}
+                        title_id={format!("kep{uid}-menu-title")} {on_command} {on_details} {on_close} />
+        })
+    });
+    let handlers = Handlers {
+        on_command: &on_command,
+        on_select: &on_select,
+        on_add: &on_add,
+        on_menu: &open_menu,
+    };
+    let tabpanel = |t: Tab| (panel_id(uid, t), tab_id(uid, t));
 
     html! {
-        <div class="page" {onkeydown} {ondragover} {ondrop}>
-            <main class="layout">
+        <div class="page" ref={root} tabindex="-1" data-tab={current.name()} {onkeydown} {ondragover} {ondrop}>
+            <main class="layout" inert={*help}>
                 <div class="stage">
                     <header class="top">
-                        <div class="title">
-                            <h1>{ "Kafka Election Playground" }</h1>
-                            <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller, its partition leaders and its consumer groups' leaders" }</p>
-                        </div>
+                        <h1>{ "Kafka Election" }<span class="hide-phone">{ " Playground" }</span></h1>
                         { controller_stat(&state) }
+                        <button class="help-button" onclick={help_button} aria-haspopup="dialog"
+                                aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" data-testid="help">{ "?" }</button>
                     </header>
-                    { match (&m.imported, m.story) {
-                        (Some(file), _) => story_box("imported", file.1.clone(),
-                            file.0.file.get("description").and_then(|d| d.as_str()).unwrap_or_default().to_string(),
-                            host.session.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
-                        (None, Some(i)) => story_box("story", stories::title(i),
-                            stories::load(i).ok().and_then(|s| s.file.description).unwrap_or_default(),
-                            host.session.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
-                        (None, None) => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group),
-                    } }
-                    { controls(m, state.time_ms, &dispatch) }
+                    { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
                     { timeline(m, &dispatch) }
-                    <div class="graph-wrap panel">
-                        <p class="graph-hint">
-                            { "Tap the crowned controller to crash it; tap ⋯ for more." }
-                            if with_group {
-                                { " Tap a consumer to crash it, a crashed one to start it again; shift-click (or Leave in the group panel) makes it leave." }
-                            }
-                            { " The explanation is below." }
-                        </p>
-                        { graph(&view, &on_command, &on_select, &on_add) }
-                        { play_overlay(m, &dispatch) }
-                        { legend(with_topic, with_group) }
+                    { tab_bar(uid, current, &tabs, &on_tab) }
+                    <div class={part(Tab::Cluster)} id={tabpanel(Tab::Cluster).0} role="tabpanel"
+                         aria-labelledby={tabpanel(Tab::Cluster).1}>
+                        { now_strip(latest_line, next, story) }
+                        <div class="graph-wrap panel">
+                            { graph(&view, &handlers) }
+                            { menu_html.unwrap_or_default() }
+                            { play_overlay(m, &dispatch) }
+                        </div>
+                        { panel(m, &state, &panel_partitions, &dispatch) }
                     </div>
-                    { panel(m, &state, &panel_partitions, &dispatch) }
-                    { groups(m, &state, &consumers, settings, &dispatch) }
-                    { partitions(m, &state, topics, &dispatch) }
+                    <div class={part(Tab::Explain)} id={tabpanel(Tab::Explain).0} role="tabpanel"
+                         aria-labelledby={tabpanel(Tab::Explain).1}>
+                        <details class="explain panel">
+                            <summary>{ "How to read the graph, and what to try" }</summary>
+                            { intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group) }
+                            { legend(with_topic, with_group) }
+                        </details>
+                    </div>
+                    if with_group {
+                        <div class={part(Tab::Group)} id={tabpanel(Tab::Group).0} role="tabpanel"
+                             aria-labelledby={tabpanel(Tab::Group).1}>
+                            { groups(m, &state, &consumers, settings, &dispatch) }
+                        </div>
+                    }
+                    if with_topic {
+                        <div class={part(Tab::Partitions)} id={tabpanel(Tab::Partitions).0} role="tabpanel"
+                             aria-labelledby={tabpanel(Tab::Partitions).1}>
+                            { partitions(m, &state, topics, &dispatch) }
+                        </div>
+                    }
                 </div>
-                <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
-                          key_only={m.key_only} {keep_internal} {on_key_only} />
+                <div class={classes!(part(Tab::Log), "log-wrap")} id={tabpanel(Tab::Log).0} role="tabpanel"
+                     aria-labelledby={tabpanel(Tab::Log).1}>
+                    <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
+                              key_only={m.key_only} {keep_internal} {on_key_only} />
+                </div>
             </main>
             if let Some(n) = &m.notice {
                 <div class="notice" role="status" data-testid="notice">
                     <span class="alert-text">{ n.clone() }</span>
                     <button class="ghost" onclick={dismiss.clone()} aria-label="Dismiss the notice">{ "×" }</button>
                 </div>
+            }
+            { live_region(said.map(|(_, s)| s)) }
+            if *help {
+                <HelpDialog title_id={format!("kep{uid}-help-title")} on_close={close_help} />
             }
             if let Some(err) = &m.error {
                 <div class="alert" role="alert" data-testid="error">

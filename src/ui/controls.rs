@@ -33,8 +33,19 @@ fn random_seed() -> Result<u64, String> {
     Ok(u64::from_le_bytes(buf) % 1_000_000)
 }
 
-/// Renders the toolbar.
-pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
+/// Renders the toolbar. On a narrow screen the cluster's setup (story, brokers, profile,
+/// seed, reset) folds behind a button: `setup_open` says whether it is shown, `setup_id`
+/// is its id (unique to this playground) and `on_setup` flips it.
+pub fn controls(
+    m: &Model,
+    now_ms: u64,
+    dispatch: &Callback<Action>,
+    (setup_open, setup_id, on_setup): (bool, &str, &Callback<()>),
+) -> Html {
+    let toggle_setup = {
+        let on_setup = on_setup.clone();
+        Callback::from(move |_: MouseEvent| on_setup.emit(()))
+    };
     let play = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::TogglePlay))
@@ -118,7 +129,12 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
                     <span class="clock-label hide-narrow">{ "t =" }</span>
                     <output data-testid="clock" aria-label="Virtual clock" aria-live="off">{ fmt_ms(now_ms) }</output>
                 </div>
+                <button class="setup-toggle" aria-expanded={setup_open.to_string()} aria-controls={setup_id.to_string()}
+                        onclick={toggle_setup} data-testid="setup-toggle">
+                    <span class="icon" aria-hidden="true">{ "⚙" }</span><span class="setup-text">{ "Setup" }</span>
+                </button>
             </div>
+            <div class={classes!("setup", setup_open.then_some("open"))} id={setup_id.to_string()}>
             <div class="group">
                 <label class="field" title="Replay one of the classic stories, step by step, or play freely.">
                     <span>{ "story" }</span>
@@ -156,6 +172,7 @@ pub fn controls(m: &Model, now_ms: u64, dispatch: &Callback<Action>) -> Html {
                 <button data-testid="reset" onclick={reset} title="Start the same cluster again from t = 0">
                     <span class="icon" aria-hidden="true">{ "↺" }</span>{ "Reset" }
                 </button>
+            </div>
             </div>
         </div>
     }

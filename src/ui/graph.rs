@@ -1,7 +1,7 @@
 //! The cluster graph on the page: the model of [`crate::view::graph`] (what to draw, where,
 //! and what a press does), rendered as Yew's virtual DOM from its markup
 //! ([`crate::view::svg`]). This file decides nothing: it hands a press's command to the
-//! world, or the broker whose panel it opens to the page.
+//! world, or the broker whose panel or menu it opens to the page.
 
 use crate::sim::{BrokerId, Command};
 use crate::view::graph::{graph as graph_model, Press};
@@ -12,26 +12,22 @@ use yew::virtual_dom::{Key, VList, VNode, VTag, VText};
 
 pub use crate::view::graph::GraphView;
 
-/// Where a press goes: commands to the world, the panel's broker, a consumer to add.
-struct Handlers<'a> {
-    on_command: &'a Callback<Command>,
-    on_select: &'a Callback<Option<BrokerId>>,
-    on_add: &'a Callback<String>,
+/// Where a press goes: commands to the world, the panel's broker, a consumer to add, the
+/// broker whose menu opens.
+pub struct Handlers<'a> {
+    /// Commands to the world.
+    pub on_command: &'a Callback<Command>,
+    /// The broker whose panel opens (`None`: it closes).
+    pub on_select: &'a Callback<Option<BrokerId>>,
+    /// The group a consumer joins.
+    pub on_add: &'a Callback<String>,
+    /// The broker whose menu opens beside its node.
+    pub on_menu: &'a Callback<BrokerId>,
 }
 
 /// Renders the graph.
-pub fn graph(
-    v: &GraphView<'_>,
-    on_command: &Callback<Command>,
-    on_select: &Callback<Option<BrokerId>>,
-    on_add: &Callback<String>,
-) -> Html {
-    let handlers = Handlers {
-        on_command,
-        on_select,
-        on_add,
-    };
-    element(graph_element(&graph_model(v)), &handlers)
+pub fn graph(v: &GraphView<'_>, handlers: &Handlers<'_>) -> Html {
+    element(graph_element(&graph_model(v)), handlers)
 }
 
 // The markup is built afresh for every frame and consumed here: its strings move into the
@@ -141,6 +137,23 @@ fn pressable(tag: &'static str, press: &Press, h: &Handlers<'_>) -> VTag {
             let on_command = h.on_command.clone();
             (
                 Callback::from(move |e: MouseEvent| on_command.emit(pick(e.shift_key()))),
+                Some(key),
+            )
+        }
+        Press::Menu { broker } => {
+            let broker = *broker;
+            let key = {
+                let on_menu = h.on_menu.clone();
+                Callback::from(move |e: KeyboardEvent| {
+                    if activates(&e) {
+                        e.prevent_default();
+                        on_menu.emit(broker);
+                    }
+                })
+            };
+            let on_menu = h.on_menu.clone();
+            (
+                Callback::from(move |_: MouseEvent| on_menu.emit(broker)),
                 Some(key),
             )
         }

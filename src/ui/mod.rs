@@ -9,10 +9,15 @@
 //!   [`partitions`]: the partition table with the producer's and the topics' controls;
 //! - [`overlay`]: the play overlay of a story opened paused; [`seen`]: a story starts once
 //!   the page is in view;
+//! - [`shell`]: the tabs of narrow screens and the strip of what just happened;
+//!   [`broker_menu`]: a broker's menu beside its node; [`a11y`]: shortcuts, focus, the
+//!   live region and the help overlay;
 //! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
 //!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
 
+pub mod a11y;
 pub mod app;
+pub mod broker_menu;
 pub mod controls;
 pub mod event_log;
 pub mod graph;
@@ -23,6 +28,7 @@ pub mod overlay;
 pub mod panel;
 pub mod partitions;
 pub mod seen;
+pub mod shell;
 pub mod stories;
 pub mod timeline;
 

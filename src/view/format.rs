@@ -118,6 +118,11 @@ pub fn lag(p: &PartitionView, id: BrokerId) -> u64 {
 
 /// The accessible name of a broker node, e.g. "Broker 2, running, controller, epoch 2".
 pub fn aria_label(id: u32, view: &BrokerView, now: u64) -> String {
+    format!("{}: {}", aria_description(id, view, now), aria_action(view))
+}
+
+/// What a broker node's accessible name says it is: its id, state, role and countdowns.
+pub fn aria_description(id: u32, view: &BrokerView, now: u64) -> String {
     let mut parts = vec![format!("Broker {id}"), state_words(view.state.name())];
     match view.controller_role {
         ControllerRole::Controller => {
@@ -140,13 +145,16 @@ pub fn aria_label(id: u32, view: &BrokerView, now: u64) -> String {
     if view.zk_link_cut {
         parts.push("ZooKeeper link cut".into());
     }
-    let action = if click_starts(view) {
-        "press to start"
-    } else {
-        "press to crash"
-    };
-    parts.push(action.into());
     parts.join(", ")
+}
+
+/// What pressing a broker node does, as its accessible name says it.
+pub fn aria_action(view: &BrokerView) -> &'static str {
+    if click_starts(view) {
+        "press Enter to start it"
+    } else {
+        "press Enter to crash it"
+    }
 }
 
 /// Whether a topic is one of Kafka's internal topics (the core's rule).

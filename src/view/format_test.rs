@@ -77,7 +77,10 @@ fn a_new_brokers_words() {
     let b = &state.brokers[&1];
     assert!(click_starts(b));
     assert_eq!(status_lines(b, 0), [("not started".to_string(), "state")]);
-    assert_eq!(aria_label(1, b, 0), "Broker 1, not started, press to start");
+    assert_eq!(
+        aria_label(1, b, 0),
+        "Broker 1, not started: press Enter to start it"
+    );
 }
 
 #[test]
@@ -94,7 +97,7 @@ fn the_controllers_and_a_paused_brokers_words() {
     let now = state.time_ms;
     assert_eq!(
         aria_label(1, &state.brokers[&1], now),
-        "Broker 1, running, controller, epoch 1, press to crash"
+        "Broker 1, running, controller, epoch 1: press Enter to crash it"
     );
     assert!(!click_starts(&state.brokers[&1]));
     let paused = &state.brokers[&3];
@@ -109,7 +112,7 @@ fn the_controllers_and_a_paused_brokers_words() {
     );
     assert_eq!(
         aria_label(3, paused, now),
-        "Broker 3, paused, wakes in 28.0 s, ZooKeeper session expires in 15.1 s, press to crash"
+        "Broker 3, paused, wakes in 28.0 s, ZooKeeper session expires in 15.1 s: press Enter to crash it"
     );
 }
 
@@ -126,7 +129,9 @@ fn a_cut_zookeeper_link_is_said() {
         status_lines(b, state.time_ms).last(),
         Some(&("ZooKeeper link cut".to_string(), "cut-note"))
     );
-    assert!(aria_label(2, b, state.time_ms).ends_with(", ZooKeeper link cut, press to crash"));
+    assert!(
+        aria_label(2, b, state.time_ms).ends_with(", ZooKeeper link cut: press Enter to crash it")
+    );
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn first_frame_draws_every_broker_zookeeper_and_the_add_place() {
             let node = format!(
                 "<g class=\"node\" transform=\"translate({:.1},{:.1})\" data-broker=\"{id}\" \
                  data-state=\"not_started\" role=\"button\" tabindex=\"0\" \
-                 aria-label=\"Broker {id}, not started, press to start\">",
+                 aria-label=\"Broker {id}, not started: press Enter to start it, m for its menu\">",
                 b.at.x, b.at.y
             );
             assert!(svg.contains(&node), "broker {id} (compact: {compact})");
@@ -48,15 +48,15 @@ fn first_frame_draws_every_broker_zookeeper_and_the_add_place() {
 fn first_frame_at_a_phone_width_is_the_compact_layout() {
     let svg = first_frame_svg(true);
     assert!(svg.contains(
-        "class=\"graph compact with-consumers\" viewBox=\"-242 -341 484 808\" role=\"group\" \
+        "class=\"graph compact with-consumers\" viewBox=\"-242 -318 484 769\" role=\"group\" \
          aria-label=\"Cluster graph: ZooKeeper and 3 brokers\""
     ));
-    assert!(svg.contains("<g class=\"node\" transform=\"translate(0.0,-245.0)\" data-broker=\"1\""));
+    assert!(svg.contains("<g class=\"node\" transform=\"translate(0.0,-222.0)\" data-broker=\"1\""));
     assert!(
-        svg.contains("<g class=\"node\" transform=\"translate(112.0,180.0)\" data-broker=\"2\"")
+        svg.contains("<g class=\"node\" transform=\"translate(112.0,164.0)\" data-broker=\"2\"")
     );
     assert!(
-        svg.contains("<g class=\"node\" transform=\"translate(-112.0,180.0)\" data-broker=\"3\"")
+        svg.contains("<g class=\"node\" transform=\"translate(-112.0,164.0)\" data-broker=\"3\"")
     );
 }
 

@@ -18,6 +18,16 @@ pub fn compact_at(width_px: f64) -> bool {
     width_px < NARROW_PX
 }
 
+/// How far from the middle the dense layout's two columns of brokers stand.
+pub const DENSE_DX: f64 = 110.0;
+
+/// Whether the graph takes its dense layout: a narrow screen and four brokers or more, in two
+/// columns under ZooKeeper, with its type a little bigger so that it stays 12 px or more on
+/// a phone.
+pub fn dense(compact: bool, brokers: usize) -> bool {
+    compact && brokers >= 4
+}
+
 /// Where the brokers sit: on an ellipse around ZooKeeper, the first at the top, with room
 /// enough between neighbours for their labels.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +81,13 @@ impl Layout {
         let n = count as f64;
         // The longest znode line is "/brokers/ids: [1,2,…,n]" when every broker is registered.
         let chars = 15.0 + 2.0 * n;
-        let zk_w = (chars * if compact { 8.9 } else { 8.2 } + 34.0).max(ZK_MIN_W);
+        // The dense layout draws the znodes bigger (see `dense`).
+        let per_char = match (compact, dense(compact, count)) {
+            (true, true) => 10.4,
+            (true, false) => 8.9,
+            (false, _) => 8.2,
+        };
+        let zk_w = (chars * per_char + 34.0).max(ZK_MIN_W);
         let on_ellipse = |rx: f64, ry: f64, start: f64| -> Vec<Pt> {
             (0..count)
                 .map(|k| {
@@ -89,19 +105,33 @@ impl Layout {
                 1 | 2 => on_ellipse(0.0, 210.0, top),
                 // A phone's default: one broker above ZooKeeper, two below, close enough to read.
                 3 => vec![
-                    Pt { x: 0.0, y: -245.0 },
-                    Pt { x: 112.0, y: 180.0 },
+                    Pt { x: 0.0, y: -222.0 },
+                    Pt { x: 112.0, y: 164.0 },
                     Pt {
                         x: -112.0,
-                        y: 180.0,
+                        y: 164.0,
                     },
                 ],
-                // Tall and narrow; even counts turn half a step so nobody sits beside ZooKeeper.
+                // Two columns under ZooKeeper, row by row (an odd last one in the middle): a
+                // phone's width holds two brokers with their labels at a readable size.
                 _ => {
-                    let rx = zk_w / 2.0 + 60.0 + (n - 4.0) * 12.0;
-                    let ry = 320.0 + (n - 4.0) * 14.0;
-                    let start = if count % 2 == 0 { top + PI / n } else { top };
-                    on_ellipse(rx, ry, start)
+                    let step = ABOVE + below(true) + extra + 12.0;
+                    (0..count)
+                        .map(|k| {
+                            let (row, col) = (k / 2, k % 2);
+                            let alone = k + 1 == count && col == 0;
+                            Pt {
+                                x: if alone {
+                                    0.0
+                                } else if col == 0 {
+                                    -DENSE_DX
+                                } else {
+                                    DENSE_DX
+                                },
+                                y: ZK_H / 2.0 + 16.0 + ABOVE + row as f64 * step,
+                            }
+                        })
+                        .collect()
                 }
             }
         } else {
@@ -137,6 +167,21 @@ impl Layout {
         // The producer: beside ZooKeeper if there is room, else in a corner, else at the left.
         let producer = with_producer.then(|| {
             let (w, h) = producer_size(compact);
+            if dense(compact, count) {
+                // Above ZooKeeper at the left, inside the columns' width.
+                let at = Pt {
+                    x: x0.min(-zk_w / 2.0) + w / 2.0,
+                    y: -ZK_H / 2.0 - 14.0 - h / 2.0,
+                };
+                y0 = y0.min(at.y - h / 2.0);
+                taken.push((
+                    at.x - w / 2.0,
+                    at.y - h / 2.0,
+                    at.x + w / 2.0,
+                    at.y + h / 2.0,
+                ));
+                return at;
+            }
             let beside = -zk_w / 2.0 - 18.0 - w / 2.0;
             let mut candidates: Vec<Pt> = [0.0, -0.6, 0.6, -1.2, 1.2, -1.8, 1.8]
                 .iter()
@@ -189,7 +234,12 @@ impl Layout {
         let total = slots.len() + adds;
         if total > 0 {
             let fit = (((x1 - x0) + 60.0) / g.slot).floor() as usize;
-            let per_row = fit.max(if compact { 3 } else { 4 });
+            let per_row = if dense(compact, ids.len()) {
+                // As wide as the two columns, no wider.
+                (((x1 - x0) / g.slot).floor() as usize).max(1)
+            } else {
+                fit.max(if compact { 3 } else { 4 })
+            };
             let full_h = g.above + g.below + ROW_GAP;
             let mut y = bus_y + 12.0 + g.above;
             for k in 0..total {
@@ -300,8 +350,14 @@ impl Layout {
             .map(|(_, l)| *l)
             .filter(|l| (*l - self.bus_y).abs() > 0.5);
         let mut best: Option<(usize, f64, Vec<Pt>)> = None;
+        // The dense layout keeps its gutters close, to stay narrow.
+        let gap = if dense(self.compact, self.nodes.len()) {
+            6.0
+        } else {
+            14.0
+        };
         for side in [-1.0, 1.0] {
-            let mut xg = bp.x + side * (LABEL_HALF_W + 14.0);
+            let mut xg = bp.x + side * (LABEL_HALF_W + gap);
             for _ in 0..16 {
                 let lane = (xg - 3.0, bp.y, xg + 3.0, self.bus_y);
                 let blocking = self
@@ -313,7 +369,7 @@ impl Layout {
                         Some(acc.map_or(e, |a| if side > 0.0 { a.max(e) } else { a.min(e) }))
                     });
                 match blocking {
-                    Some(edge) => xg = edge + side * 14.0,
+                    Some(edge) => xg = edge + side * gap,
                     None => break,
                 }
             }

@@ -72,9 +72,9 @@ fn default_cluster_at_360_px() {
     // One broker above ZooKeeper, two below.
     let ids: Vec<u32> = l.nodes.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, [1, 2, 3]);
-    assert!(near(l.nodes[0].1, 0.0, -245.0));
-    assert!(near(l.nodes[1].1, 112.0, 180.0));
-    assert!(near(l.nodes[2].1, -112.0, 180.0));
+    assert!(near(l.nodes[0].1, 0.0, -222.0));
+    assert!(near(l.nodes[1].1, 112.0, 164.0));
+    assert!(near(l.nodes[2].1, -112.0, 164.0));
     assert_eq!(l.zk_w, 224.0);
     assert_eq!(l.extra, 0.0, "no partition exists at t = 0: no badges");
     assert!(near(
@@ -83,10 +83,10 @@ fn default_cluster_at_360_px() {
         0.0
     ));
     assert_eq!(l.slots.len(), 1, "the group's \"add\" place");
-    assert!(near(l.slots[0], 0.0, 405.0));
-    assert_eq!(l.bus_y, 329.0);
-    assert_eq!(l.view_box, "-242 -341 484 808");
-    assert_eq!(l.view, (-242.0, -341.0, 484.0, 808.0));
+    assert!(near(l.slots[0], 0.0, 389.0));
+    assert_eq!(l.bus_y, 313.0);
+    assert_eq!(l.view_box, "-242 -318 484 769");
+    assert_eq!(l.view, (-242.0, -318.0, 484.0, 769.0));
     assert_apart_and_inside(&l);
 }
 
@@ -131,5 +131,36 @@ fn running_cluster_with_badges_and_consumers_stays_apart_at_both_widths() {
     // At 360 px three to a row: the later rows have lanes of their own.
     let l = layout_of(&w, true);
     assert_eq!(l.lanes.iter().filter(|y| **y == l.bus_y).count(), 3);
-    assert!(near(l.nodes[0].1, 0.0, -245.0 - 68.0));
+    assert!(near(l.nodes[0].1, 0.0, -222.0 - 68.0));
+}
+
+#[test]
+fn nine_brokers_on_a_phone_stand_in_two_columns_narrow_enough_to_read() {
+    use crate::sim::Profile;
+    use crate::view::setup::{free_setup, DEFAULT_SEED};
+    let (setup, _) = free_setup(
+        DEFAULT_SEED,
+        Profile::default(),
+        (9, 3, 3),
+        crate::sim::assignors::Assignor::Range,
+    );
+    let mut w = crate::sim::World::new(&setup);
+    w.advance_to(5_000);
+    let l = layout_of(&w, true);
+    let xs: Vec<f64> = l.nodes.iter().map(|(_, p)| p.x).collect();
+    assert_eq!(
+        xs,
+        [-110.0, 110.0, -110.0, 110.0, -110.0, 110.0, -110.0, 110.0, 0.0]
+    );
+    assert!(
+        l.nodes.windows(2).all(|p| p[0].1.y <= p[1].1.y),
+        "row by row"
+    );
+    // At most 470 across: in a phone's 340 px the type is drawn at 0.72 of its size or more.
+    assert!(l.view.2 <= 470.0, "{:?}", l.view);
+    assert_apart_and_inside(&l);
+    // Four brokers take it too; three keep the phone's own layout.
+    assert!(crate::view::layout::dense(true, 4));
+    assert!(!crate::view::layout::dense(true, 3));
+    assert!(!crate::view::layout::dense(false, 9));
 }

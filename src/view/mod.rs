@@ -11,8 +11,11 @@
 //!   [`markup`] tree the page renders or as an SVG string;
 //! - [`waits`]: every countdown a learner waits on, as words;
 //! - [`first_steps`]: the choices made for a learner who has not made them yet;
-//! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively.
+//! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively;
+//! - [`announce`]: the latest key event in a sentence and what to try next; [`menu`]: a
+//!   broker's menu; [`shortcuts`]: the keyboard shortcuts.
 
+pub mod announce;
 pub mod first_steps;
 pub mod flights;
 pub mod format;
@@ -21,10 +24,14 @@ pub mod geometry;
 pub mod graph;
 pub mod layout;
 pub mod markup;
+pub mod menu;
 pub mod setup;
+pub mod shortcuts;
 pub mod svg;
 pub mod waits;
 
+#[cfg(test)]
+mod announce_test;
 #[cfg(test)]
 mod first_steps_test;
 #[cfg(test)]
@@ -33,5 +40,7 @@ mod format_test;
 mod frame_test;
 #[cfg(test)]
 mod layout_test;
+#[cfg(test)]
+mod shortcuts_test;
 #[cfg(test)]
 mod waits_test;

@@ -44,6 +44,7 @@ pub fn graph_element(g: &Graph) -> Element {
                 Some("graph"),
                 g.compact.then_some("compact"),
                 g.with_consumers.then_some("with-consumers"),
+                g.dense.then_some("dense"),
             ]),
         )
         .attr("viewBox", g.view_box.clone())
@@ -584,6 +585,15 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
         .attr("aria-pressed", b.selected.to_string())
         .press(b.more_press.clone())
         .child(Element::new("title").text(more_label))
+        // A touch target of 44 px or more (while the graph is drawn at 0.65 of its size or
+        // more), transparent, reaching outwards from the node rather than over it.
+        .child(
+            Element::new("circle")
+                .attr("class", "hit")
+                .attr("cx", "10")
+                .attr("cy", "-10")
+                .attr("r", "34"),
+        )
         .child(Element::new("circle").attr("r", "11"))
         .child(
             Element::new("text")

@@ -8,7 +8,8 @@
 # - Trunk 0.22.1 (cargo install --locked)
 # - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (cargo install)
 # - Debian's chromium and chromium-driver (apt-get), used by the browser tests
-# - www/node_modules (npm ci): Playwright's test runner and binaryen (wasm-opt 132) for Trunk
+# - www/node_modules (npm ci): Playwright's test runner, axe-core's Playwright scanner for the
+#   accessibility tests, and binaryen (wasm-opt 132) for Trunk
 # - the crates of Cargo.lock (cargo fetch), so that Trunk's offline build finds them
 #
 # Trunk finds wasm-bindgen and wasm-opt on PATH; the build and test scripts put
@@ -90,13 +91,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y -q "${missing[@]}"
 fi
 
-# --- Node packages: Playwright's runner, binaryen's wasm-opt ------------------------------------
+# --- Node packages: Playwright's runner, axe-core, binaryen's wasm-opt --------------------------
 # npm ci deletes and reinstalls node_modules, so it runs only when the lock changed since the last
 # install (a stamp with the lock's hash) or a tool is missing.
 stamp=www/node_modules/.setup-lock-hash
 lock_hash="$( (cat www/package.json www/package-lock.json) | sha256sum | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock_hash" ] &&
-  [ -x www/node_modules/.bin/playwright ] && [ -x www/node_modules/.bin/wasm-opt ]; then
+  [ -x www/node_modules/.bin/playwright ] && [ -x www/node_modules/.bin/wasm-opt ] &&
+  [ -d www/node_modules/@axe-core/playwright ]; then
   say "www/node_modules: up to date with package-lock.json"
 else
   say "www/node_modules: npm ci"

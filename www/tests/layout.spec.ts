@@ -18,7 +18,10 @@ for (const viewport of sizes) {
       await expect(brokers(page)).toHaveCount(3);
       await page.getByTestId('speed').selectOption('50');
       await ensurePlaying(page);
+      // A narrow screen shows the log under its own tab.
+      if (viewport.width < 1100) await page.getByRole('tab', { name: 'Log' }).click();
       await expect(logEntries(page, 'controller_elected').first()).toBeVisible();
+      if (viewport.width < 1100) await page.getByRole('tab', { name: 'Cluster' }).click();
 
       const overflow = await page.evaluate(() => ({
         scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,

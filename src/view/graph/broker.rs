@@ -1,13 +1,16 @@
 //! A broker's node: its circle with its id, the controller's crown (or the zombie's, or the
 //! "still in /controller" note), its state's icon, the ZooKeeper session's countdown ring,
 //! its replica badges, the lines under it and its "⋯" button. A plain press crashes it, or
-//! starts it when it is down; shift-click, its label or its "⋯" opens its panel.
+//! starts it when it is down; shift-click or its label opens its panel, its "⋯" its menu.
 
 use super::badges::Badge;
 use super::{GraphView, Press};
 use crate::sim::{BrokerId, BrokerState, BrokerView, Command, ControllerRole, ReplicaState};
-use crate::view::format::{aria_label, click_starts, replica_words, status_lines};
+use crate::view::format::{
+    aria_action, aria_description, click_starts, replica_words, status_lines,
+};
 use crate::view::geometry::{arc, badge_h, line_h, Pt, BADGE_GAP, BADGE_TOP, NODE_R};
+use crate::view::layout::dense;
 use crate::view::waits::{broker_isr_lines, isr_waits};
 
 /// The crown and badge above a controller (or a zombie, or a broker `/controller` names).
@@ -77,7 +80,7 @@ pub struct BrokerNode {
     pub label_press: Press,
     /// Where its "⋯" button sits, in the graph's coordinates.
     pub more_at: Pt,
-    /// What pressing "⋯" does.
+    /// What pressing "⋯" does: open its menu.
     pub more_press: Press,
 }
 
@@ -104,11 +107,17 @@ pub fn broker_node(
     };
     let crown = badge.map(|(label, class)| {
         // Capitals in bold are wider than the lower-case "still in /controller".
+        // The dense layout's type is bigger still (17 px, not 14).
+        let grow = if dense(v.compact, v.state.brokers.len()) {
+            17.0 / 14.0
+        } else {
+            1.0
+        };
         let per_char = match (role, v.compact) {
             (ControllerRole::Named, false) => 7.6,
-            (ControllerRole::Named, true) => 8.4,
+            (ControllerRole::Named, true) => 8.4 * grow,
             (_, false) => 8.8,
-            (_, true) => 9.7,
+            (_, true) => 9.7 * grow,
         };
         let w = label.chars().count() as f64 * per_char + 18.0;
         Crown { label, class, w }
@@ -165,7 +174,7 @@ pub fn broker_node(
     let reach = badges.iter().map(|b| b.row + 1).max().map_or(0.0, |rows| {
         BADGE_TOP + rows as f64 * (badge_h(v.compact) + BADGE_GAP)
     });
-    let mut aria = aria_label(id, b, now);
+    let mut aria = aria_description(id, b, now);
     if !badges.is_empty() {
         let leads: Vec<&str> = badges
             .iter()
@@ -197,6 +206,7 @@ pub fn broker_node(
             coordinates.join(", ")
         ));
     }
+    aria.push_str(&format!(": {}, m for its menu", aria_action(b)));
     let selected = v.selected == Some(id);
     let toggle = if selected { None } else { Some(id) };
     BrokerNode {
@@ -233,9 +243,6 @@ pub fn broker_node(
             x: p.x + NODE_R * 0.92,
             y: p.y - NODE_R * 0.92,
         },
-        more_press: Press::Select {
-            click: toggle,
-            key: Some(id),
-        },
+        more_press: Press::Menu { broker: id },
     }
 }

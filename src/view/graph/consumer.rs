@@ -235,9 +235,9 @@ pub fn consumer_node(
         _ => Vec::new(),
     };
     aria.push_str(if alive {
-        "; press to crash it, shift+press to make it leave the group"
+        ": press Enter to crash it, Shift+Enter to make it leave the group"
     } else {
-        "; press to start it again: it rejoins the group"
+        ": press Enter to start it again (it rejoins the group)"
     });
     let title = if alive {
         format!("Crash consumer {name} (shift-click: it leaves the group)")

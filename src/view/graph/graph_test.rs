@@ -32,9 +32,9 @@ fn a_crashed_broker() {
     assert_eq!(b.role, ControllerRole::None);
     assert_eq!(
         b.aria,
-        "Broker 2, crashed, ZooKeeper session expires in 16.1 s, press to start; replicas \
+        "Broker 2, crashed, ZooKeeper session expires in 16.1 s; replicas \
          orders-0 (offline (broker down)), orders-1 (offline (broker down)), orders-2 \
-         (offline (broker down))"
+         (offline (broker down)): press Enter to start it, m for its menu"
     );
     assert_eq!(b.title, "Start broker 2");
     assert_eq!(
@@ -151,7 +151,8 @@ fn a_partition_without_a_leader() {
     let b = g.brokers.iter().find(|b| b.id == 2).expect("broker 2");
     assert_eq!(
         b.aria,
-        "Broker 2, crashed, press to start; replicas orders-1 (offline (broker down))"
+        "Broker 2, crashed; replicas orders-1 (offline (broker down)): press Enter to start it, \
+         m for its menu"
     );
     assert_eq!(b.ring, None, "the session is gone");
     assert_eq!(b.badges.len(), 1);
@@ -221,7 +222,7 @@ fn a_group_with_a_leader() {
     assert_eq!(
         c1.aria,
         "Consumer c1 of group my-group, stable, group leader (generation 1), partitions \
-         orders-0, orders-1; press to crash it, shift+press to make it leave the group"
+         orders-0, orders-1: press Enter to crash it, Shift+Enter to make it leave the group"
     );
     assert_eq!(
         c1.press,
@@ -297,7 +298,9 @@ fn a_group_with_a_leader() {
         b3.labels.last().map(|l| (l.text.as_str(), l.class)),
         Some(("coordinator of my-group", "coord-note"))
     );
-    assert!(b3.aria.ends_with("; group coordinator of my-group"));
+    assert!(b3
+        .aria
+        .ends_with("; group coordinator of my-group: press Enter to crash it, m for its menu"));
     // The markup: the leader's crown and data attributes the browser tests look for.
     let svg = graph_element(&g).to_markup();
     assert!(svg.contains(

@@ -8,7 +8,8 @@
 //! While the producer writes, it is drawn too, with its requests flying to the leaders.
 //!
 //! A plain click (or Enter/Space) on a broker crashes it, or starts it when it is down;
-//! shift-click, its label or its "⋯" opens the broker's panel for the other actions.
+//! shift-click or its label opens the broker's panel; its "⋯" (or a long press, the menu
+//! key, Shift+F10 or `m` on the focused node) opens its menu beside it.
 //!
 //! Consumers sit in a row below the cluster, each with its state, its partitions and, for the
 //! group's leader, a crown with the generation. A line runs from each live consumer to the
@@ -92,6 +93,11 @@ pub enum Press {
         /// LeaveGroup, while it runs.
         shift: Option<Command>,
     },
+    /// A broker's "⋯": a click, Enter or Space opens broker `broker`'s menu beside its node.
+    Menu {
+        /// The broker.
+        broker: BrokerId,
+    },
     /// An "add a consumer" place: the page adds its next consumer to `group`.
     Add {
         /// The group.
@@ -149,6 +155,8 @@ pub struct Graph {
     pub compact: bool,
     /// Whether consumers (or "add" places) are drawn.
     pub with_consumers: bool,
+    /// Whether it takes the dense layout (a narrow screen, four brokers or more).
+    pub dense: bool,
     /// The graph's accessible name.
     pub aria: String,
     /// The links, drawn first.
@@ -306,6 +314,7 @@ pub fn graph(v: &GraphView<'_>) -> Graph {
         view_box: layout.view_box.clone(),
         compact: v.compact,
         with_consumers: !layout.slots.is_empty(),
+        dense: super::layout::dense(v.compact, ids.len()),
         aria,
         edges,
         zookeeper: parts::zookeeper(v.state, layout.zk_w),

@@ -1,0 +1,112 @@
+//! What the page says about the moment: the latest key event as one short sentence (read out
+//! to screen readers and shown beside the graph as "just now"), and what to try next in
+//! free play. Only the events a learner watches for are announced: a new controller, a
+//! partition leader change, a broker crashing, stopping or starting, a partition going
+//! offline, a group leader chosen.
+
+use super::format::{click_starts, is_internal};
+use crate::sim::{fmt_ms, BrokerState, ClusterState, ControllerRole, Event, EventKind, History};
+
+/// The sentence announcing `kind`, if it is one of the key events.
+pub fn announcement(kind: &EventKind) -> Option<String> {
+    Some(match kind {
+        EventKind::ControllerElected { broker, epoch } => {
+            format!("Broker {broker} is the new controller, epoch {epoch}.")
+        }
+        EventKind::LeaderElected {
+            partition,
+            leader,
+            leader_epoch,
+            ..
+        } if !is_internal(topic_of(partition)) => {
+            if *leader < 0 {
+                format!("{partition} has no leader.")
+            } else {
+                format!("{partition}: broker {leader} now leads, leader epoch {leader_epoch}.")
+            }
+        }
+        EventKind::PartitionOffline { partition, .. } if !is_internal(topic_of(partition)) => {
+            format!("{partition} is offline: no replica can lead it.")
+        }
+        EventKind::BrokerCrashed { broker } => format!("Broker {broker} crashed."),
+        EventKind::BrokerStopped { broker } => format!("Broker {broker} shut down."),
+        EventKind::BrokerStarted { broker } => format!("Broker {broker} started."),
+        EventKind::ControllerResigned { broker, epoch } => {
+            format!("Broker {broker} stopped acting as controller (epoch {epoch}).")
+        }
+        EventKind::GroupLeaderChosen {
+            group,
+            member,
+            generation,
+            ..
+        } => format!("{member} leads group {group}, generation {generation}."),
+        _ => return None,
+    })
+}
+
+/// The topic of a partition key (`orders-0` → `orders`).
+fn topic_of(partition: &str) -> &str {
+    partition.rsplit_once('-').map_or(partition, |(t, _)| t)
+}
+
+/// The latest key event of `events`: its index, its time and its sentence.
+pub fn latest(events: &History<Event>) -> Option<(usize, u64, String)> {
+    let n = events.len();
+    events
+        .iter()
+        .rev()
+        .enumerate()
+        .find_map(|(k, e)| announcement(&e.kind).map(|s| (n - 1 - k, e.time_ms, s)))
+}
+
+/// The latest key event as the page shows it beside the graph: `t = 1.234s: …`.
+pub fn latest_line(events: &History<Event>) -> Option<String> {
+    latest(events).map(|(_, at, s)| format!("t = {}: {s}", fmt_ms(at)))
+}
+
+/// What to try next in free play, from the cluster as it stands.
+pub fn next_try(state: &ClusterState) -> String {
+    let down: Vec<u32> = state
+        .brokers
+        .iter()
+        .filter(|(_, b)| click_starts(b) && b.state != BrokerState::NotStarted)
+        .map(|(id, _)| *id)
+        .collect();
+    let counting: Vec<u32> = state
+        .brokers
+        .iter()
+        .filter(|(_, b)| b.session_countdown_ms.is_some())
+        .map(|(id, _)| *id)
+        .collect();
+    let zombie = state
+        .brokers
+        .iter()
+        .find(|(_, b)| b.controller_role == ControllerRole::Zombie)
+        .map(|(id, _)| *id);
+    if let Some(z) = zombie {
+        return format!(
+            "Broker {z} still acts as controller with an old epoch: watch the others reject its requests."
+        );
+    }
+    match state.controller {
+        None if !counting.is_empty() => format!(
+            "Watch broker {}'s ring: when ZooKeeper expires its session, the others race for /controller.",
+            counting[0]
+        ),
+        None if !down.is_empty() && down.len() == state.brokers.len() => {
+            "Every broker is down: press one to start it again.".to_string()
+        }
+        None => "Wait a moment: the brokers register and race to create /controller.".to_string(),
+        Some(c) if down.contains(&c) => format!(
+            "Broker {c} is down but /controller still names it until ZooKeeper expires its session: watch its ring."
+        ),
+        Some(c) => match down.first() {
+            Some(d) => format!(
+                "Press broker {d} to start it again, or crash the controller, broker {c}."
+            ),
+            None => format!(
+                "Press the crowned controller, broker {c}, to crash it (its ⋯ menu has a clean shutdown)."
+            ),
+        },
+    }
+}

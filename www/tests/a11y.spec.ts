@@ -1,0 +1,104 @@
+// Accessibility: axe finds nothing serious or critical (free play, a story, a broker's menu
+// open, the dark theme), focus is visible on the graph's nodes, motion stops when the reader
+// asks for less, and the graph's labels stay readable (12 px or more) on a phone with 9 brokers.
+import AxeBuilder from '@axe-core/playwright';
+import { type Page } from '@playwright/test';
+import { broker, brokers, controller, ensurePlaying, expect, test } from './playground';
+
+async function expectNoSeriousFindings(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(serious, `axe on ${what}`).toEqual([]);
+}
+
+/**
+ * Opens `path`, lets the cluster elect its controller, then pauses so the page holds still.
+ * Messages in flight are not drawn (reduced motion): a dot passing over a label for a moment
+ * is not a contrast problem of the label.
+ */
+async function settle(page: Page, path: string): Promise<void> {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(path);
+  await expect(brokers(page).first()).toBeVisible();
+  await ensurePlaying(page);
+  await expect(controller(page)).toHaveCount(1, { timeout: 20_000 });
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toContainText('Play');
+}
+
+test('axe: free play, light theme', async ({ page }) => {
+  await settle(page, '/?speed=50&consumers=2');
+  await expectNoSeriousFindings(page, 'free play');
+});
+
+test('axe: a story', async ({ page }) => {
+  await settle(page, '/?story=paused-controller&speed=10');
+  await expect(page.getByTestId('story-box')).toBeVisible();
+  await expectNoSeriousFindings(page, 'a story');
+});
+
+test("axe: a broker's menu open", async ({ page }) => {
+  await settle(page, '/?speed=50');
+  await broker(page, '2').click({ button: 'right' });
+  await expect(page.getByTestId('broker-menu')).toBeVisible();
+  await expectNoSeriousFindings(page, "a broker's menu");
+});
+
+test('axe: the dark theme, and the help overlay', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await settle(page, '/?speed=50&consumers=2');
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(bg, 'the page is dark').toBe('rgb(15, 20, 32)');
+  const nodeFill = await page.locator('svg g.node[data-broker="2"] .body').evaluate((e) => getComputedStyle(e).fill);
+  expect(nodeFill, "the graph's nodes are dark too").toBe('rgb(28, 36, 51)');
+  await expectNoSeriousFindings(page, 'the dark theme');
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectNoSeriousFindings(page, 'the help overlay (dark)');
+});
+
+test('a focused broker shows a focus ring', async ({ page }) => {
+  await settle(page, '/?speed=50');
+  const ring = page.locator('svg g.node[data-broker="1"] .focus-ring');
+  await expect(ring).toHaveCSS('stroke', 'rgba(0, 0, 0, 0)');
+  await page.locator('svg g.node[data-broker="1"]').focus();
+  // Focus by keyboard shows the ring (:focus-visible).
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('svg g.node[data-broker="1"]')).toBeFocused();
+  await expect(ring).not.toHaveCSS('stroke', 'rgba(0, 0, 0, 0)');
+});
+
+test('reduced motion: no message flies', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/?speed=1');
+  await ensurePlaying(page);
+  await expect(controller(page)).toHaveCount(1, { timeout: 20_000 });
+  await expect(page.locator('svg .flights')).toBeHidden();
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await expect(page.locator('svg .flights')).toBeVisible();
+});
+
+test.describe('on a 360 px phone with 9 brokers', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("the graph's labels are 12 px or more", async ({ page }) => {
+    await settle(page, '/?brokers=9&speed=50');
+    await expect(brokers(page)).toHaveCount(9);
+    const sizes = await page.evaluate(() => {
+      const svg = document.querySelector('svg.graph') as SVGSVGElement;
+      const scale = svg.getScreenCTM()!.a;
+      return [...svg.querySelectorAll('text')]
+        .filter((t) => !t.closest('.flights') && (t.textContent ?? '').trim() !== '')
+        .map((t) => ({
+          text: (t.textContent ?? '').trim(),
+          px: parseFloat(getComputedStyle(t).fontSize) * scale,
+        }));
+    });
+    expect(sizes.length).toBeGreaterThan(20);
+    const small = sizes.filter((s) => s.px < 12).map((s) => `${s.text}: ${s.px.toFixed(1)}px`);
+    expect(small, 'labels under 12 px').toEqual([]);
+  });
+});
