@@ -19,7 +19,7 @@ mod file;
 mod parse;
 mod run;
 
-pub use actions::ActionSpec;
+pub use actions::{command_from_json, ActionSpec};
 pub use checkpoints::{compare_checkpoint, CheckResult, Checkpoint};
 pub use file::{GroupFile, ScenarioFile, TopicFile};
 pub use parse::parse;

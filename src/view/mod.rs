@@ -9,8 +9,11 @@
 //!   and the consumers, and the ways between them;
 //! - [`graph`]: the cluster graph's shapes for one frame; [`svg`]: their markup, as the
 //!   [`markup`] tree the page renders or as an SVG string;
+//! - [`embed`]: embedding the page elsewhere (the API's options, parent origins and
+//!   messages);
 //! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively.
 
+pub mod embed;
 pub mod flights;
 pub mod format;
 pub mod frame;
@@ -21,6 +24,8 @@ pub mod markup;
 pub mod setup;
 pub mod svg;
 
+#[cfg(test)]
+mod embed_test;
 #[cfg(test)]
 mod format_test;
 #[cfg(test)]
