@@ -2,6 +2,7 @@
 //! legend and broker panel, and the event log.
 
 use super::controls::controls;
+use super::embed::Bridge;
 use super::event_log::EventLog;
 use super::graph::{graph, GraphView};
 use super::groups::groups;
@@ -184,10 +185,35 @@ fn legend(with_topic: bool, with_group: bool) -> Html {
     }
 }
 
+/// What the page is mounted with.
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// The page parameters: the address's (`index.html`), or the JavaScript API's options.
+    pub params: Vec<(String, String)>,
+    /// Whoever drives the page from outside (the JavaScript API, a parent page), if anyone.
+    pub bridge: Option<Bridge>,
+}
+
 /// The whole page.
 #[component]
-pub fn App() -> Html {
-    let model = use_reducer(Model::from_location);
+pub fn App(props: &AppProps) -> Html {
+    let model = use_reducer(|| {
+        props
+            .bridge
+            .as_ref()
+            .and_then(Bridge::take_initial)
+            .unwrap_or_else(|| Model::from_params(&props.params))
+    });
+    {
+        // After each render: the bridge learns the dispatcher and hands on the new events.
+        let bridge = props.bridge.clone();
+        let model = model.clone();
+        use_effect(move || {
+            if let Some(b) = bridge {
+                b.after_render(&model.dispatcher().to_callback(), &model);
+            }
+        });
+    }
 
     {
         let d = model.dispatcher();
@@ -267,22 +293,29 @@ pub fn App() -> Html {
     let event_count = world.events().len();
     let keep_internal = coordinator_keys(&state);
 
+    let embed = m.chrome.embed;
     html! {
-        <div class="page" {onkeydown}>
+        <div class={classes!("page", embed.then_some("embed"))} {onkeydown}>
             <main class="layout">
                 <div class="stage">
                     <header class="top">
-                        <div class="title">
-                            <h1>{ "Kafka Election Playground" }</h1>
-                            <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller, its partition leaders and its consumer groups' leaders" }</p>
-                        </div>
+                        if !embed {
+                            <div class="title">
+                                <h1>{ "Kafka Election Playground" }</h1>
+                                <p class="subtitle">{ "how a ZooKeeper-mode cluster elects its controller, its partition leaders and its consumer groups' leaders" }</p>
+                            </div>
+                        }
                         { controller_stat(&state) }
                     </header>
-                    { match m.story {
-                        Some(i) => story_box(i, host.runner.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
-                        None => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group),
-                    } }
-                    { controls(m, state.time_ms, &dispatch) }
+                    if !embed {
+                        { match m.story {
+                            Some(i) => story_box(i, host.runner.upcoming().first().map(|(at, c)| (*at, c.to_string())), &dispatch),
+                            None => intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group),
+                        } }
+                    }
+                    if m.chrome.controls {
+                        { controls(m, state.time_ms, &dispatch) }
+                    }
                     <div class="graph-wrap panel">
                         <p class="graph-hint">
                             { "Tap the crowned controller to crash it; tap ⋯ for more." }
@@ -299,6 +332,7 @@ pub fn App() -> Html {
                     { partitions(m, &state, topics, &dispatch) }
                 </div>
                 <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
+                          title_id={m.chrome.id("log-title")}
                           key_only={m.key_only} {keep_internal} {on_key_only} />
             </main>
             if let Some(err) = &m.error {

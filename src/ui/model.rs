@@ -5,10 +5,12 @@
 //! visible changed, which is what makes Yew render again. Every Kafka decision is the
 //! world's: the reducer only forwards commands and moves the clock.
 
+use super::embed::Chrome;
 use super::stories;
 use crate::scenario::Runner;
 use crate::sim::assignors::Assignor;
 use crate::sim::{Acks, BrokerId, Command, GroupView, Profile, Settings, Setup, World};
+use crate::view::embed::check_seek;
 use crate::view::flights::Flights;
 pub use crate::view::layout::NARROW_PX;
 pub use crate::view::setup::{
@@ -153,6 +155,17 @@ impl Host {
         skipped
     }
 
+    /// Moves the world forward to virtual time `ms`; going back is refused.
+    pub fn seek(&mut self, ms: u64) -> Result<(), String> {
+        check_seek(self.runner.world.now(), ms)?;
+        let skipped = self.advance_to(ms);
+        if skipped.is_empty() {
+            Ok(())
+        } else {
+            Err(skipped.join("; "))
+        }
+    }
+
     /// Runs the story to `t`.
     fn advance_story(&mut self, t: u64) -> Vec<String> {
         self.runner.advance_to_skipping(t)
@@ -214,6 +227,8 @@ pub struct Model {
     pub assignor: Assignor,
     /// Whether the partition table lists every partition of `__consumer_offsets`.
     pub show_internal: bool,
+    /// Embed mode's chrome and this instance's element ids.
+    pub chrome: Chrome,
 }
 
 impl Default for Model {
@@ -250,6 +265,7 @@ impl Default for Model {
             consumers_at_start: 0,
             assignor: Assignor::Range,
             show_internal: false,
+            chrome: Chrome::default(),
         };
         let (host, _) = Host::new(&m, 0.0);
         m.host = Rc::new(RefCell::new(host));
@@ -259,11 +275,27 @@ impl Default for Model {
 
 impl Model {
     /// The page as its address asks for it
-    /// (`?story=…&seed=…&brokers=…&partitions=…&rf=…&profile=…&speed=…&paused=1`).
+    /// (`?story=…&seed=…&brokers=…&partitions=…&rf=…&profile=…&speed=…&paused=1`, and embed
+    /// mode's `embed=1&controls=0&autoplay=0&t=…`).
     /// A bad parameter is named in the error line and changes nothing.
     pub fn from_location() -> Model {
+        Model::from_params(&stories::location_pairs())
+    }
+
+    /// The page as these `(key, value)` pairs ask for it: a page address's, or the JavaScript
+    /// API's options turned into pairs. A bad parameter is named in the error line.
+    pub fn from_params(pairs: &[(String, String)]) -> Model {
+        let (mut m, problems) = Model::read_params(pairs);
+        if !problems.is_empty() {
+            m.error = Some(format!("Page address: {}", problems.join("; ")));
+        }
+        m
+    }
+
+    /// The page as `pairs` ask for it, and what was wrong with them (left out, the rest applied).
+    pub fn read_params(pairs: &[(String, String)]) -> (Model, Vec<String>) {
         let (params, errors) = stories::parse_params(
-            &stories::location_pairs(),
+            pairs,
             &stories::Limits {
                 speeds: &SPEEDS,
                 max_brokers: MAX_BROKERS,
@@ -297,9 +329,18 @@ impl Model {
         if let Some(a) = params.assignor {
             m.assignor = a;
         }
-        m.playing = !params.paused;
+        m.playing = !params.paused && !params.no_autoplay && params.start_ms.is_none();
         m.story = params.story;
+        m.chrome.embed = params.embed;
+        m.chrome.controls = !params.hide_controls;
+        m.chrome.parents = params.parents.clone();
         let mut all = errors;
+        if params.session.is_some() {
+            all.push(
+                "session (a shared session) cannot be opened by this version of the page"
+                    .to_string(),
+            );
+        }
         if params.story.is_some()
             && (params.seed.is_some()
                 || params.brokers.is_some()
@@ -316,10 +357,11 @@ impl Model {
         }
         let mut m = m.reset();
         all.extend(m.error.take());
-        if !all.is_empty() {
-            m.error = Some(format!("Page address: {}", all.join("; ")));
+        if let Some(t) = params.start_ms {
+            let skipped = m.host.borrow_mut().advance_to(t);
+            all.extend(skipped);
         }
-        m
+        (m, all)
     }
 }
 
@@ -332,6 +374,12 @@ pub enum Action {
     Apply(Command),
     /// Play or pause the clock.
     TogglePlay,
+    /// Run (`true`) or stop the clock.
+    SetPlaying(bool),
+    /// Move the world to this virtual time.
+    Seek(u64),
+    /// Something outside the page (the JavaScript API) changed the world: draw it again.
+    Refresh,
     /// Change the speed.
     SetSpeed(f64),
     /// A new world with the same settings.
@@ -571,6 +619,19 @@ impl Reducible for Model {
                 m.playing = !m.playing;
                 Rc::new(m)
             }
+            Action::SetPlaying(on) => {
+                let mut m = self.next();
+                m.playing = on;
+                Rc::new(m)
+            }
+            // Forward only for now: the world cannot go back.
+            Action::Seek(ms) => {
+                let result = self.host.borrow_mut().seek(ms);
+                let mut m = self.next();
+                m.error = result.err();
+                Rc::new(m)
+            }
+            Action::Refresh => Rc::new(self.next()),
             Action::SetSpeed(speed) => {
                 let mut m = self.next();
                 if speed.is_finite() && speed > 0.0 {
