@@ -29,27 +29,15 @@ fn js_error(msg: impl AsRef<str>) -> JsError {
     JsError::new(msg.as_ref())
 }
 
-/// Reads the options object (`undefined` and `null` mean none).
+/// Reads the options object (`undefined` and `null` mean none). It goes through JSON, where an
+/// unknown option is caught (serde-wasm-bindgen reads only a struct's own fields).
 fn read_options(options: JsValue) -> Result<MountOptions, String> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(MountOptions::default());
+    if js_sys::Array::is_array(&options) {
+        return MountOptions::from_json(serde_json::Value::Array(Vec::new()));
     }
-    if !options.is_object() || js_sys::Array::is_array(&options) {
-        return Err(
-            "the options are an object, such as {story: \"controller-crash\", embed: true}"
-                .to_string(),
-        );
-    }
-    let de = serde_wasm_bindgen::Deserializer::from(options);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        if path == "." || path == "?" {
-            format!("option {inner}")
-        } else {
-            format!("option {path}: {inner}")
-        }
-    })
+    let value: serde_json::Value = serde_wasm_bindgen::from_value(options)
+        .map_err(|e| format!("the options could not be read: {e}"))?;
+    MountOptions::from_json(value)
 }
 
 /// Mounts a playground into `element` with `options`; see the module's documentation.

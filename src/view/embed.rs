@@ -105,6 +105,29 @@ pub struct MountOptions {
 }
 
 impl MountOptions {
+    /// Reads the options from JSON (the API's options object as JSON); an unknown option or a
+    /// value that is not a string, a number or a boolean is named.
+    pub fn from_json(value: Value) -> Result<MountOptions, String> {
+        if value.is_null() {
+            return Ok(MountOptions::default());
+        }
+        if !value.is_object() {
+            return Err(
+                "the options are an object, such as {story: \"controller-crash\", embed: true}"
+                    .to_string(),
+            );
+        }
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            if path == "." || path == "?" {
+                format!("options: {inner}")
+            } else {
+                format!("option {path}: {inner}")
+            }
+        })
+    }
+
     /// The options as page-address pairs, in a fixed order.
     pub fn to_pairs(&self) -> Vec<(String, String)> {
         [

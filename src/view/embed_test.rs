@@ -4,7 +4,7 @@ use super::embed::*;
 use serde_json::json;
 
 fn options(v: serde_json::Value) -> Result<MountOptions, String> {
-    serde_json::from_value(v).map_err(|e| e.to_string())
+    MountOptions::from_json(v)
 }
 
 #[test]
@@ -43,13 +43,18 @@ fn options_become_the_pairs_a_page_address_gives() {
 fn an_unknown_option_or_a_wrong_shape_is_named() {
     let e = options(json!({"brokrs": 3})).unwrap_err();
     assert!(
-        e.starts_with("unknown field `brokrs`, expected one of `story`"),
+        e.starts_with("option brokrs: unknown field `brokrs`, expected one of `story`"),
         "{e}"
     );
     let e = options(json!({"brokers": [3]})).unwrap_err();
-    assert!(
-        e.contains("expected a string, a number or a boolean"),
-        "{e}"
+    assert_eq!(
+        e,
+        "option brokers: invalid type: sequence, expected a string, a number or a boolean"
+    );
+    assert!(options(json!(null)).unwrap().to_pairs().is_empty());
+    assert_eq!(
+        options(json!("controller-crash")).unwrap_err(),
+        "the options are an object, such as {story: \"controller-crash\", embed: true}"
     );
 }
 
