@@ -9,7 +9,7 @@ use crate::view::embed::check_seek;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use yew::Callback;
+use yew::{Callback, Reducible};
 
 /// How the page is dressed: the full page, or embed mode's compact chrome; and the prefix of
 /// this playground's element ids, so that two on one page do not clash.
@@ -157,12 +157,24 @@ impl Bridge {
         }
     }
 
-    /// Asks the page for an action (queued until its first render).
+    /// Asks the page for an action. Before the page first rendered, the reducer runs on the
+    /// model it will start with, so that `seek` then `state()` right after `mount` agree.
     pub fn send(&self, action: Action) -> Result<(), String> {
         self.check_alive()?;
         let dispatch = self.0.dispatch.borrow().clone();
-        match dispatch {
-            Some(d) => d.emit(action),
+        if let Some(d) = dispatch {
+            d.emit(action);
+            return Ok(());
+        }
+        let initial = self.0.initial.borrow_mut().take();
+        match initial {
+            Some(m) => {
+                let next = Rc::new(m).reduce(action);
+                let next = Rc::try_unwrap(next).unwrap_or_else(|rc| (*rc).clone());
+                *self.0.host.borrow_mut() = next.host.clone();
+                *self.0.initial.borrow_mut() = Some(next);
+            }
+            // Rendering: the page takes it when it is done.
             None => self.0.pending.borrow_mut().push(action),
         }
         Ok(())

@@ -195,6 +195,68 @@ test('a bad option or command throws an Error with a clear message and changes n
   expect(run.out).toContain(`${file}: actions[0]: ${noBroker}`);
 });
 
+test('every mount option sets up the playground as its page parameter does', async ({ page }) => {
+  await openExample(page);
+  await page.evaluate(() => {
+    const w = window as any;
+    document.querySelector('main')!.insertAdjacentHTML(
+      'beforeend',
+      '<div id="free" style="height:460px"></div><div id="bare" style="height:300px"></div><div id="full"></div>',
+    );
+    w.free = w.KafkaElection.mount(document.getElementById('free'), {
+      embed: true, profile: '2.4', speed: 5, seed: 9, brokers: 5, partitions: 4, rf: 2, consumers: 2, t: 4000,
+    });
+    w.bare = w.KafkaElection.mount(document.getElementById('bare'), { embed: true, controls: false, autoplay: false });
+    w.full = w.KafkaElection.mount(document.getElementById('full'), { consumers: 1, assignor: 'roundrobin', paused: true });
+  });
+  const free = page.locator('#free');
+  await expect(free.getByTestId('clock')).toHaveText('4.000s');
+  await expect(free.getByTestId('play')).toContainText('Play');
+  await expect(free.getByTestId('speed')).toHaveValue('5');
+  await expect(free.getByTestId('seed')).toHaveText('9');
+  await expect(free.getByTestId('profile')).toHaveValue('2.4');
+  const state = await page.evaluate(() => (window as any).free.state());
+  expect(Object.keys(state.brokers)).toEqual(['1', '2', '3', '4', '5']);
+  const orders = Object.keys(state.partitions).filter((p) => p.startsWith('orders-'));
+  expect(orders.sort()).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3']);
+  expect(state.partitions['orders-0'].replicas).toHaveLength(2);
+  expect(Object.keys(state.groups['my-group'].consumers).sort()).toEqual(['c1', 'c2']);
+
+  // controls: false hides them; autoplay: false keeps the clock at 0.
+  await expect(page.locator('#bare svg.graph')).toBeVisible();
+  await expect(page.locator('#bare').getByTestId('play')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as any).bare.state().time_ms)).toBe(0);
+
+  // Without embed: the full page, with the assignor chosen.
+  await expect(page.locator('#full h1')).toHaveText('Kafka Election Playground');
+  await expect(page.locator('#full').getByTestId('assignor')).toHaveValue('roundrobin');
+
+  // Right after mount, before the page first drew: seek, state and apply already agree.
+  const early = await page.evaluate(() => {
+    const w = window as any;
+    const el = document.createElement('div');
+    el.style.height = '300px';
+    document.querySelector('main')!.appendChild(el);
+    const pg = w.KafkaElection.mount(el, { story: 'zombie-controller-2.0', embed: true, paused: true });
+    pg.seek(10000);
+    const controller = pg.state().controller;
+    pg.apply({ do: 'crash', broker: controller });
+    return { time: pg.state().time_ms, controller, crashed: pg.state().brokers[String(controller)].state };
+  });
+  expect(early).toEqual({ time: 10000, controller: 1, crashed: 'crashed' });
+
+  // session: handed to the page's session parameter, which this version cannot open yet.
+  const session = await page.evaluate(() => {
+    try {
+      (window as any).KafkaElection.mount(document.createElement('div'), { session: 'abc' });
+      return 'no error';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  });
+  expect(session).toBe('session (a shared session) cannot be opened by this version of the page');
+});
+
 /** A page on the second test server's origin (port + 1) that frames the playground served from the first. */
 async function parentPage(page: Page, baseURL: string, frames: { id: string; parent: string }[]) {
   const first = new URL(baseURL);
@@ -300,6 +362,8 @@ test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts 
   expect(box && box.height).toBeGreaterThan(300);
   expect(box && box.y + box.height).toBeLessThanOrEqual(500);
   await expect(page.locator('.log')).toBeVisible();
+  // index.html defines the API too.
+  expect(await page.evaluate(() => typeof (window as any).KafkaElection?.mount)).toBe('function');
 
   await page.goto('/?embed=1&controls=0&t=15000');
   await expect(page.locator('svg.graph')).toBeVisible();
