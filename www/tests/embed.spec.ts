@@ -257,12 +257,31 @@ test('every mount option sets up the playground as its page parameter does', asy
   expect(session).toBe('session (a shared session) cannot be opened by this version of the page');
 });
 
+test('the example page drives its framed playground with its buttons', async ({ page }) => {
+  await openExample(page);
+  const frame = page.frameLocator('iframe[data-testid="frame"]');
+  const list = page.getByTestId('frame-events');
+  await expect(list.locator('li').first()).toHaveText('ready');
+  await expect(frame.getByTestId('play')).toContainText('Play');
+  await page.locator('[data-frame="seek"]').click();
+  await expect(frame.getByTestId('clock')).toHaveText('10.000s');
+  await expect(list.locator('li', { hasText: 'controller_elected (broker 1)' })).toHaveCount(1);
+  await page.locator('[data-frame="crash"]').click();
+  await expect(frame.locator('svg g[data-broker="1"]')).toHaveAttribute('data-state', 'crashed');
+  await expect(list.locator('li', { hasText: 'broker_crashed (broker 1)' })).toHaveCount(1);
+  await page.locator('[data-frame="play"]').click();
+  await expect(frame.getByTestId('play')).toContainText('Pause');
+  await page.locator('[data-frame="pause"]').click();
+  await expect(frame.getByTestId('play')).toContainText('Play');
+  await expect(page.getByTestId('frame-status')).toHaveText('');
+});
+
 /** A page on the second test server's origin (port + 1) that frames the playground served from the first. */
 async function parentPage(page: Page, baseURL: string, frames: { id: string; parent: string }[]) {
   const first = new URL(baseURL);
   const second = `http://127.0.0.1:${Number(first.port) + 1}`;
   const src = (parent: string) =>
-    `${first.origin}/index.html?embed=1&story=controller-crash&autoplay=0&parent=${encodeURIComponent(parent)}`;
+    `${first.origin}/index.html?embed=1&autoplay=0&parent=${encodeURIComponent(parent)}`;
   const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body>
     ${frames.map((f) => `<iframe id="${f.id}" src="${src(f.parent)}" style="width:700px;height:500px"></iframe>`).join('')}
     <script>
@@ -315,8 +334,14 @@ test('an iframe posts ready and events to its parent and obeys it, from the allo
   expect(elected?.data.event).toMatchObject({ kind: 'controller_elected', broker: 1, epoch: 1 });
 
   // Crash the controller from the parent: it is obeyed, and the crash comes back as an event.
+  expect((await received()).some((m) => m.data.event?.kind === 'broker_crashed')).toBe(false);
   await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'apply', command: { do: 'crash', broker: 1 }, id: 'c' }));
   await expect(allowed.locator('svg g[data-broker="1"]')).toHaveAttribute('data-state', 'crashed');
+  await expect.poll(async () => (await received()).find((m) => m.data.id === 'c')?.data).toEqual({
+    'kafka-election': 'ok',
+    id: 'c',
+    request: 'apply',
+  });
   await expect.poll(async () => (await received()).some((m) => m.data.event?.kind === 'broker_crashed' && m.data.event.broker === 1)).toBe(true);
   // A bad request is answered with the message.
   await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'apply', command: { do: 'crash', broker: 1 }, id: 'd' }));
