@@ -418,3 +418,47 @@ pub fn to_action(at_ms: u64, cmd: &Command) -> Value {
     o.insert("do".into(), json!(name));
     Value::Object(o)
 }
+
+/// A command given now, outside a scenario file (the page's JavaScript API, a parent page's
+/// message): an action object as the scenario format writes it, without `at_ms`, e.g.
+/// `{"do": "crash", "broker": 2}`. It is read by the same [`ActionSpec`] and
+/// [`ActionSpec::to_command`] as a file's actions, so a bad one gets the same message as the
+/// command line gives for it; what the world's state decides is checked when it applies.
+pub fn command_from_json(value: &Value, settings: &Settings) -> Result<Command, String> {
+    let Value::Object(fields) = value else {
+        return Err(format!(
+            "a command is an object such as {{\"do\": \"crash\", \"broker\": 2}}, not {}",
+            json_kind(value)
+        ));
+    };
+    if fields.contains_key("at_ms") {
+        return Err(
+            "a command applies now: leave \"at_ms\" out (it belongs to a scenario file's actions)"
+                .into(),
+        );
+    }
+    let mut with_time = fields.clone();
+    with_time.insert("at_ms".into(), Value::from(0u64));
+    let spec: ActionSpec =
+        serde_path_to_error::deserialize(Value::Object(with_time)).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            if path == "." || path == "?" {
+                inner
+            } else {
+                format!("{path}: {inner}")
+            }
+        })?;
+    spec.to_command(settings)
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Array(_) => "a list",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+        Value::Object(_) => "an object",
+    }
+}

@@ -191,3 +191,60 @@ fn bad_partition_actions_are_named() {
         "actions[0]: there is no topic \"U\"; the topics are \"T\""
     );
 }
+
+/// A command given now reads like a file's action without `at_ms`, and a bad one gets the
+/// message the file's action gets, without the file's place.
+#[test]
+fn a_command_given_now_is_read_like_a_files_action() {
+    use crate::scenario::command_from_json;
+    use crate::sim::{Profile, Settings};
+    let settings = Settings::for_profile(Profile::default());
+    let read = |json: &str| command_from_json(&serde_json::from_str(json).unwrap(), &settings);
+    assert_eq!(
+        read(r#"{"do": "crash", "broker": 2}"#),
+        Ok(Command::Crash(2))
+    );
+    assert_eq!(
+        read(r#"{"do": "delete_controller"}"#),
+        Ok(Command::DeleteController)
+    );
+    for bad in [
+        r#"{"do": "crash"}"#,
+        r#"{"do": "explode", "broker": 1}"#,
+        r#"{"do": "crash", "broker": 1, "topic": "T"}"#,
+        r#"{"do": "pause", "broker": 1, "for_ms": 0}"#,
+    ] {
+        let in_file = err(&format!(
+            r#"{{"version": 1, "brokers": [1, 2, 3], "actions": [{}]}}"#,
+            bad.replacen('{', r#"{"at_ms": 5, "#, 1)
+        ));
+        let now = read(bad).unwrap_err();
+        assert!(
+            in_file.ends_with(&now) && in_file.starts_with("actions[0]"),
+            "{bad}: the file says {in_file:?}, the command {now:?}"
+        );
+    }
+    // A wrong shape: the same serde message at the same field (the file's adds its position).
+    for bad in [
+        r#"{"do": "crash", "brokr": 1}"#,
+        r#"{"do": "crash", "broker": "two"}"#,
+    ] {
+        let in_file = err(&format!(
+            r#"{{"version": 1, "brokers": [1, 2, 3], "actions": [{}]}}"#,
+            bad.replacen('{', r#"{"at_ms": 5, "#, 1)
+        ));
+        let now = read(bad).unwrap_err();
+        assert!(
+            in_file.starts_with(&format!("actions[0].{now}")),
+            "{bad}: the file says {in_file:?}, the command {now:?}"
+        );
+    }
+    assert_eq!(
+        read(r#"{"at_ms": 5, "do": "crash", "broker": 1}"#).unwrap_err(),
+        "a command applies now: leave \"at_ms\" out (it belongs to a scenario file's actions)"
+    );
+    assert_eq!(
+        read(r#"["crash"]"#).unwrap_err(),
+        "a command is an object such as {\"do\": \"crash\", \"broker\": 2}, not a list"
+    );
+}

@@ -19,7 +19,7 @@ mod file;
 mod parse;
 mod run;
 
-pub use actions::{to_action, ActionSpec};
+pub use actions::{command_from_json, to_action, ActionSpec};
 pub use checkpoints::{compare_checkpoint, CheckResult, Checkpoint};
 pub use file::{GroupFile, ScenarioFile, TopicFile};
 pub use parse::parse;

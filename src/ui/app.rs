@@ -10,6 +10,7 @@ use super::a11y::{
 };
 use super::broker_menu::BrokerMenu;
 use super::controls::controls;
+use super::embed::Bridge;
 use super::event_log::EventLog;
 use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
@@ -285,10 +286,40 @@ fn focus_kind(target: Option<web_sys::EventTarget>) -> Focus {
     }
 }
 
+/// What the page is mounted with.
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// The page parameters: the address's (`index.html`), or the JavaScript API's options.
+    pub params: Vec<(String, String)>,
+    /// Whoever drives the page from outside (the JavaScript API, a parent page), if anyone.
+    pub bridge: Option<Bridge>,
+    /// Whether the page is the document's own (`#app` of `index.html`): its address then
+    /// follows the session. A playground mounted by the JavaScript API leaves its host
+    /// page's address alone.
+    #[prop_or_default]
+    pub own_page: bool,
+}
+
 /// The whole page.
 #[component]
-pub fn App() -> Html {
-    let model = use_reducer(Model::from_location);
+pub fn App(props: &AppProps) -> Html {
+    let model = use_reducer(|| {
+        props
+            .bridge
+            .as_ref()
+            .and_then(Bridge::take_initial)
+            .unwrap_or_else(|| Model::from_params(&props.params))
+    });
+    {
+        // After each render: the bridge learns the dispatcher and hands on the new events.
+        let bridge = props.bridge.clone();
+        let model = model.clone();
+        use_effect(move || {
+            if let Some(b) = bridge {
+                b.after_render(&model.dispatcher().to_callback(), &model);
+            }
+        });
+    }
     let uid = *use_state(next_instance);
     let root = use_node_ref();
     let tab = use_state(|| Tab::Cluster);
@@ -558,12 +589,25 @@ pub fn App() -> Html {
     {
         let model = model.clone();
         let last_link = last_link.clone();
-        use_effect(move || write_link(&model, &last_link));
+        let own = props.own_page;
+        use_effect(move || {
+            if own {
+                write_link(&model, &last_link);
+            }
+        });
     }
     {
         let d = model.dispatcher();
         let last_link = last_link.clone();
-        use_effect_with((), move |_| listen_for_links(d, last_link));
+        let own = props.own_page;
+        use_effect_with(own, move |own| {
+            let stop = own.then(|| listen_for_links(d, last_link));
+            move || {
+                if let Some(stop) = stop {
+                    stop();
+                }
+            }
+        });
     }
     let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
     let ondrop = {
@@ -717,18 +761,21 @@ pub fn App() -> Html {
     };
     let tabpanel = |t: Tab| (panel_id(uid, t), tab_id(uid, t));
 
+    let embed = m.chrome.embed;
     html! {
-        <div class="page" ref={root} tabindex="-1" data-tab={current.name()} {onkeydown} {ondragover} {ondrop}>
+        <div class={classes!("page", embed.then_some("embed"))} ref={root} tabindex="-1" data-tab={current.name()} {onkeydown} {ondragover} {ondrop}>
             <main class="layout" inert={*help}>
                 <div class="stage">
                     <header class="top">
-                        <h1>{ "Kafka Election" }<span class="hide-phone">{ " Playground" }</span></h1>
+                        <h1 class={classes!(embed.then_some("visually-hidden"))}>{ "Kafka Election" }<span class="hide-phone">{ " Playground" }</span></h1>
                         { controller_stat(&state) }
                         <button class="help-button" onclick={help_button} aria-haspopup="dialog"
                                 aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" data-testid="help">{ "?" }</button>
                     </header>
-                    { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
-                    { timeline(m, &dispatch) }
+                    if m.chrome.controls {
+                        { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
+                        { timeline(m, &dispatch) }
+                    }
                     { tab_bar(uid, current, &tabs, &on_tab) }
                     <div class={part(Tab::Cluster)} id={tabpanel(Tab::Cluster).0} role="tabpanel"
                          aria-labelledby={tabpanel(Tab::Cluster).1}>
@@ -764,6 +811,7 @@ pub fn App() -> Html {
                 <div class={classes!(part(Tab::Log), "log-wrap")} id={tabpanel(Tab::Log).0} role="tabpanel"
                      aria-labelledby={tabpanel(Tab::Log).1}>
                     <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
+                              title_id={m.chrome.id("log-title")}
                               key_only={m.key_only} {keep_internal} {on_key_only} />
                 </div>
             </main>

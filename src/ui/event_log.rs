@@ -177,6 +177,8 @@ pub struct EventLogProps {
     pub keep_internal: Vec<String>,
     /// Turns the filter on or off.
     pub on_key_only: Callback<bool>,
+    /// The id of the log's heading (unique on the page, whatever else it holds).
+    pub title_id: AttrValue,
 }
 
 impl PartialEq for EventLogProps {
@@ -187,6 +189,7 @@ impl PartialEq for EventLogProps {
             && self.generation == o.generation
             && self.key_only == o.key_only
             && self.keep_internal == o.keep_internal
+            && self.title_id == o.title_id
     }
 }
 
@@ -279,9 +282,9 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     };
 
     html! {
-        <section class="log panel" aria-labelledby="log-title">
+        <section class="log panel" aria-labelledby={props.title_id.clone()}>
             <header class="log-head">
-                <h2 id="log-title">{ "Event log" }</h2>
+                <h2 id={props.title_id.clone()}>{ "Event log" }</h2>
                 <span class="log-count" aria-live="off">{ count_text }</span>
                 <label class="toggle">
                     <input type="checkbox" data-testid="key-only" checked={props.key_only} {onchange} />

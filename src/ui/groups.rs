@@ -233,7 +233,7 @@ fn group_panel(
     };
     let partitions = settings.offsets_topic_num_partitions;
     let session_s = settings.consumer_session_timeout_ms / 1000;
-    let title_id = format!("group-title-{id}");
+    let title_id = m.chrome.id(&format!("group-title-{id}"));
     html! {
         <section class="panel group-panel" data-testid="group-panel" data-group={id.to_string()} aria-labelledby={title_id.clone()}>
             <div class="panel-head">

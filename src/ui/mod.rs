@@ -12,17 +12,23 @@
 //! - [`shell`]: the tabs of narrow screens and the strip of what just happened;
 //!   [`broker_menu`]: a broker's menu beside its node; [`a11y`]: shortcuts, focus, the
 //!   live region and the help overlay;
+//! - [`api`]: the JavaScript API (`window.KafkaElection.mount`); [`embed`]: embed mode's
+//!   chrome and the bridge that drives one playground; [`iframe`]: an embedded page driven by
+//!   its parent page with `postMessage`;
 //! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
 //!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
 
 pub mod a11y;
+pub mod api;
 pub mod app;
 pub mod broker_menu;
 pub mod controls;
+pub mod embed;
 pub mod event_log;
 pub mod graph;
 pub mod groups;
 pub mod hooks;
+pub mod iframe;
 pub mod model;
 pub mod overlay;
 pub mod panel;
@@ -32,13 +38,14 @@ pub mod shell;
 pub mod stories;
 pub mod timeline;
 
-/// The element the page mounts into (`index.html` provides it; the body otherwise).
+/// The element the page mounts into (`index.html` provides it). A page without it (one that
+/// loads the module for the JavaScript API) gets no playground it did not ask for.
 const ROOT_ID: &str = "app";
 /// The element that shows a fatal error.
 const FATAL_ID: &str = "fatal";
 
-/// Mounts the page. If it cannot, or if the page ever panics, says so on the page instead
-/// of leaving it blank.
+/// Puts the JavaScript API on `window` and mounts the page into `#app` if the page has one.
+/// If the page ever panics, says so on the page instead of leaving it blank.
 pub fn start() {
     yew::set_custom_panic_hook(Box::new(|info| {
         let msg = format!("The playground stopped because of an internal error: {info}");
@@ -49,17 +56,32 @@ pub fn start() {
         web_sys::console::error_1(&"The playground needs a browser window with a document.".into());
         return;
     };
-    let root = document
-        .get_element_by_id(ROOT_ID)
-        .or_else(|| document.body().map(Into::into));
-    match root {
-        Some(root) => {
-            root.set_inner_html("");
-            let _ = root.set_attribute("data-mounted", "true");
-            yew::Renderer::<app::App>::with_root(root).render();
+    api::install();
+    let Some(root) = document.get_element_by_id(ROOT_ID) else {
+        return;
+    };
+    let params = model::Model::location_params();
+    // A page embedded in another and driven by it (`parent=`) talks to it through a bridge.
+    let bridge = params.iter().any(|(k, _)| k == "parent").then(|| {
+        let model = model::Model::from_params(&params);
+        let parents = model.chrome.parents.clone();
+        let bridge = embed::Bridge::new(model);
+        if !parents.is_empty() {
+            iframe::connect(&bridge, parents);
         }
-        None => show_fatal("The playground found no place on the page to appear in."),
-    }
+        bridge
+    });
+    root.set_inner_html("");
+    let _ = root.set_attribute("data-mounted", "true");
+    yew::Renderer::<app::App>::with_root_and_props(
+        root,
+        app::AppProps {
+            params,
+            bridge,
+            own_page: true,
+        },
+    )
+    .render();
 }
 
 /// Puts `msg` in the page's fatal-error box, or at the top of the body.

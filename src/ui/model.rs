@@ -5,6 +5,7 @@
 //! visible changed, which is what makes Yew render again. Every Kafka decision is the
 //! world's: the reducer only forwards commands and moves the clock.
 
+use super::embed::Chrome;
 use super::stories;
 use crate::session::{Session, Start};
 use crate::sim::assignors::Assignor;
@@ -186,6 +187,8 @@ pub struct Model {
     pub notice: Option<String>,
     /// What the clock waits for before it first runs (a story opened by the address).
     pub gate: StartGate,
+    /// Embed mode's chrome and this instance's element ids.
+    pub chrome: Chrome,
 }
 
 impl Default for Model {
@@ -221,6 +224,7 @@ impl Default for Model {
             imported: None,
             notice: None,
             gate: StartGate::Open,
+            chrome: Chrome::default(),
         };
         let (host, _) = Host::new(&m, 0.0);
         m.host = Rc::new(RefCell::new(host));
@@ -230,40 +234,42 @@ impl Default for Model {
 
 impl Model {
     /// The page as its address asks for it
-    /// (`?story=…&seed=…&brokers=…&partitions=…&rf=…&profile=…&speed=…&paused=1`).
+    /// (`?story=…&seed=…&brokers=…&partitions=…&rf=…&profile=…&speed=…&paused=1`, and embed
+    /// mode's `embed=1&controls=0&autoplay=0&t=…`).
     /// A bad parameter is named in the error line and changes nothing.
     pub fn from_location() -> Model {
-        // A session link's fragment wins over the address's parameters.
+        Model::from_params(&Model::location_params())
+    }
+
+    /// The page address's parameters, with a session link's fragment as the `session`
+    /// parameter (it wins over the address's setup parameters).
+    pub fn location_params() -> Vec<(String, String)> {
+        let mut pairs = stories::location_pairs();
         let hash = web_sys::window()
             .and_then(|w| w.location().hash().ok())
             .unwrap_or_default();
         let fragment = hash.strip_prefix('#').unwrap_or(&hash);
         if crate::session::codec::is_session(fragment) {
-            let mut m = Model::default().open_link(fragment);
-            let setup_params = [
-                "story",
-                "seed",
-                "brokers",
-                "partitions",
-                "rf",
-                "profile",
-                "consumers",
-                "assignor",
-            ];
-            if stories::location_pairs()
-                .iter()
-                .any(|(k, _)| setup_params.contains(&k.as_str()))
-            {
-                let note = "the link's session sets the page up, so the address's parameters (after ?) were not used";
-                m.error = Some(match m.error.take() {
-                    Some(e) => format!("{e} Also: {note}."),
-                    None => format!("Note: {note}."),
-                });
-            }
-            return m;
+            pairs.retain(|(k, _)| k != "session");
+            pairs.push(("session".to_string(), fragment.to_string()));
         }
+        pairs
+    }
+
+    /// The page as these `(key, value)` pairs ask for it: a page address's, or the JavaScript
+    /// API's options turned into pairs. A bad parameter is named in the error line.
+    pub fn from_params(pairs: &[(String, String)]) -> Model {
+        let (mut m, problems) = Model::read_params(pairs);
+        if !problems.is_empty() {
+            m.error = Some(format!("Page address: {}", problems.join("; ")));
+        }
+        m
+    }
+
+    /// The page as `pairs` ask for it, and what was wrong with them (left out, the rest applied).
+    pub fn read_params(pairs: &[(String, String)]) -> (Model, Vec<String>) {
         let (params, errors) = stories::parse_params(
-            &stories::location_pairs(),
+            pairs,
             &stories::Limits {
                 speeds: &SPEEDS,
                 max_brokers: MAX_BROKERS,
@@ -300,8 +306,35 @@ impl Model {
         m.story = params.story;
         m.gate = StartGate::opened(m.story.is_some(), params.paused);
         // A story runs once it is seen (or, opened paused, once its overlay is pressed).
-        m.playing = !params.paused && m.gate == StartGate::Open;
+        m.playing = !params.paused
+            && !params.no_autoplay
+            && params.start_ms.is_none()
+            && m.gate == StartGate::Open;
+        m.chrome.embed = params.embed;
+        m.chrome.controls = !params.hide_controls;
+        m.chrome.parents = params.parents.clone();
         let mut all = errors;
+        if let Some(fragment) = &params.session {
+            // The session sets the world up; the other parameters keep their say on the
+            // page's chrome and speed.
+            let setup = params.story.is_some()
+                || params.seed.is_some()
+                || params.brokers.is_some()
+                || params.profile.is_some()
+                || params.partitions.is_some()
+                || params.rf.is_some()
+                || params.consumers.is_some()
+                || params.assignor.is_some()
+                || params.start_ms.is_some();
+            m.story = None;
+            m.gate = StartGate::Open;
+            let mut opened = m.open_link(fragment);
+            all.extend(opened.error.take());
+            if setup {
+                all.push("the session sets the page up, so story, seed, brokers, partitions, rf, profile, consumers, assignor and t were not used".to_string());
+            }
+            return (opened, all);
+        }
         if params.story.is_some()
             && (params.seed.is_some()
                 || params.brokers.is_some()
@@ -318,10 +351,11 @@ impl Model {
         }
         let mut m = m.reset();
         all.extend(m.error.take());
-        if !all.is_empty() {
-            m.error = Some(format!("Page address: {}", all.join("; ")));
+        if let Some(t) = params.start_ms {
+            let skipped = m.host.borrow_mut().advance_to(t);
+            all.extend(skipped);
         }
-        m
+        (m, all)
     }
 }
 
@@ -334,6 +368,10 @@ pub enum Action {
     Apply(Command),
     /// Play or pause the clock.
     TogglePlay,
+    /// Run (`true`) or stop the clock.
+    SetPlaying(bool),
+    /// Something outside the page (the JavaScript API) changed the world: draw it again.
+    Refresh,
     /// Change the speed.
     SetSpeed(f64),
     /// A new world with the same settings.
@@ -761,6 +799,12 @@ impl Reducible for Model {
                 m.gate = StartGate::Open;
                 Rc::new(m)
             }
+            Action::SetPlaying(on) => {
+                let mut m = self.next();
+                m.playing = on;
+                Rc::new(m)
+            }
+            Action::Refresh => Rc::new(self.next()),
             Action::SetSpeed(speed) => {
                 let mut m = self.next();
                 if speed.is_finite() && speed > 0.0 {

@@ -106,8 +106,8 @@ pub fn panel(
         .and_then(|id| state.brokers.get(&id).map(|b| (id, b)))
     else {
         return html! {
-            <section class="panel broker-panel" aria-labelledby="panel-title">
-                <h2 id="panel-title">{ "Broker actions" }</h2>
+            <section class="panel broker-panel" aria-labelledby={m.chrome.id("panel-title")}>
+                <h2 id={m.chrome.id("panel-title")}>{ "Broker actions" }</h2>
                 <p class="hint">{ "Pick a broker (or shift-click one in the graph, or its ⋯) for controlled shutdown, pause, session expiry, cutting its ZooKeeper link and stalling its fetchers." }</p>
                 { chips(state, None, dispatch) }
                 <div class="actions">{ delete_controller_button(dispatch) }</div>
@@ -247,9 +247,9 @@ pub fn panel(
     }
 
     html! {
-        <section class="panel broker-panel" aria-labelledby="panel-title" data-selected={id.to_string()}>
+        <section class="panel broker-panel" aria-labelledby={m.chrome.id("panel-title")} data-selected={id.to_string()}>
             <div class="panel-head">
-                <h2 id="panel-title">{ format!("Broker {id}") }</h2>
+                <h2 id={m.chrome.id("panel-title")}>{ format!("Broker {id}") }</h2>
                 <button class="ghost close" onclick={close} aria-label="Close the broker panel">{ "×" }</button>
             </div>
             { chips(state, Some(id), dispatch) }

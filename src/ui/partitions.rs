@@ -636,9 +636,9 @@ pub fn partitions(
         }
     });
     html! {
-        <section class="panel partitions-panel" aria-labelledby="partitions-title" data-testid="partitions">
+        <section class="panel partitions-panel" aria-labelledby={m.chrome.id("partitions-title")} data-testid="partitions">
             <div class="panel-head">
-                <h2 id="partitions-title">{ "Partitions" }</h2>
+                <h2 id={m.chrome.id("partitions-title")}>{ "Partitions" }</h2>
                 if m.story.is_none() {
                     { shape(m, dispatch) }
                 }

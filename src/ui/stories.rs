@@ -5,6 +5,7 @@
 use crate::scenario::{self, Scenario};
 use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
+use crate::view::embed::{parse_origins, switch_on, MAX_START_MS};
 
 /// The story files, by name, in the order the page lists them.
 pub const STORIES: [(&str, &str); 26] = [
@@ -168,6 +169,18 @@ pub struct Params {
     pub consumers: Option<u32>,
     /// `assignor=<range|roundrobin>`: free play's group's assignor.
     pub assignor: Option<Assignor>,
+    /// `embed=1`: compact chrome for a documentation page.
+    pub embed: bool,
+    /// `autoplay=0`: start with the clock stopped (as `paused=1`).
+    pub no_autoplay: bool,
+    /// `controls=0`: no controls.
+    pub hide_controls: bool,
+    /// `t=<ms>`: start at this virtual time, paused.
+    pub start_ms: Option<u64>,
+    /// `parent=<origin>[,<origin>...]`: the pages allowed to drive an embedded playground.
+    pub parents: Vec<String>,
+    /// `session=<share link>`: a shared session, as a share link writes it.
+    pub session: Option<String>,
 }
 
 /// What the page offers, for checking the parameters.
@@ -234,7 +247,21 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                     speeds.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
                 )),
             },
-            "paused" => p.paused = value != "0" && value != "false",
+            "paused" => p.paused = switch_on(value),
+            "autoplay" => p.no_autoplay = !switch_on(value),
+            "embed" => p.embed = switch_on(value),
+            "controls" => p.hide_controls = !switch_on(value),
+            "t" => match value.parse::<u64>() {
+                Ok(ms) if ms <= MAX_START_MS => p.start_ms = Some(ms),
+                _ => errors.push(format!(
+                    "t (the virtual time to start at) must be 0 to {MAX_START_MS} ms, not \"{value}\""
+                )),
+            },
+            "parent" => match parse_origins(value) {
+                Ok(o) => p.parents = o,
+                Err(e) => errors.push(e),
+            },
+            "session" => p.session = Some(value.clone()),
             "consumers" => match value.parse::<u32>() {
                 Ok(n) if n <= max_consumers => p.consumers = Some(n),
                 _ => errors.push(format!(
@@ -248,7 +275,7 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 )),
             },
             other => errors.push(format!(
-                "unknown page parameter \"{other}\"; the parameters are story, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor"
+                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent"
             )),
         }
     }

@@ -13,9 +13,12 @@
 //! - [`first_steps`]: the choices made for a learner who has not made them yet;
 //! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively;
 //! - [`announce`]: the latest key event in a sentence and what to try next; [`menu`]: a
-//!   broker's menu; [`shortcuts`]: the keyboard shortcuts.
+//!   broker's menu; [`shortcuts`]: the keyboard shortcuts;
+//! - [`embed`]: embedding the page elsewhere (the API's options, parent origins and
+//!   messages);
 
 pub mod announce;
+pub mod embed;
 pub mod first_steps;
 pub mod flights;
 pub mod format;
@@ -32,6 +35,8 @@ pub mod waits;
 
 #[cfg(test)]
 mod announce_test;
+#[cfg(test)]
+mod embed_test;
 #[cfg(test)]
 mod first_steps_test;
 #[cfg(test)]

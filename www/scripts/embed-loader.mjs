@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Trunk post_build hook (Trunk.toml): writes the names of the module files Trunk just built (the
+// JS glue, the WebAssembly and the stylesheet, named after a hash of their contents) into the loader www/embed.js,
+// and puts it beside them in the staged build as embed.js. Fails the build unless it finds
+// exactly one of each.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) {
+  console.error('embed-loader: TRUNK_STAGING_DIR is not set: run this as Trunk\'s post_build hook');
+  process.exit(1);
+}
+const files = await readdir(staging);
+const glue = files.filter((f) => /^kafka-election-playground-[0-9a-f]+\.js$/.test(f));
+const wasm = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_bg\.wasm$/.test(f));
+const css = files.filter((f) => /^styles-[0-9a-f]+\.css$/.test(f));
+if (glue.length !== 1 || wasm.length !== 1 || css.length !== 1) {
+  console.error(`embed-loader: expected one module glue, one wasm and one stylesheet in ${staging}, found ${JSON.stringify({ glue, wasm, css })}`);
+  process.exit(1);
+}
+const template = await readFile(new URL('../embed.js', import.meta.url), 'utf8');
+const out = template
+  .replace("'__KAFKA_ELECTION_GLUE__'", `'./${glue[0]}'`)
+  .replace("'__KAFKA_ELECTION_WASM__'", `'./${wasm[0]}'`)
+  .replace("'__KAFKA_ELECTION_CSS__'", `'./${css[0]}'`);
+if (out.includes("'__KAFKA_ELECTION_")) {
+  console.error('embed-loader: www/embed.js lacks its placeholders');
+  process.exit(1);
+}
+await writeFile(join(staging, 'embed.js'), out);
+console.log(`embed-loader: embed.js loads ${glue[0]}, ${wasm[0]} and ${css[0]}`);

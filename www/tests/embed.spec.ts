@@ -1,0 +1,418 @@
+// Embedding: the JavaScript API (two playgrounds on the example page, each driven and each
+// reporting its own events), its errors (the command line's messages), the iframe's messages
+// with its parent and its origin allow-list, and embed mode's compact chrome.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { test, expect, phrase } from './playground';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs the `kafka-election` command line; returns its stdout, or its stderr when it fails. */
+function cli(args: string[]): { ok: boolean; out: string } {
+  try {
+    const out = execFileSync('cargo', ['run', '--quiet', '--bin', 'kafka-election', '--', ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return { ok: true, out };
+  } catch (e) {
+    const err = e as { stderr?: string };
+    return { ok: false, out: err.stderr ?? String(e) };
+  }
+}
+
+/** Opens the example page and waits for its two playgrounds. */
+async function openExample(page: Page): Promise<void> {
+  await page.goto('/embed-example.html');
+  await page.waitForFunction(() => (window as any).examplePlaygrounds?.length === 2);
+  await expect(page.getByTestId('mount-2.0').locator('svg g[data-broker]').first()).toBeVisible();
+  await expect(page.getByTestId('mount-3.9').locator('svg g[data-broker]').first()).toBeVisible();
+}
+
+const card = (page: Page, profile: string) => page.locator(`[data-pg="zombie-controller-${profile}"]`);
+
+test('two playgrounds mounted through the API are driven and report events each on its own', async ({ page }) => {
+  await openExample(page);
+  // Element ids stay unique with two playgrounds on the page.
+  const ids = await page.evaluate(() => Array.from(document.querySelectorAll('[id]'), (e) => e.id));
+  expect(ids.length).toBeGreaterThan(0);
+  expect(new Set(ids).size).toBe(ids.length);
+  // Both start paused (the page's option), in embed mode.
+  await expect(page.getByTestId('mount-2.0').locator('.page.embed')).toHaveCount(1);
+  await expect(page.getByTestId('mount-2.0').getByTestId('play')).toContainText('Play');
+
+  // A listener of its own on each, for one kind.
+  await page.evaluate(() => {
+    const w = window as any;
+    w.crashes = [[], []];
+    w.examplePlaygrounds.forEach((pg: any, i: number) =>
+      pg.on('broker_crashed', (e: any) => w.crashes[i].push(e.broker)),
+    );
+  });
+  // The page's "both" buttons: seek both to 10 s.
+  await page.locator('[data-both="seek"]').click();
+  for (const profile of ['2.0', '3.9']) {
+    await expect(page.getByTestId(`mount-${profile}`).getByTestId('clock')).toHaveText('10.000s');
+    await expect(page.getByTestId(`events-${profile}`).locator('li', { hasText: 'controller_elected' })).toHaveCount(1);
+    await expect(page.getByTestId(`mount-${profile}`).getByTestId('controller-epoch')).toContainText('broker 1');
+  }
+  // Both stories crash broker 2 at 1 s.
+  expect(await page.evaluate(() => (window as any).crashes)).toEqual([[2], [2]]);
+
+  // Crash the controller of the 2.0 playground only.
+  await card(page, '2.0').locator('[data-do="crash"]').click();
+  await expect(card(page, '2.0').getByTestId('status-2.0')).toHaveText('');
+  await expect(page.getByTestId('events-2.0').locator('li', { hasText: 'broker_crashed (broker 1)' })).toHaveCount(1);
+  await expect(page.getByTestId('mount-2.0').locator('svg g[data-broker="1"]')).toHaveAttribute('data-state', 'crashed');
+  await expect(page.getByTestId('mount-3.9').locator('svg g[data-broker="1"]')).not.toHaveAttribute('data-state', 'crashed');
+  expect(await page.evaluate(() => (window as any).crashes)).toEqual([[2, 1], [2]]);
+
+  // Ten more seconds: the 2.0 cluster elected another controller; the 3.9 one kept broker 1.
+  await page.locator('[data-both="seek"]').click();
+  await expect(page.getByTestId('mount-2.0').getByTestId('clock')).toHaveText('20.000s');
+  await expect(page.getByTestId('mount-2.0').getByTestId('controller-epoch')).not.toContainText('broker 1');
+  await expect(page.getByTestId('mount-2.0').getByTestId('controller-epoch')).toContainText(phrase('epoch 2'));
+  await expect(page.getByTestId('mount-3.9').getByTestId('controller-epoch')).toContainText('broker 1');
+  expect(await page.getByTestId('events-3.9').locator('li', { hasText: 'broker_crashed (broker 1)' }).count()).toBe(0);
+
+  // Play and pause through the page's buttons move and stop one clock.
+  await card(page, '3.9').locator('[data-do="play"]').click();
+  await expect(page.getByTestId('mount-3.9').getByTestId('clock')).not.toHaveText('20.000s');
+  await card(page, '3.9').locator('[data-do="pause"]').click();
+  await expect(page.getByTestId('mount-3.9').getByTestId('play')).toContainText('Play');
+  await expect(page.getByTestId('mount-2.0').getByTestId('clock')).toHaveText('20.000s');
+
+  // An unsubscribed listener hears nothing more; unmount empties the element and later calls throw.
+  const after = await page.evaluate(() => {
+    const w = window as any;
+    const seen: number[] = [];
+    const off = w.examplePlaygrounds[1].on('*', () => seen.push(1));
+    off();
+    w.examplePlaygrounds[1].apply({ do: 'crash', broker: 3 });
+    return new Promise((resolve) => setTimeout(() => resolve(seen.length), 300));
+  });
+  expect(after).toBe(0);
+  const unmounted = await page.evaluate(() => {
+    const w = window as any;
+    w.examplePlaygrounds[1].unmount();
+    try {
+      w.examplePlaygrounds[1].state();
+      return 'no error';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  });
+  expect(unmounted).toBe('this playground was unmounted');
+  await expect(page.getByTestId('mount-3.9')).toBeEmpty();
+  await expect(page.getByTestId('mount-2.0').locator('svg g[data-broker]')).toHaveCount(4);
+});
+
+test('state() is the command line\'s JSON, and seek goes forward only', async ({ page }) => {
+  test.setTimeout(240_000);
+  await openExample(page);
+  const state = await page.evaluate(() => {
+    const pg = (window as any).examplePlaygrounds[0];
+    pg.seek(12000);
+    return pg.state();
+  });
+  expect(state.time_ms).toBe(12000);
+  expect(state.controller_epoch).toBe(1);
+  const run = cli(['run', 'www/scenarios/zombie-controller-2.0.json', '--at', '12000']);
+  expect(run.ok, run.out).toBe(true);
+  expect(state).toEqual(JSON.parse(run.out));
+
+  const back = await page.evaluate(() => {
+    try {
+      (window as any).examplePlaygrounds[0].seek(5000);
+      return 'no error';
+    } catch (e) {
+      return `${(e as Error).constructor.name}: ${(e as Error).message}`;
+    }
+  });
+  expect(back).toBe('Error: cannot seek back to 5000 ms: the world is at 12000 ms and only moves forward');
+});
+
+test('a bad option or command throws an Error with a clear message and changes nothing', async ({ page }) => {
+  test.setTimeout(240_000);
+  await openExample(page);
+  const results = await page.evaluate(() => {
+    const w = window as any;
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    const attempt = (f: () => unknown) => {
+      try {
+        f();
+        return 'no error';
+      } catch (e) {
+        return `${(e as Error).constructor.name}: ${(e as Error).message}`;
+      }
+    };
+    const pg = w.examplePlaygrounds[0];
+    pg.seek(3000);
+    const before = JSON.stringify(pg.state());
+    const out = {
+      unknownOption: attempt(() => w.KafkaElection.mount(el, { brokrs: 3 })),
+      badStory: attempt(() => w.KafkaElection.mount(el, { story: 'no-such-story' })),
+      badBrokers: attempt(() => w.KafkaElection.mount(el, { brokers: 12 })),
+      storyAndSeed: attempt(() => w.KafkaElection.mount(el, { story: 'controller-crash', seed: 3 })),
+      notAnElement: attempt(() => w.KafkaElection.mount('#nowhere', {})),
+      mountedAfter: el.childElementCount + ' ' + String(el.getAttribute('data-mounted')),
+      noBroker: attempt(() => pg.apply({ do: 'crash', broker: 7 })),
+      unknownAction: attempt(() => pg.apply({ do: 'explode' })),
+      atMs: attempt(() => pg.apply({ at_ms: 5, do: 'crash', broker: 1 })),
+      crashed: attempt(() => pg.apply({ do: 'crash', broker: 2 })),
+      badKind: attempt(() => pg.on('Controller Elected', () => {})),
+      unchanged: JSON.stringify(pg.state()) === before,
+    };
+    el.remove();
+    return out;
+  });
+  expect(results.unknownOption).toMatch(/^Error: option brokrs: unknown field `brokrs`, expected one of `story`/);
+  expect(results.badStory).toMatch(/^Error: story "no-such-story" does not exist; the stories are cold-start, /);
+  expect(results.badBrokers).toBe('Error: brokers must be 1 to 9, not "12"');
+  expect(results.storyAndSeed).toMatch(/^Error: seed, brokers, partitions, rf, profile, consumers and assignor set up free play; a story brings its own/);
+  expect(results.notAnElement).toMatch(/^Error: mount needs an element to mount into/);
+  expect(results.mountedAfter).toBe('0 null');
+  expect(results.unknownAction).toMatch(/^Error: unknown action "explode"; the actions are crash, start, /);
+  expect(results.atMs).toBe('Error: a command applies now: leave "at_ms" out (it belongs to a scenario file\'s actions)');
+  expect(results.crashed).toMatch(/^Error: broker 2 is not running \(it is crashed\)/);
+  expect(results.badKind).toMatch(/^Error: an event kind is a name such as "controller_elected"/);
+  expect(results.unchanged).toBe(true);
+
+  // The command line gives the same message for the same bad action in a scenario file.
+  const noBroker = results.noBroker.replace(/^Error: /, '');
+  expect(results.noBroker).toMatch(/^Error: .*broker 7/);
+  const dir = mkdtempSync(join(tmpdir(), 'kafka-election-embed-'));
+  const file = join(dir, 'bad.json');
+  writeFileSync(file, JSON.stringify({ version: 1, brokers: [1, 2, 3, 4], actions: [{ at_ms: 1000, do: 'crash', broker: 7 }] }));
+  const run = cli(['check', file]);
+  expect(run.ok).toBe(false);
+  expect(run.out).toContain(`${file}: actions[0]: ${noBroker}`);
+});
+
+test('every mount option sets up the playground as its page parameter does', async ({ page }) => {
+  await openExample(page);
+  await page.evaluate(() => {
+    const w = window as any;
+    document.querySelector('main')!.insertAdjacentHTML(
+      'beforeend',
+      '<div id="free" style="height:460px"></div><div id="bare" style="height:300px"></div><div id="full"></div>',
+    );
+    w.free = w.KafkaElection.mount(document.getElementById('free'), {
+      embed: true, profile: '2.4', speed: 5, seed: 9, brokers: 5, partitions: 4, rf: 2, consumers: 2, t: 4000,
+    });
+    w.bare = w.KafkaElection.mount(document.getElementById('bare'), { embed: true, controls: false, autoplay: false });
+    w.full = w.KafkaElection.mount(document.getElementById('full'), { consumers: 1, assignor: 'roundrobin', paused: true });
+  });
+  const free = page.locator('#free');
+  await expect(free.getByTestId('clock')).toHaveText('4.000s');
+  await expect(free.getByTestId('play')).toContainText('Play');
+  await expect(free.getByTestId('speed')).toHaveValue('5');
+  await expect(free.getByTestId('seed')).toHaveText('9');
+  await expect(free.getByTestId('profile')).toHaveValue('2.4');
+  const state = await page.evaluate(() => (window as any).free.state());
+  expect(Object.keys(state.brokers)).toEqual(['1', '2', '3', '4', '5']);
+  const orders = Object.keys(state.partitions).filter((p) => p.startsWith('orders-'));
+  expect(orders.sort()).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3']);
+  expect(state.partitions['orders-0'].replicas).toHaveLength(2);
+  expect(Object.keys(state.groups['my-group'].consumers).sort()).toEqual(['c1', 'c2']);
+
+  // controls: false hides them; autoplay: false keeps the clock at 0.
+  await expect(page.locator('#bare svg.graph')).toBeVisible();
+  await expect(page.locator('#bare').getByTestId('play')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as any).bare.state().time_ms)).toBe(0);
+
+  // Without embed: the full page, with the assignor chosen.
+  await expect(page.locator('#full h1')).toHaveText('Kafka Election Playground');
+  await expect(page.locator('#full').getByTestId('assignor')).toHaveValue('roundrobin');
+
+  // Right after mount, before the page first drew: seek, state and apply already agree.
+  const early = await page.evaluate(() => {
+    const w = window as any;
+    const el = document.createElement('div');
+    el.style.height = '300px';
+    document.querySelector('main')!.appendChild(el);
+    const pg = w.KafkaElection.mount(el, { story: 'zombie-controller-2.0', embed: true, paused: true });
+    pg.seek(10000);
+    const controller = pg.state().controller;
+    pg.apply({ do: 'crash', broker: controller });
+    return { time: pg.state().time_ms, controller, crashed: pg.state().brokers[String(controller)].state };
+  });
+  expect(early).toEqual({ time: 10000, controller: 1, crashed: 'crashed' });
+
+  // session: a link's fragment, as another playground's link() gives it, reopens that session;
+  // a bad one throws with the reason.
+  const session = await page.evaluate(() => {
+    try {
+      (window as any).KafkaElection.mount(document.createElement('div'), { session: 'abc' });
+      return 'no error';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  });
+  expect(session).toContain('the link carries no session (it has no format version v=)');
+  const copied = await page.evaluate(() => {
+    const w = window as any;
+    const a = w.KafkaElection.mount(document.createElement('div'), { paused: true });
+    a.seek(9000);
+    a.apply({ do: 'crash', broker: 2 });
+    a.seek(12000);
+    const link = a.link();
+    const b = w.KafkaElection.mount(document.createElement('div'), { session: link });
+    return { link, a: a.state(), b: b.state() };
+  });
+  expect(copied.link).toMatch(/^v=1&m=\d+&t=12000&c=9000c2$/);
+  expect(copied.b).toEqual(copied.a);
+});
+
+test('the example page drives its framed playground with its buttons', async ({ page }) => {
+  await openExample(page);
+  const frame = page.frameLocator('iframe[data-testid="frame"]');
+  const list = page.getByTestId('frame-events');
+  await expect(list.locator('li').first()).toHaveText('ready');
+  await expect(frame.getByTestId('play')).toContainText('Play');
+  await page.locator('[data-frame="seek"]').click();
+  await expect(frame.getByTestId('clock')).toHaveText('10.000s');
+  await expect(list.locator('li', { hasText: 'controller_elected (broker 1)' })).toHaveCount(1);
+  await page.locator('[data-frame="crash"]').click();
+  await expect(frame.locator('svg g[data-broker="1"]')).toHaveAttribute('data-state', 'crashed');
+  await expect(list.locator('li', { hasText: 'broker_crashed (broker 1)' })).toHaveCount(1);
+  await page.locator('[data-frame="play"]').click();
+  await expect(frame.getByTestId('play')).toContainText('Pause');
+  await page.locator('[data-frame="pause"]').click();
+  await expect(frame.getByTestId('play')).toContainText('Play');
+  await expect(page.getByTestId('frame-status')).toHaveText('');
+});
+
+/** A page on the second test server's origin (port + 1) that frames the playground served from the first. */
+async function parentPage(page: Page, baseURL: string, frames: { id: string; parent: string }[]) {
+  const first = new URL(baseURL);
+  const second = `http://127.0.0.1:${Number(first.port) + 1}`;
+  const src = (parent: string) =>
+    `${first.origin}/index.html?embed=1&autoplay=0&parent=${encodeURIComponent(parent)}`;
+  const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body>
+    ${frames.map((f) => `<iframe id="${f.id}" src="${src(f.parent)}" style="width:700px;height:500px"></iframe>`).join('')}
+    <script>
+      window.received = [];
+      window.addEventListener('message', (e) => {
+        window.received.push({ origin: e.origin, from: [...document.querySelectorAll('iframe')].findIndex((f) => f.contentWindow === e.source), data: e.data });
+      });
+      window.ask = (frame, message) => document.getElementById(frame).contentWindow.postMessage(message, '${first.origin}');
+    </script></body></html>`;
+  // The parent page lives on the second origin: any file the server has there, replaced by this
+  // page (a page the test would hand out itself counts as from the public network, which Chromium
+  // does not let frame a loopback address). Its document asks for a favicon the server lacks.
+  await page.route(`${second}/favicon.ico`, (route) =>
+    route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"/>' }),
+  );
+  await page.goto(`${second}/playground/embed.js`);
+  await page.setContent(html);
+  return { second, firstOrigin: first.origin };
+}
+
+test('an iframe posts ready and events to its parent and obeys it, from the allowed origin only', async ({ page, baseURL }) => {
+  const warnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning') warnings.push(m.text());
+  });
+  const { second } = await parentPage(page, baseURL as string, [
+    { id: 'allowed', parent: `${'http://127.0.0.1:'}${Number(new URL(baseURL as string).port) + 1}` },
+    { id: 'other', parent: 'https://docs.example' },
+  ]);
+  const received = () => page.evaluate(() => (window as any).received as { origin: string; from: number; data: any }[]);
+  // The allowed frame says it is ready; the other posts nothing to a parent it does not allow.
+  await expect.poll(async () => (await received()).filter((m) => m.data['kafka-election'] === 'ready').map((m) => m.from)).toEqual([0]);
+
+  const allowed = page.frameLocator('#allowed');
+  const other = page.frameLocator('#other');
+  await expect(allowed.locator('.page.embed')).toHaveCount(1);
+  await expect(allowed.getByTestId('play')).toContainText('Play');
+
+  // Requests: seek, then the state; each is answered with its id.
+  await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'seek', ms: 5000, id: 'a' }));
+  await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'state', id: 'b' }));
+  await expect.poll(async () => (await received()).find((m) => m.data.id === 'b')?.data.state?.time_ms).toBe(5000);
+  const answers = (await received()).filter((m) => m.data.id !== undefined).map((m) => m.data);
+  expect(answers[0]).toEqual({ 'kafka-election': 'ok', id: 'a', request: 'seek' });
+  expect(answers[1].state.controller_epoch).toBe(1);
+  expect((await received()).every((m) => m.origin === new URL(baseURL as string).origin)).toBe(true);
+  // Its events reached the parent, as the command line prints them.
+  await expect.poll(async () => (await received()).filter((m) => m.data['kafka-election'] === 'event').length).toBeGreaterThan(5);
+  const elected = (await received()).find((m) => m.data.event?.kind === 'controller_elected');
+  expect(elected?.data.event).toMatchObject({ kind: 'controller_elected', broker: 1, epoch: 1 });
+
+  // Crash the controller from the parent: it is obeyed, and the crash comes back as an event.
+  expect((await received()).some((m) => m.data.event?.kind === 'broker_crashed')).toBe(false);
+  await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'apply', command: { do: 'crash', broker: 1 }, id: 'c' }));
+  await expect(allowed.locator('svg g[data-broker="1"]')).toHaveAttribute('data-state', 'crashed');
+  await expect.poll(async () => (await received()).find((m) => m.data.id === 'c')?.data).toEqual({
+    'kafka-election': 'ok',
+    id: 'c',
+    request: 'apply',
+  });
+  await expect.poll(async () => (await received()).some((m) => m.data.event?.kind === 'broker_crashed' && m.data.event.broker === 1)).toBe(true);
+  // A bad request is answered with the message.
+  await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'apply', command: { do: 'crash', broker: 1 }, id: 'd' }));
+  await expect.poll(async () => (await received()).find((m) => m.data.id === 'd')?.data).toEqual({
+    'kafka-election': 'error',
+    id: 'd',
+    request: 'apply',
+    message: 'broker 1 is not running (it is crashed)',
+  });
+  await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'rewind', id: 'e' }));
+  await expect.poll(async () => (await received()).find((m) => m.data.id === 'e')?.data.message).toBe(
+    'unknown request "rewind"; the requests are play, pause, seek, apply, state',
+  );
+  // play and pause.
+  await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'play' }));
+  await expect(allowed.getByTestId('play')).toContainText('Pause');
+  await page.evaluate(() => (window as any).ask('allowed', { 'kafka-election': 'pause' }));
+  await expect(allowed.getByTestId('play')).toContainText('Play');
+
+  // The frame that allows another origin ignores this page's request, with a warning.
+  await expect(other.locator('svg g[data-broker="1"]')).toBeVisible();
+  await page.evaluate(() => (window as any).ask('other', { 'kafka-election': 'play', id: 'f' }));
+  await expect.poll(() => warnings.some((w) => w.includes(`a request from ${second} was ignored`))).toBe(true);
+  await expect(other.getByTestId('play')).toContainText('Play');
+  expect((await received()).filter((m) => m.from === 1)).toEqual([]);
+});
+
+test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts there, paused', async ({ page }) => {
+  await page.setViewportSize({ width: 700, height: 500 });
+  await page.goto('/?embed=1&story=zombie-controller-2.0');
+  const graph = page.locator('svg.graph');
+  await expect(graph).toBeVisible();
+  await expect(page.locator('h1')).toHaveCount(0);
+  await expect(page.locator('.intro')).toHaveCount(0);
+  await expect(page.getByTestId('play')).toBeVisible();
+  const size = await page.evaluate(() => ({
+    scrollW: document.documentElement.scrollWidth,
+    scrollH: document.documentElement.scrollHeight,
+  }));
+  expect(size.scrollW).toBeLessThanOrEqual(700);
+  expect(size.scrollH).toBeLessThanOrEqual(500);
+  const box = await graph.boundingBox();
+  expect(box && box.height).toBeGreaterThan(300);
+  expect(box && box.y + box.height).toBeLessThanOrEqual(500);
+  await expect(page.locator('.log')).toBeVisible();
+  // index.html defines the API too.
+  expect(await page.evaluate(() => typeof (window as any).KafkaElection?.mount)).toBe('function');
+
+  await page.goto('/?embed=1&controls=0&t=15000');
+  await expect(page.locator('svg.graph')).toBeVisible();
+  await expect(page.getByTestId('play')).toHaveCount(0);
+  await expect(page.locator('[role="toolbar"]')).toHaveCount(0);
+  await expect(page.locator('svg g[data-controller="true"]')).toHaveAttribute('data-broker', '1');
+
+  await page.goto('/?embed=1&autoplay=0&t=4000');
+  await expect(page.getByTestId('clock')).toHaveText('4.000s');
+  await expect(page.getByTestId('play')).toContainText('Play');
+
+  await page.goto('/?embed=1&t=999999999');
+  await expect(page.getByTestId('error')).toContainText('t (the virtual time to start at) must be 0 to 600000 ms, not "999999999"');
+});
