@@ -36,21 +36,22 @@ mod tests;
 pub const MODEL_VERSION: u32 = 1;
 
 /// Snapshots of recent history are this far apart in virtual time.
-pub const SNAPSHOT_EVERY_MS: u64 = 5_000;
+pub const SNAPSHOT_EVERY_MS: u64 = 10_000;
 
 /// The furthest one search for the next event looks ahead of the session's end.
 pub const STEP_HORIZON_MS: u64 = 600_000;
 
 /// How far apart the snapshots `age_ms` older than the session's end are kept: every
-/// [`SNAPSHOT_EVERY_MS`] for the last two minutes, every 20 s up to ten minutes, then every
-/// minute. Seeking replays at most one spacing of history.
+/// [`SNAPSHOT_EVERY_MS`] for the last two minutes, every minute up to ten minutes, then every
+/// five minutes. Seeking replays at most one spacing of history; an hour keeps about thirty
+/// snapshots (a world of 9 brokers weighs a few MB even with its history shared).
 pub fn spacing_for_age(age_ms: u64) -> u64 {
     if age_ms <= 120_000 {
         SNAPSHOT_EVERY_MS
     } else if age_ms <= 600_000 {
-        20_000
-    } else {
         60_000
+    } else {
+        300_000
     }
 }
 
@@ -351,7 +352,13 @@ impl Session {
     }
 
     fn push_snapshot(&mut self) {
-        let mut snap = self.now.clone();
+        let mut snap = Snapshot {
+            world: self.now.world.snapshot(),
+            at_ms: self.now.world.now(),
+            next_script: self.now.next_script,
+            next_recorded: self.now.next_recorded,
+            skipped: self.now.skipped.clone(),
+        };
         snap.at_ms = snap.world.now();
         if self.snapshots.last().is_some_and(|s| s.at_ms >= snap.at_ms) {
             return;
@@ -373,15 +380,14 @@ impl Session {
     /// Moves the time shown to `t`: forward by running the world (past the end, the session
     /// grows), back by restoring the newest snapshot at or before `t` and replaying from it.
     pub fn seek(&mut self, t: u64) {
-        if t < self.now.world.now() {
-            let snap = self
-                .snapshots
-                .iter()
-                .rev()
-                .find(|s| s.at_ms <= t)
-                .unwrap_or(&self.snapshots[0])
-                .clone();
-            self.now = snap;
+        // The newest snapshot at or before `t`: back in time it is the only way; forward it
+        // saves replaying what lies between the time shown and it.
+        let present = self.now.world.now();
+        let best = self.snapshots.iter().rev().find(|s| s.at_ms <= t);
+        match best {
+            Some(snap) if t < present || snap.at_ms > present => self.now = snap.clone(),
+            None if t < present => self.now = self.snapshots[0].clone(),
+            _ => {}
         }
         self.advance(t);
     }

@@ -274,6 +274,12 @@ impl Network {
         self.messages.iter()
     }
 
+    /// Forgets the kept message records (what the page draws in flight); nothing the
+    /// simulation decides reads them, and ids go on from where they were.
+    pub fn forget_messages(&mut self) {
+        self.messages = VecDeque::new();
+    }
+
     /// The kept messages whose id is `id` or later, oldest first (found by a binary search).
     pub fn messages_since(
         &self,

@@ -624,6 +624,18 @@ pub fn App(props: &AppProps) -> Html {
         })
     };
 
+    let on_pick = {
+        let d = model.dispatcher();
+        Callback::from(move |i: usize| d.dispatch(Action::PickEvent(i)))
+    };
+    {
+        // The picked event's nodes wear a highlight (drawn by the style sheet). The graph is
+        // drawn again every frame, so the marks are set again after each render.
+        let root = root.clone();
+        let picked = model.picked.clone();
+        use_effect(move || mark_picked(&root, picked.as_ref()));
+    }
+
     let m: &Model = &model;
     let host = m.host.borrow();
     let world = host.world();
@@ -767,14 +779,20 @@ pub fn App(props: &AppProps) -> Html {
             <main class="layout" inert={*help}>
                 <div class="stage">
                     <header class="top">
-                        <h1 class={classes!(embed.then_some("visually-hidden"))}>{ "Kafka Election" }<span class="hide-phone">{ " Playground" }</span></h1>
+                        if !embed {
+                            <h1>{ "Kafka Election" }<span class="hide-phone">{ " Playground" }</span></h1>
+                        }
                         { controller_stat(&state) }
                         <button class="help-button" onclick={help_button} aria-haspopup="dialog"
                                 aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" data-testid="help">{ "?" }</button>
                     </header>
                     if m.chrome.controls {
                         { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
-                        { timeline(m, &dispatch) }
+                        // Embed mode keeps its chrome to one row: the embedding page seeks
+                        // through the JavaScript API or its messages.
+                        if !embed {
+                            { timeline(m, &dispatch) }
+                        }
                     }
                     { tab_bar(uid, current, &tabs, &on_tab) }
                     <div class={part(Tab::Cluster)} id={tabpanel(Tab::Cluster).0} role="tabpanel"
@@ -791,7 +809,9 @@ pub fn App(props: &AppProps) -> Html {
                          aria-labelledby={tabpanel(Tab::Explain).1}>
                         <details class="explain panel">
                             <summary>{ "How to read the graph, and what to try" }</summary>
-                            { intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group) }
+                            if !embed {
+                                { intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group) }
+                            }
                             { legend(with_topic, with_group) }
                         </details>
                     </div>
@@ -812,7 +832,7 @@ pub fn App(props: &AppProps) -> Html {
                      aria-labelledby={tabpanel(Tab::Log).1}>
                     <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                               title_id={m.chrome.id("log-title")}
-                              key_only={m.key_only} {keep_internal} {on_key_only} />
+                              key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} />
                 </div>
             </main>
             if let Some(n) = &m.notice {
@@ -921,5 +941,33 @@ fn listen_for_links(
                 closure.as_ref().unchecked_ref(),
             );
         }
+    }
+}
+
+/// Marks the nodes of the picked event (`data-picked`) and unmarks the others.
+fn mark_picked(root: &NodeRef, picked: Option<&(u64, Vec<BrokerId>, Vec<String>)>) {
+    let Some(root) = root.cast::<Element>() else {
+        return;
+    };
+    let Ok(nodes) = root.query_selector_all("svg g.node[data-broker], svg g[data-member]") else {
+        return;
+    };
+    for i in 0..nodes.length() {
+        let Some(el) = nodes.get(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let on = picked.is_some_and(|(_, brokers, members)| {
+            el.get_attribute("data-broker")
+                .and_then(|b| b.parse::<BrokerId>().ok())
+                .is_some_and(|b| brokers.contains(&b))
+                || el
+                    .get_attribute("data-member")
+                    .is_some_and(|m| members.contains(&m))
+        });
+        let _ = if on {
+            el.set_attribute("data-picked", "true")
+        } else {
+            el.remove_attribute("data-picked")
+        };
     }
 }

@@ -88,8 +88,9 @@ fn tag(kind: &EventKind) -> Option<String> {
     }
 }
 
-/// One event as the log lists it.
-fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
+/// One event as the log lists it; its time is a button that shows the cluster at that
+/// moment, with the nodes it is about highlighted.
+fn entry(i: usize, e: &SimEvent, text: &str, on_pick: &Callback<usize>) -> Html {
     let kind = e.kind.name();
     let hl = highlighted(&e.kind);
     let tag = tag(&e.kind);
@@ -97,7 +98,12 @@ fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
     let why_first = matches!(e.kind, EventKind::GroupLeaderChosen { .. });
     html! {
         <li key={i} class={classes!("event", hl.then_some("hl"), family(&e.kind))} data-kind={kind}>
-            <time class="when">{ fmt_ms(e.time_ms) }</time>
+            <button class="when-pick" data-testid="event-time"
+                    title="Show the cluster at this moment, with the nodes this event is about highlighted"
+                    aria-label={format!("Show the cluster at t = {}", fmt_ms(e.time_ms))}
+                    onclick={ let p = on_pick.clone(); Callback::from(move |_: MouseEvent| p.emit(i)) }>
+                <time class="when">{ fmt_ms(e.time_ms) }</time>
+            </button>
             // Spaces keep the entry's text readable as words ("0.051s broker 1 …").
             { " " }
             <div class="body">
@@ -122,7 +128,7 @@ fn entry(i: usize, e: &SimEvent, text: &str) -> Html {
 }
 
 /// A run of events about `__consumer_offsets` partitions that hold no group, folded.
-fn fold(part: &[(usize, &SimEvent, String)]) -> Html {
+fn fold(part: &[(usize, &SimEvent, String)], on_pick: &Callback<usize>) -> Html {
     let first = part.first().map_or(0, |(i, _, _)| *i);
     let at = part.first().map_or(0, |(_, e, _)| e.time_ms);
     let mut kinds: Vec<(&str, usize)> = Vec::new();
@@ -150,7 +156,7 @@ fn fold(part: &[(usize, &SimEvent, String)]) -> Html {
                 <details>
                     <summary>{ summary }</summary>
                     <ol class="folded-events">
-                        { for part.iter().map(|(i, e, text)| entry(*i, e, text)) }
+                        { for part.iter().map(|(i, e, text)| entry(*i, e, text, on_pick)) }
                     </ol>
                 </details>
             </div>
@@ -177,6 +183,8 @@ pub struct EventLogProps {
     pub keep_internal: Vec<String>,
     /// Turns the filter on or off.
     pub on_key_only: Callback<bool>,
+    /// An event picked (by its index): the page shows its moment.
+    pub on_pick: Callback<usize>,
     /// The id of the log's heading (unique on the page, whatever else it holds).
     pub title_id: AttrValue,
 }
@@ -267,11 +275,11 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             .count();
         if run >= 2 {
             let part = &listed[k..k + run];
-            rows.push(fold(part));
+            rows.push(fold(part, &props.on_pick));
             k += run;
         } else {
             let (i, e, text) = &listed[k];
-            rows.push(entry(*i, e, text));
+            rows.push(entry(*i, e, text, &props.on_pick));
             k += 1;
         }
     }

@@ -185,6 +185,9 @@ pub struct Model {
     pub imported: Option<Rc<(Start, String)>>,
     /// A passing notice (not an error), shown until dismissed or the next one.
     pub notice: Option<String>,
+    /// The event picked in the log: its time, and the brokers and consumers it is about
+    /// (highlighted in the graph until the next command or pick).
+    pub picked: Option<(u64, Vec<BrokerId>, Vec<String>)>,
     /// What the clock waits for before it first runs (a story opened by the address).
     pub gate: StartGate,
     /// Embed mode's chrome and this instance's element ids.
@@ -223,6 +226,7 @@ impl Default for Model {
             show_internal: false,
             imported: None,
             notice: None,
+            picked: None,
             gate: StartGate::Open,
             chrome: Chrome::default(),
         };
@@ -416,6 +420,8 @@ pub enum Action {
     SetShowInternal(bool),
     /// Show virtual time `t` (the timeline): the clock stops there.
     Seek(u64),
+    /// Show the moment of the event with this index and highlight what it is about.
+    PickEvent(usize),
     /// Move to the next moment at which an event happens.
     StepForward,
     /// Move back to the previous moment at which an event happened.
@@ -790,6 +796,7 @@ impl Reducible for Model {
             Action::Apply(cmd) => {
                 let result = self.host.borrow_mut().apply(cmd);
                 let mut m = self.next();
+                m.picked = None;
                 m.error = result.err();
                 Rc::new(m)
             }
@@ -931,6 +938,28 @@ impl Reducible for Model {
             Action::SetShowInternal(on) => {
                 let mut m = self.next();
                 m.show_internal = on;
+                Rc::new(m)
+            }
+            Action::PickEvent(i) => {
+                let picked = {
+                    let host = self.host.borrow();
+                    let events = host.world().events();
+                    (i < events.len()).then(|| {
+                        let e = &events[i];
+                        let (brokers, members) = crate::view::format::event_subjects(e);
+                        (e.time_ms, brokers, members)
+                    })
+                };
+                let Some(picked) = picked else {
+                    return self;
+                };
+                let skipped = self.host.borrow_mut().seek(picked.0);
+                let mut m = self.next();
+                m.playing = false;
+                m.picked = Some(picked);
+                if !skipped.is_empty() {
+                    m.error = Some(skipped.join("; "));
+                }
                 Rc::new(m)
             }
             Action::Seek(t) => {

@@ -84,13 +84,13 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
     html! {
         <div class="timeline" role="group" aria-label="Timeline" data-testid="timeline">
             <button class="ghost step" data-testid="step-back" onclick={back}
-                    title="Back to the previous event (,)" aria-label="Step back one event">{ "◀ back" }</button>
+                    title="Back to the previous event (,)" aria-label="Step back one event">{ "◀" }</button>
             <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end.to_string()}
                    step="1" value={now.to_string()} oninput={scrub}
                    aria-label="Timeline: the virtual time shown"
                    aria-valuetext={format!("{} of {}", fmt_ms(now), fmt_ms(end))} />
             <button class="ghost step" data-testid="step-forward" onclick={fwd}
-                    title="On to the next event (.)" aria-label="Step forward one event">{ "next ▶" }</button>
+                    title="On to the next event (.)" aria-label="Step forward one event">{ "▶" }</button>
             <span class="timeline-times" data-testid="timeline-times">
                 { format!("{} / {}", fmt_ms(now), fmt_ms(end)) }
             </span>
@@ -109,7 +109,9 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
                     <button class="ghost" onclick={keep}>{ "Keep" }</button>
                 </span>
             }
-            <span class="timeline-share">
+            <details class="timeline-share">
+                <summary data-testid="share" title="Copy a link to this session, save it as a file, or open one">{ "Share" }</summary>
+                <div class="share-menu">
                 <button data-testid="copy-link" onclick={copy}
                         title="Copy a link that reopens this session exactly">{ "Copy link" }</button>
                 <button data-testid="export" onclick={export}
@@ -118,7 +120,8 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
                     { "Import…" }
                     <input type="file" class="visually-hidden" data-testid="import" accept=".json,application/json" onchange={import} />
                 </label>
-            </span>
+                </div>
+            </details>
         </div>
     }
 }

@@ -585,14 +585,14 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
         .attr("aria-pressed", b.selected.to_string())
         .press(b.more_press.clone())
         .child(Element::new("title").text(more_label))
-        // A touch target of 44 px or more (while the graph is drawn at 0.65 of its size or
+        // A touch target of 44 px or more (while the graph is drawn at 0.55 of its size or
         // more), transparent, reaching outwards from the node rather than over it.
         .child(
             Element::new("circle")
                 .attr("class", "hit")
                 .attr("cx", "10")
                 .attr("cy", "-10")
-                .attr("r", "34"),
+                .attr("r", "40"),
         )
         .child(Element::new("circle").attr("r", "11"))
         .child(

@@ -128,7 +128,7 @@ test('an exported session replays on the command line to the same state; a file 
   const cli = fileURLToPath(new URL('../../target/debug/kafka-election', import.meta.url));
   expect(existsSync(cli), `${cli} exists (cargo build --bin kafka-election)`).toBe(true);
   await crashedController(page);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('share').click().then(() => page.getByTestId('export').click())]);
   const file = testInfo.outputPath('session.json');
   await download.saveAs(file);
   const scenario = JSON.parse(readFileSync(file, 'utf8'));
@@ -152,4 +152,26 @@ test('an exported session replays on the command line to the same state; a file 
   await page.getByTestId('import').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "brokers": [1], "actions": [{"at_ms": 5, "do": "explode"}]}') });
   await expect(page.getByTestId('error')).toContainText('The file could not be opened: actions[0]: unknown action "explode"');
   await expect(page.getByTestId('story-next')).toContainText('crash broker 1');
+});
+
+test('clicking an event in the log shows its moment and highlights the nodes it is about', async ({ page }) => {
+  const next = await crashedController(page);
+  const entry = page.locator('[data-kind="controller_elected"]').filter({ hasText: phrase('epoch 2') });
+  await expect(entry).toHaveCount(1);
+  const when = (await entry.locator('time.when').textContent()) ?? '';
+  const ms = Math.round(Number(when.replace('s', '')) * 1000);
+  await scrub(page, 2_000);
+  await expect(entry).toHaveCount(0);
+  await scrub(page, await (async () => {
+    // Back to the end, then pick the event from there.
+    const text = (await page.getByTestId('timeline-times').textContent()) ?? '';
+    return Math.round(Number(text.split('/')[1].trim().replace('s', '')) * 1000);
+  })());
+  await entry.getByTestId('event-time').click();
+  await expect.poll(() => shownMs(page)).toBe(ms);
+  await expect(broker(page, next)).toHaveAttribute('data-picked', 'true');
+  await expect(epoch(page)).toContainText(phrase('epoch 2'));
+  // A command clears the highlight.
+  await broker(page, next).click();
+  await expect(broker(page, next)).not.toHaveAttribute('data-picked', 'true');
 });

@@ -179,6 +179,15 @@ impl World {
         self.net.is_cut(a, b)
     }
 
+    /// A copy of the world without the records of past messages (those the page draws in
+    /// flight): what a snapshot on the timeline keeps. The simulation never reads those
+    /// records, so the copy runs on exactly as the world does.
+    pub fn snapshot(&self) -> World {
+        let mut copy = self.clone();
+        copy.net.forget_messages();
+        copy
+    }
+
     /// Virtual time of the next thing due, if any.
     pub fn next_due(&self) -> Option<u64> {
         self.queue.keys().next().map(|(t, _)| *t)
