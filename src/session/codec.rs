@@ -3,7 +3,7 @@
 //! `#v=1&m=1&brokers=5&t=64000&c=12000c2;30500s2;41000Porders,1,,all,10,`
 //!
 //! - `v`: the format of the fragment ([`FORMAT_VERSION`]); `m`: the model's version
-//!   ([`MODEL_VERSION`](super::MODEL_VERSION)) that made it;
+//!   ([`MODEL_VERSION`]) that made it;
 //! - the page parameters that rebuild the session's start (`story=…`, free play's `seed=…`,
 //!   `brokers=…`, …, or `file=…`, an imported scenario file in base64url);
 //! - `t`: the time shown; `e`: the session's end, when it lies after `t`;
