@@ -312,8 +312,20 @@ impl Session {
     /// Runs the present forward to `t`, applying the script's and the recorded commands as
     /// their times come and taking snapshots on the way.
     fn advance(&mut self, t: u64) {
+        self.run_to(t, true);
+        self.end_ms = self.end_ms.max(t);
+    }
+
+    /// [`Session::advance`] without snapshots and without moving the end (for probes).
+    fn advance_plain(&mut self, t: u64) {
+        self.run_to(t, false);
+    }
+
+    fn run_to(&mut self, t: u64, snapshots: bool) {
         while let Some((at, from_script)) = self.due(t) {
-            self.snapshot_until(at);
+            if snapshots {
+                self.snapshot_until(at);
+            }
             self.now.world.advance_to(at);
             if from_script {
                 self.apply_script();
@@ -326,10 +338,11 @@ impl Session {
                 self.now.next_recorded += 1;
             }
         }
-        self.snapshot_until(t);
+        if snapshots {
+            self.snapshot_until(t);
+        }
         self.now.world.advance_to(t);
         self.now.at_ms = t;
-        self.end_ms = self.end_ms.max(t);
     }
 
     /// Takes the snapshots due between the newest one and `t` (at multiples of
@@ -476,22 +489,6 @@ impl Session {
                 return Some(t);
             }
         }
-    }
-
-    /// [`Session::advance`] without snapshots (for probes).
-    fn advance_plain(&mut self, t: u64) {
-        while let Some((at, from_script)) = self.due(t) {
-            self.now.world.advance_to(at);
-            if from_script {
-                self.apply_script();
-            } else {
-                let cmd = self.recorded[self.now.next_recorded].1.clone();
-                let _ = self.now.world.apply(cmd);
-                self.now.next_recorded += 1;
-            }
-        }
-        self.now.world.advance_to(t);
-        self.now.at_ms = t;
     }
 
     /// Moves to the next moment at which an event happens (see [`Session::next_event_ms`]);
