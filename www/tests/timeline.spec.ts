@@ -175,3 +175,18 @@ test('clicking an event in the log shows its moment and highlights the nodes it 
   await broker(page, next).click();
   await expect(broker(page, next)).not.toHaveAttribute('data-picked', 'true');
 });
+
+test('a scenario file dropped on the page opens as an imported session', async ({ page }) => {
+  await openPlayground(page, '50');
+  await pause(page);
+  const text = readFileSync(fileURLToPath(new URL('../scenarios/controller-crash.json', import.meta.url)), 'utf8');
+  const drop = await page.evaluateHandle((json) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([json], 'controller-crash.json', { type: 'application/json' }));
+    return dt;
+  }, text);
+  await page.locator('.page').dispatchEvent('drop', { dataTransfer: drop });
+  await expect(page.getByTestId('story-box')).toContainText('imported');
+  await expect(page.getByTestId('story-box')).toContainText('The controller crashes');
+  await expect(page.getByTestId('story-next')).toContainText('crash broker 1');
+});
