@@ -191,26 +191,17 @@ impl Session {
         Ok(s)
     }
 
+    /// Replays to `t` (taking snapshots, moving the end) and stops at the first recorded
+    /// command that does not apply, naming it.
     fn check_replay(&mut self, t: u64) -> Result<(), String> {
-        while let Some((at, from_script)) = self.due(t) {
-            self.snapshot_until(at);
-            self.now.world.advance_to(at);
-            if from_script {
-                self.apply_script();
-            } else {
-                let i = self.now.next_recorded;
-                let cmd = self.recorded[i].1.clone();
-                self.now.world.apply(cmd.clone()).map_err(|e| {
-                    format!("command {} ({cmd} at {}): {e}", i + 1, crate::fmt_ms(at))
-                })?;
-                self.now.next_recorded += 1;
-            }
-        }
-        self.snapshot_until(t);
-        self.now.world.advance_to(t);
-        self.now.at_ms = t;
+        self.run_to(t, true, true)?;
         self.end_ms = self.end_ms.max(t);
         Ok(())
+    }
+
+    /// The session's link: the address fragment (without `#`) that reopens it as it is now.
+    pub fn link(&self) -> String {
+        codec::encode(&self.start.base, self.now_ms(), self.end_ms, &self.recorded)
     }
 
     /// What begins the session.
@@ -312,16 +303,21 @@ impl Session {
     /// Runs the present forward to `t`, applying the script's and the recorded commands as
     /// their times come and taking snapshots on the way.
     fn advance(&mut self, t: u64) {
-        self.run_to(t, true);
+        let _ = self.run_to(t, true, false);
         self.end_ms = self.end_ms.max(t);
     }
 
     /// [`Session::advance`] without snapshots and without moving the end (for probes).
     fn advance_plain(&mut self, t: u64) {
-        self.run_to(t, false);
+        let _ = self.run_to(t, false, false);
     }
 
-    fn run_to(&mut self, t: u64, snapshots: bool) {
+    /// Runs the present to `t`, applying the script's and the recorded commands as their
+    /// times come, with snapshots on the way if `snapshots`. A recorded command that does not
+    /// apply stops the run with its place when `strict`; otherwise (the page replaying what
+    /// already applied once, so it applies again) the run goes on without it rather than
+    /// stopping the page.
+    fn run_to(&mut self, t: u64, snapshots: bool, strict: bool) -> Result<(), String> {
         while let Some((at, from_script)) = self.due(t) {
             if snapshots {
                 self.snapshot_until(at);
@@ -330,11 +326,14 @@ impl Session {
             if from_script {
                 self.apply_script();
             } else {
-                let cmd = self.recorded[self.now.next_recorded].1.clone();
-                // Every recorded command applied when it was recorded; the world being
-                // deterministic, it applies again. Should it not, the replay goes on
-                // without it rather than stopping the page.
-                let _ = self.now.world.apply(cmd);
+                let i = self.now.next_recorded;
+                let cmd = self.recorded[i].1.clone();
+                let applied = self.now.world.apply(cmd.clone());
+                if strict {
+                    applied.map_err(|e| {
+                        format!("command {} ({cmd} at {}): {e}", i + 1, crate::fmt_ms(at))
+                    })?;
+                }
                 self.now.next_recorded += 1;
             }
         }
@@ -343,6 +342,7 @@ impl Session {
         }
         self.now.world.advance_to(t);
         self.now.at_ms = t;
+        Ok(())
     }
 
     /// Takes the snapshots due between the newest one and `t` (at multiples of

@@ -219,14 +219,8 @@ impl Bridge {
     pub fn link(&self) -> Result<String, String> {
         self.check_alive()?;
         let host = self.0.host.borrow().clone();
-        let h = host.borrow();
-        let s = &h.session;
-        Ok(crate::session::codec::encode(
-            &s.start().base,
-            s.now_ms(),
-            s.end_ms(),
-            s.recorded(),
-        ))
+        let link = host.borrow().session.link();
+        Ok(link)
     }
 
     /// Calls `sink` with each event of `kind` (or every event, for `*`) from now on; returns

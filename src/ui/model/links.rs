@@ -9,9 +9,7 @@ use std::rc::Rc;
 impl Model {
     /// The session's link: the fragment (without `#`) that reopens it as it is now.
     pub fn link_fragment(&self) -> String {
-        let host = self.host.borrow();
-        let s = &host.session;
-        crate::session::codec::encode(&s.start().base, s.now_ms(), s.end_ms(), s.recorded())
+        self.host.borrow().session.link()
     }
 
     /// Opens a link's session, or says why it cannot and changes nothing.
