@@ -86,7 +86,7 @@ impl World {
                             msg,
                             from: Endpoint::Zk,
                             to: Endpoint::Broker(x),
-                            body: Body::ConnectionLoss,
+                            body: Box::new(Body::ConnectionLoss),
                             received: true,
                         },
                     );

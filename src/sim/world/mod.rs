@@ -34,7 +34,10 @@ enum Item {
         msg: u64,
         from: Endpoint,
         to: Endpoint,
-        body: Body,
+        /// Boxed: a body is several times the size of a timer, and the queue holds thousands
+        /// of timers (each queue entry, and each snapshot's copy of it, is as large as the
+        /// largest kind).
+        body: Box<Body>,
         /// Already received (parked while the receiver was frozen): no longer on the wire.
         received: bool,
     },
@@ -355,6 +358,7 @@ impl World {
                 body,
                 received,
             } => {
+                let body = *body;
                 if !received && self.is_cut(from, to) {
                     self.net.lose(msg, from, to);
                     return;
@@ -397,7 +401,7 @@ impl World {
                                     msg,
                                     from,
                                     to,
-                                    body,
+                                    body: Box::new(body),
                                     received: true,
                                 });
                                 return;
@@ -585,7 +589,7 @@ impl World {
                     msg: sent.id,
                     from,
                     to,
-                    body,
+                    body: Box::new(body),
                     received: false,
                 },
             );
