@@ -14,7 +14,7 @@ use super::replication::Role;
 use super::topic::{TopicPartition, TopicSpec};
 use super::znodes::{partition_state_path, topic_path, PartitionState};
 use super::zookeeper::ZooKeeper;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The monitor's memory between steps.
 #[derive(Debug, Clone)]
@@ -43,8 +43,16 @@ pub struct Monitor {
     zk_leader_epochs: Vec<Option<u64>>,
     /// The acting leaders at the last loss check.
     last_leaders: Vec<Option<(BrokerId, u64)>>,
-    /// ZooKeeper's zxid and the replication digest at the last partition check.
-    last_digest: (i64, u64),
+    /// ZooKeeper's zxid at the last partition check.
+    last_zxid: i64,
+    /// What the partition checks read of each broker's replicas at the last partition check
+    /// ([`BrokerSeen`]).
+    checked: BTreeMap<BrokerId, BrokerSeen>,
+    /// The brokers changed since the last partition check (the world names each broker it
+    /// lent out mutably), with what they hold now.
+    unchecked: BTreeMap<BrokerId, BrokerSeen>,
+    /// The acting leader of each partition at the last partition check, in partition order.
+    checked_leaders: Vec<Option<(BrokerId, u64)>>,
 }
 
 impl Monitor {
@@ -74,7 +82,10 @@ impl Monitor {
             zk_checked: vec![None; n],
             zk_leader_epochs: vec![None; n],
             last_leaders: vec![None; n],
-            last_digest: (-1, 0),
+            last_zxid: -1,
+            checked: BTreeMap::new(),
+            unchecked: BTreeMap::new(),
+            checked_leaders: vec![None; n],
         }
     }
 
@@ -98,19 +109,37 @@ impl Monitor {
         found
     }
 
-    /// Whether the partitions need checking: ZooKeeper or a live replica changed since the
-    /// last check, or an acknowledgement arrived (`new_acks`). Remembers what it saw.
+    /// Whether the partitions need checking: ZooKeeper or a replica changed since the last
+    /// check, or an acknowledgement arrived (`new_acks`). `touched` names the brokers the step
+    /// may have changed; no other broker is read. Remembers what it saw.
+    ///
+    /// What counts as a change of the replicas is what the checks before this one compared:
+    /// a broker's liveness, and each replica's log end, high watermark, leader epoch, role
+    /// and ISR (the digest). A change only in a replica's assigned replicas is picked up at
+    /// the next check, as it was.
     pub fn partitions_changed(
         &mut self,
         zk: &ZooKeeper,
         brokers: &BTreeMap<BrokerId, Broker>,
+        touched: &BTreeSet<BrokerId>,
         new_acks: bool,
     ) -> bool {
-        let digest = (zk.zxid(), replication_digest(brokers));
-        if digest == self.last_digest && !new_acks {
+        for id in touched {
+            if let Some(b) = brokers.get(id) {
+                let then = self.checked.get(id);
+                let now = BrokerSeen::of(b, then, &self.partitions, &self.partition_index);
+                self.unchecked.insert(*id, now);
+            }
+        }
+        let replicas_changed = self.unchecked.iter().any(|(id, now)| {
+            self.checked
+                .get(id)
+                .is_none_or(|then| then.digest_differs(now))
+        });
+        if !replicas_changed && zk.zxid() == self.last_zxid && !new_acks {
             return false;
         }
-        self.last_digest = digest;
+        self.last_zxid = zk.zxid();
         true
     }
 
@@ -143,24 +172,28 @@ impl Monitor {
         }
     }
 
-    /// Checks the invariants of every partition whose state is in ZooKeeper (those that read
-    /// only ZooKeeper again only when the partition's state or its topic's assignment
-    /// changed); returns what it found and the acting leader of each partition, in order.
+    /// Checks the invariants of every partition whose state is in ZooKeeper; returns what it
+    /// found and the acting leader of each partition, in order.
+    ///
+    /// A partition is checked again only when what its checks read changed since the last
+    /// check: its state or its topic's assignment in ZooKeeper (the checks that read only
+    /// ZooKeeper), or one of its replicas on a broker (the acting leader and the high
+    /// watermark check). Any other partition would give what it gave last time: its leader is
+    /// kept, and its violations were reported then.
     pub fn check_partitions(
         &mut self,
         brokers: &BTreeMap<BrokerId, Broker>,
     ) -> (Vec<Violation>, Vec<Option<(BrokerId, u64)>>) {
+        let replicas_changed = self.replicas_changed();
         let mut found = Vec::new();
-        let mut leaders: Vec<Option<(BrokerId, u64)>> = vec![None; self.partitions.len()];
         for (i, tp) in self.partitions.iter().enumerate() {
             let Some((mzxid, st)) = self.zk_states[i].as_ref() else {
                 continue;
             };
             let assignment = self.zk_assignments.get(&tp.topic);
-            // What reads only ZooKeeper is checked again only when the partition's state or its
-            // topic's assignment changed (a violation is reported once anyway).
             let version = (*mzxid, assignment.map_or(-1, |(m, _)| *m));
-            if self.zk_checked[i] != Some(version) {
+            let zk_changed = self.zk_checked[i] != Some(version);
+            if zk_changed {
                 self.zk_checked[i] = Some(version);
                 let prev = self.zk_leader_epochs[i]
                     .replace(st.leader_epoch)
@@ -170,15 +203,54 @@ impl Monitor {
                     found.extend(invariants::isr_within_assignment(tp, st, replicas));
                 }
                 found.extend(invariants::leader_in_isr(tp, st));
+            } else if !replicas_changed[i] {
+                continue;
             }
             // The leader's high watermark never passes what its ISR holds.
-            let Some((leader, epoch)) = acting_leader_of(brokers, tp, st) else {
+            self.checked_leaders[i] = acting_leader_of(brokers, tp, st);
+            if let Some((leader, _)) = self.checked_leaders[i] {
+                found.extend(invariants::high_watermark_within_isr(tp, leader, brokers));
+            }
+        }
+        #[cfg(debug_assertions)]
+        self.assert_same_as_full_check(brokers, &found);
+        (found, self.checked_leaders.clone())
+    }
+
+    /// In debug builds (every test), the partial check against a full one: the same acting
+    /// leaders, and every violation a full check finds either found now or reported before.
+    #[cfg(debug_assertions)]
+    fn assert_same_as_full_check(&self, brokers: &BTreeMap<BrokerId, Broker>, found: &[Violation]) {
+        for (i, tp) in self.partitions.iter().enumerate() {
+            let Some((_, st)) = self.zk_states[i].as_ref() else {
                 continue;
             };
-            leaders[i] = Some((leader, epoch));
-            found.extend(invariants::high_watermark_within_isr(tp, leader, brokers));
+            let leader = acting_leader_of(brokers, tp, st);
+            assert_eq!(leader, self.checked_leaders[i], "acting leader of {tp}");
+            if let Some((leader, _)) = leader {
+                for v in invariants::high_watermark_within_isr(tp, leader, brokers) {
+                    assert!(
+                        found.contains(&v) || self.reported.contains(&v),
+                        "{v:?} missed by the partial check"
+                    );
+                }
+            }
         }
-        (found, leaders)
+    }
+
+    /// Which partitions, in partition order, have a replica that changed in what the checks
+    /// read since the last check, or a replica added or removed; then remembers the brokers
+    /// changed since as the last check's.
+    fn replicas_changed(&mut self) -> Vec<bool> {
+        let mut changed = vec![false; self.partitions.len()];
+        for (id, now) in std::mem::take(&mut self.unchecked) {
+            match self.checked.get(&id) {
+                Some(then) => then.changed_places(&now, &mut changed),
+                None => now.mark_all(&mut changed),
+            }
+            self.checked.insert(id, now);
+        }
+        changed
     }
 
     /// The acting leaders by partition when acknowledged records must be checked for loss:
@@ -264,27 +336,128 @@ fn acting_leader_of(
         .then_some((leader, st.leader_epoch))
 }
 
-/// A cheap digest of everything the partition invariants read besides ZooKeeper: each
-/// live replica's log end, high watermark, leader epoch, role and ISR.
-fn replication_digest(brokers: &BTreeMap<BrokerId, Broker>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut mix = |v: u64| {
-        h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
-    };
-    for b in brokers.values() {
-        mix(u64::from(b.id));
-        mix(u64::from(b.status.is_alive()));
-        for r in b.replicas.values() {
-            mix(r.log.leo);
-            mix(r.log.hw);
-            if let Some(st) = &r.state {
-                mix(st.leader_epoch);
-                mix(u64::from(matches!(st.role, Role::Leader(_))));
-                for m in &st.isr {
-                    mix(u64::from(*m));
+/// What the partition checks read of one broker's replicas, in its replica order.
+#[derive(Debug, Clone, PartialEq)]
+struct BrokerSeen {
+    alive: bool,
+    replicas: Vec<ReplicaSeen>,
+}
+
+/// What the partition checks read of one replica.
+#[derive(Debug, Clone, PartialEq)]
+struct ReplicaSeen {
+    /// The partition's place in the monitor's partitions (`None` for one it does not know).
+    place: Option<usize>,
+    /// The log end, high watermark, leader epoch, role and ISR, digested.
+    digest: u64,
+    /// The digest with the replicas its state names.
+    all: u64,
+}
+
+impl BrokerSeen {
+    /// What `b` holds now. The places are those of `then` (what it held at the last check)
+    /// while it holds the same partitions in the same order, else looked up in `index`.
+    fn of(
+        b: &Broker,
+        then: Option<&BrokerSeen>,
+        partitions: &[TopicPartition],
+        index: &BTreeMap<TopicPartition, usize>,
+    ) -> BrokerSeen {
+        let mut kept = then.map(|t| t.replicas.iter().map(|r| r.place));
+        BrokerSeen {
+            alive: b.status.is_alive(),
+            replicas: b
+                .replicas
+                .iter()
+                .map(|(tp, r)| {
+                    let known = kept.as_mut().and_then(|k| k.next()).flatten();
+                    let place = match known {
+                        Some(i) if partitions[i] == *tp => Some(i),
+                        _ => index.get(tp).copied(),
+                    };
+                    let mut digest = Digest::new();
+                    digest.mix(r.log.leo);
+                    digest.mix(r.log.hw);
+                    let mut all = digest;
+                    if let Some(st) = &r.state {
+                        digest.mix(st.leader_epoch);
+                        digest.mix(u64::from(matches!(st.role, Role::Leader(_))));
+                        for m in &st.isr {
+                            digest.mix(u64::from(*m));
+                        }
+                        all = digest;
+                        all.mix(u64::MAX);
+                        for m in &st.replicas {
+                            all.mix(u64::from(*m));
+                        }
+                    }
+                    ReplicaSeen {
+                        place,
+                        digest: digest.0,
+                        all: all.0,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether the broker holds other partitions than `now` does (compared by place: the
+    /// same partitions in the same order).
+    fn other_partitions(&self, now: &BrokerSeen) -> bool {
+        self.replicas.len() != now.replicas.len()
+            || self
+                .replicas
+                .iter()
+                .zip(&now.replicas)
+                .any(|(a, b)| a.place != b.place)
+    }
+
+    /// Whether the digest of the replicas differs between `self` (then) and `now`.
+    fn digest_differs(&self, now: &BrokerSeen) -> bool {
+        self.alive != now.alive
+            || self.other_partitions(now)
+            || self
+                .replicas
+                .iter()
+                .zip(&now.replicas)
+                .any(|(a, b)| a.digest != b.digest)
+    }
+
+    /// Marks the places of the partitions whose replica here changed between `self` (then)
+    /// and `now` in anything the checks read, or was added or removed.
+    fn changed_places(&self, now: &BrokerSeen, changed: &mut [bool]) {
+        if self.alive != now.alive || self.other_partitions(now) {
+            self.mark_all(changed);
+            now.mark_all(changed);
+            return;
+        }
+        for (a, b) in self.replicas.iter().zip(&now.replicas) {
+            if a.all != b.all {
+                if let Some(i) = b.place {
+                    changed[i] = true;
                 }
             }
         }
     }
-    h
+
+    /// Marks the places of all its partitions.
+    fn mark_all(&self, changed: &mut [bool]) {
+        for i in self.replicas.iter().filter_map(|r| r.place) {
+            changed[i] = true;
+        }
+    }
+}
+
+/// A running digest of numbers (FNV-1a's mixing, a number at a time).
+#[derive(Debug, Clone, Copy)]
+struct Digest(u64);
+
+impl Digest {
+    fn new() -> Digest {
+        Digest(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn mix(&mut self, v: u64) {
+        self.0 = (self.0 ^ v).wrapping_mul(0x0100_0000_01b3);
+    }
 }

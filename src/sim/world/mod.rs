@@ -80,6 +80,9 @@ pub struct World {
     groups: Vec<GroupSpec>,
     consumers: Consumers,
     producer: Producer,
+    /// The brokers lent out mutably since the monitor last ran ([`World::broker_mut`]): the
+    /// only ones a step can have changed.
+    touched: BTreeSet<BrokerId>,
 }
 
 impl World {
@@ -105,6 +108,7 @@ impl World {
             groups: setup.groups.clone(),
             consumers: Consumers::default(),
             producer: Producer::default(),
+            touched: BTreeSet::new(),
         };
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
@@ -115,6 +119,7 @@ impl World {
         let mut initial = 0;
         for (id, start) in &setup.brokers {
             w.brokers.insert(*id, Broker::new(*id));
+            w.touched.insert(*id);
             match start {
                 Some(0) => {
                     w.push(initial * STARTUP_SPACING_MS, Item::Start(*id));
@@ -292,7 +297,10 @@ impl World {
         );
     }
 
+    /// The broker `id`, to change: the only way to change a broker once the world is made,
+    /// so that the monitor knows which brokers a step changed.
     fn broker_mut(&mut self, id: BrokerId) -> &mut Broker {
+        self.touched.insert(id);
         self.brokers.get_mut(&id).expect("checked by the caller")
     }
 
@@ -629,10 +637,11 @@ impl World {
             &self.consumers.list,
         ));
         let new_acks = self.producer.take_new_acks();
-        if self
-            .monitor
-            .partitions_changed(&self.zk, &self.brokers, new_acks)
-        {
+        let changed =
+            self.monitor
+                .partitions_changed(&self.zk, &self.brokers, &self.touched, new_acks);
+        self.touched.clear();
+        if changed {
             self.monitor.refresh(&self.zk, &self.topics);
             // A zombie controller's leader change that landed in ZooKeeper (before 2.1).
             found.extend(invariants::only_the_current_controller_changes_leaders(
