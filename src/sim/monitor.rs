@@ -253,25 +253,25 @@ impl Monitor {
         changed
     }
 
-    /// The acting leaders by partition when acknowledged records must be checked for loss:
-    /// they can only go missing when the acting leaders change, or when an acknowledgement
-    /// arrives (it may come from a leader that has since been replaced). Remembers `leaders`.
+    /// Whether acknowledged records must be checked for loss: they can only go missing when
+    /// the acting leaders change, or when an acknowledgement arrives (it may come from a
+    /// leader that has since been replaced). Remembers `leaders`, which
+    /// [`Monitor::loss_check_leader`] then answers from.
     pub fn loss_check_due(
         &mut self,
         leaders: Vec<Option<(BrokerId, u64)>>,
         new_acks: bool,
-    ) -> Option<BTreeMap<TopicPartition, (BrokerId, u64)>> {
+    ) -> bool {
         if leaders == self.last_leaders && !new_acks {
-            return None;
+            return false;
         }
-        let by_partition = self
-            .partitions
-            .iter()
-            .zip(&leaders)
-            .filter_map(|(tp, l)| l.map(|l| (tp.clone(), l)))
-            .collect();
         self.last_leaders = leaders;
-        Some(by_partition)
+        true
+    }
+
+    /// The acting leader of `tp` at the last loss check.
+    pub fn loss_check_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
+        self.last_leaders[*self.partition_index.get(tp)?]
     }
 
     /// The violations not reported before (each is reported once).

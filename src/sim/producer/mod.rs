@@ -374,12 +374,12 @@ impl Producer {
     pub fn check_losses(
         &mut self,
         brokers: &Brokers,
-        leaders: &BTreeMap<TopicPartition, (BrokerId, u64)>,
+        leader_of: impl Fn(&TopicPartition) -> Option<(BrokerId, u64)>,
         settings: &Settings,
         out: &mut ProducerOut,
     ) {
         for (tp, ledger) in self.ledgers.iter_mut() {
-            let Some(&(leader, leader_epoch)) = leaders.get(tp) else {
+            let Some((leader, leader_epoch)) = leader_of(tp) else {
                 continue;
             };
             let Some(log) = brokers.get(&leader).and_then(|b| {

@@ -649,10 +649,15 @@ impl World {
             ));
             let (in_partitions, leaders) = self.monitor.check_partitions(&self.brokers);
             found.extend(in_partitions);
-            if let Some(by_partition) = self.monitor.loss_check_due(leaders, new_acks) {
+            if self.monitor.loss_check_due(leaders, new_acks) {
+                let monitor = &self.monitor;
                 let mut pout = ProducerOut::default();
-                self.producer
-                    .check_losses(&self.brokers, &by_partition, &self.settings, &mut pout);
+                self.producer.check_losses(
+                    &self.brokers,
+                    |tp| monitor.loss_check_leader(tp),
+                    &self.settings,
+                    &mut pout,
+                );
                 self.finish_producer(pout);
             }
         }
