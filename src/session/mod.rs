@@ -8,8 +8,9 @@
 //! - **Seeking** ([`Session::seek`]) goes back to the newest [`Snapshot`] at or before the
 //!   time asked and replays the commands from there. Snapshots are taken every
 //!   [`SNAPSHOT_EVERY_MS`] of virtual time as the world advances and thinned as they age
-//!   ([`spacing_for_age`]), so an hour keeps about a hundred; the world's event history is
-//!   shared between them, not copied.
+//!   ([`spacing_for_age`]), so an hour keeps about thirty; each is
+//!   packed ([`PackedWorld`]), and the world's event history is shared between them, not
+//!   copied.
 //! - **Forking**: a command applied in the past ([`Session::apply`] while the session's end
 //!   lies ahead) drops the commands recorded after that moment and the future they made. The
 //!   dropped future is kept ([`Fork`]) until the next fork, so [`Session::undo_fork`] can put
@@ -20,7 +21,7 @@
 //!   back; the **export** ([`export`]) writes it as a scenario file that the command line runs
 //!   to the same trace.
 
-use crate::sim::{Command, Setup, World};
+use crate::sim::{Command, PackedWorld, Setup, World};
 use serde_json::Value;
 
 pub mod codec;
@@ -98,11 +99,12 @@ impl Start {
 }
 
 /// Where a session's replay stands: the world and how far through the script and the
-/// recorded commands it is.
+/// recorded commands it is. The present holds a [`World`]; a kept snapshot holds it packed
+/// ([`PackedWorld`]).
 #[derive(Debug, Clone)]
-pub struct Snapshot {
+pub struct Snapshot<W = World> {
     /// The world at [`Snapshot::at_ms`].
-    pub world: World,
+    pub world: W,
     /// Virtual time.
     pub at_ms: u64,
     next_script: usize,
@@ -131,10 +133,37 @@ pub struct Session {
     /// The present: the world at the time shown, with its cursors.
     now: Snapshot,
     end_ms: u64,
-    snapshots: Vec<Snapshot>,
+    snapshots: Vec<Snapshot<PackedWorld>>,
     fork: Option<Fork>,
     /// Messages of scripted steps skipped since the page last asked.
     skipped_messages: Vec<String>,
+}
+
+impl Snapshot {
+    /// A copy to keep, its world packed (at the world's own time).
+    fn pack(&self) -> Snapshot<PackedWorld> {
+        let world = self.world.pack();
+        Snapshot {
+            at_ms: world.now(),
+            world,
+            next_script: self.next_script,
+            next_recorded: self.next_recorded,
+            skipped: self.skipped.clone(),
+        }
+    }
+}
+
+impl Snapshot<PackedWorld> {
+    /// The present it was taken from.
+    fn unpack(&self) -> Snapshot {
+        Snapshot {
+            world: self.world.unpack(),
+            at_ms: self.at_ms,
+            next_script: self.next_script,
+            next_recorded: self.next_recorded,
+            skipped: self.skipped.clone(),
+        }
+    }
 }
 
 impl Session {
@@ -148,7 +177,7 @@ impl Session {
             skipped: Vec::new(),
         };
         let mut s = Session {
-            snapshots: vec![now.clone()],
+            snapshots: vec![now.pack()],
             start,
             recorded: Vec::new(),
             now,
@@ -365,14 +394,7 @@ impl Session {
     }
 
     fn push_snapshot(&mut self) {
-        let mut snap = Snapshot {
-            world: self.now.world.snapshot(),
-            at_ms: self.now.world.now(),
-            next_script: self.now.next_script,
-            next_recorded: self.now.next_recorded,
-            skipped: self.now.skipped.clone(),
-        };
-        snap.at_ms = snap.world.now();
+        let snap = self.now.pack();
         if self.snapshots.last().is_some_and(|s| s.at_ms >= snap.at_ms) {
             return;
         }
@@ -398,8 +420,8 @@ impl Session {
         let present = self.now.world.now();
         let best = self.snapshots.iter().rev().find(|s| s.at_ms <= t);
         match best {
-            Some(snap) if t < present || snap.at_ms > present => self.now = snap.clone(),
-            None if t < present => self.now = self.snapshots[0].clone(),
+            Some(snap) if t < present || snap.at_ms > present => self.now = snap.unpack(),
+            None if t < present => self.now = self.snapshots[0].unpack(),
             _ => {}
         }
         self.advance(t);
@@ -449,7 +471,7 @@ impl Session {
             .rev()
             .find(|s| s.at_ms <= fork.at_ms)
             .unwrap_or(&self.snapshots[0])
-            .clone();
+            .unpack();
         self.now = snap;
         self.end_ms = fork.old_end_ms;
         self.advance(fork.at_ms);

@@ -112,7 +112,7 @@ pub use state::{
     ZkConnection,
 };
 pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
-pub use world::World;
+pub use world::{PackedWorld, World};
 pub use zookeeper::{Session, ZkClock, Znode, ZooKeeper};
 
 #[cfg(test)]
