@@ -160,6 +160,31 @@ fn next_event_of_a_quiet_crash_is_the_session_expiry() {
 }
 
 #[test]
+fn a_long_session_keeps_few_snapshots_and_each_spacing_divides_the_next() {
+    let mut s = Session::new(free(0));
+    s.seek(5 * 3_600_000);
+    let times = s.snapshot_times();
+    // 12 in the last 2 minutes, 8 to 10 minutes, 10 to an hour, 12 to four hours, 2 to five.
+    assert!(times.len() <= 46, "{} snapshots", times.len());
+    assert!(times.len() >= 42, "{} snapshots", times.len());
+    let end = s.end_ms();
+    for w in times.windows(2) {
+        assert!(w[1] - w[0] <= spacing_for_age(end - w[1]).max(1_800_000));
+    }
+    let spacings: Vec<u64> = [0, 200_000, 1_000_000, 5_000_000, 20_000_000]
+        .into_iter()
+        .map(spacing_for_age)
+        .collect();
+    for w in spacings.windows(2) {
+        assert!(w[1] > w[0] && w[1] % w[0] == 0, "{spacings:?}");
+    }
+    s.seek(2 * 3_600_000 + 1_234);
+    let mut p = Session::new(free(0));
+    p.seek(2 * 3_600_000 + 1_234);
+    assert_eq!(state(s.world()), state(p.world()));
+}
+
+#[test]
 fn snapshots_are_thinned_as_they_age() {
     let mut s = Session::new(free(0));
     s.seek(3_600_000);
