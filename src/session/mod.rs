@@ -8,7 +8,7 @@
 //! - **Seeking** ([`Session::seek`]) goes back to the newest [`Snapshot`] at or before the
 //!   time asked and replays the commands from there. Snapshots are taken every
 //!   [`SNAPSHOT_EVERY_MS`] of virtual time as the world advances and thinned as they age
-//!   ([`spacing_for_age`]), so an hour keeps about thirty and a day about ninety; each is
+//!   ([`spacing_for_age`]), so an hour keeps about thirty and a day about eighty; each is
 //!   packed ([`PackedWorld`]), and the world's event history is shared between them, not
 //!   copied.
 //! - **Forking**: a command applied in the past ([`Session::apply`] while the session's end
@@ -46,7 +46,7 @@ pub const STEP_HORIZON_MS: u64 = 600_000;
 /// [`SNAPSHOT_EVERY_MS`] for the last two minutes, every minute up to ten minutes, every five
 /// minutes up to an hour, every quarter of an hour up to four hours, then every half hour.
 /// Seeking replays at most one spacing of history; an hour keeps about thirty snapshots and a
-/// day about ninety (a packed world of 9 brokers with traffic weighs about a megabyte). Each
+/// day about eighty (a packed world of 9 brokers with traffic weighs about a megabyte). Each
 /// spacing divides the next, so thinning only ever drops snapshots.
 pub fn spacing_for_age(age_ms: u64) -> u64 {
     const MINUTE: u64 = 60_000;
