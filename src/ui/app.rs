@@ -22,7 +22,7 @@ use super::partitions::partitions;
 use super::seen::use_when_seen;
 use super::shell::{now_strip, panel_id, part_classes, tab_bar, tab_id, Tab};
 use super::stories;
-use super::timeline::{read_file, timeline};
+use super::timeline::{compact_timeline, read_file, timeline};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
 use crate::view::announce::{latest, next_try};
 use crate::view::format::{
@@ -788,8 +788,7 @@ pub fn App(props: &AppProps) -> Html {
                     </header>
                     if m.chrome.controls {
                         { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
-                        // Embed mode keeps its chrome to one row: the embedding page seeks
-                        // through the JavaScript API or its messages.
+                        // Embed mode has a compact timeline under the graph instead.
                         if !embed {
                             { timeline(m, &dispatch) }
                         }
@@ -805,6 +804,12 @@ pub fn App(props: &AppProps) -> Html {
                         </div>
                         { panel(m, &state, &panel_partitions, &dispatch) }
                     </div>
+                    // Embed mode: one thin timeline row under the graph (where it comes in the
+                    // tab order too); `controls=0` hides it with the controls, since the
+                    // embedding page then drives everything.
+                    if embed && m.chrome.controls {
+                        { compact_timeline(m, &dispatch) }
+                    }
                     <div class={part(Tab::Explain)} id={tabpanel(Tab::Explain).0} role="tabpanel"
                          aria-labelledby={tabpanel(Tab::Explain).1}>
                         <details class="explain panel">

@@ -17,7 +17,8 @@ use yew::{Callback, Reducible};
 pub struct Chrome {
     /// Embed mode (`embed=1`): no title, no introduction, the graph fills the width.
     pub embed: bool,
-    /// Whether the controls show (`controls=0` hides them).
+    /// Whether the controls show, and embed mode's timeline with them (`controls=0` hides
+    /// both).
     pub controls: bool,
     /// Prefixed to every element id the playground gives.
     pub ids: String,

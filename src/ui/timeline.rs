@@ -1,8 +1,12 @@
 //! The timeline: a scrubber over the session's whole history, steps from event to event, the
-//! note of a fork with its undo, and the session's link, export and import.
+//! note of a fork with its undo, and the session's link, export and import. Embed mode has a
+//! compact one ([`compact_timeline`]): one row under the graph, without sharing (the
+//! embedding page owns that).
 
 use super::model::{Action, Model};
+use crate::session::Fork;
 use crate::sim::fmt_ms;
+use crate::view::format::fork_summary;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
@@ -14,16 +18,9 @@ pub const EXPORT_NAME: &str = "kafka-election-session.json";
 /// The largest scenario file the page imports (bytes).
 pub const MAX_IMPORT_BYTES: f64 = 1_000_000.0;
 
-/// Renders the timeline row.
-pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
-    let host = m.host.borrow();
-    let s = &host.session;
-    let now = s.now_ms();
-    let end = s.end_ms().max(now);
-    let ahead = s.ahead().len();
-    let fork = s.fork().cloned();
-    drop(host);
-
+/// The scrubber between its step buttons, and the time shown with the session's end: the part
+/// the full and the compact timeline share.
+fn scrub_row(now: u64, end: u64, dispatch: &Callback<Action>) -> Html {
     let scrub = {
         let d = dispatch.clone();
         Callback::from(move |e: InputEvent| {
@@ -43,10 +40,25 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::StepForward))
     };
-    let to_end = {
-        let d = dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.emit(Action::Seek(end)))
-    };
+    html! {
+        <>
+            <button class="ghost step" data-testid="step-back" onclick={back}
+                    title="Back to the previous event (,)" aria-label="Step back one event">{ "◀" }</button>
+            <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end.to_string()}
+                   step="1" value={now.to_string()} oninput={scrub}
+                   aria-label="Timeline: the virtual time shown"
+                   aria-valuetext={format!("{} of {}", fmt_ms(now), fmt_ms(end))} />
+            <button class="ghost step" data-testid="step-forward" onclick={fwd}
+                    title="On to the next event (.)" aria-label="Step forward one event">{ "▶" }</button>
+            <span class="timeline-times" data-testid="timeline-times">
+                { format!("{} / {}", fmt_ms(now), fmt_ms(end)) }
+            </span>
+        </>
+    }
+}
+
+/// The fork's Undo and Keep buttons.
+fn fork_buttons(dispatch: &Callback<Action>) -> Html {
     let undo = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::UndoFork))
@@ -54,6 +66,49 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
     let keep = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::KeepFork))
+    };
+    html! {
+        <>
+            <button data-testid="undo-fork" onclick={undo}
+                    title="Bring back the history the change dropped">{ "Undo" }</button>
+            <button class="ghost" data-testid="keep-fork" onclick={keep}
+                    title="Keep the new history and close this note">{ "Keep" }</button>
+        </>
+    }
+}
+
+/// The time shown, the session's end (at least the time shown), how many recorded commands
+/// lie ahead, and the fork, if any.
+fn position(m: &Model) -> (u64, u64, usize, Option<Fork>) {
+    let host = m.host.borrow();
+    let s = &host.session;
+    let now = s.now_ms();
+    (now, s.end_ms().max(now), s.ahead().len(), s.fork().cloned())
+}
+
+/// Embed mode's timeline: one row under the graph with the scrubber, its step buttons and
+/// the time shown with the end; after a change in the past, a short note with Undo and Keep.
+pub fn compact_timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
+    let (now, end, _, fork) = position(m);
+    html! {
+        <div class="timeline timeline-compact" role="group" aria-label="Timeline" data-testid="timeline">
+            { scrub_row(now, end, dispatch) }
+            if let Some(f) = fork {
+                <span class="timeline-fork" role="status" data-testid="fork-note">
+                    <span class="fork-text">{ fork_summary(f.at_ms, f.dropped.len()) }</span>
+                    { fork_buttons(dispatch) }
+                </span>
+            }
+        </div>
+    }
+}
+
+/// Renders the timeline row.
+pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
+    let (now, end, ahead, fork) = position(m);
+    let to_end = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(Action::Seek(end)))
     };
     let copy = {
         let d = dispatch.clone();
@@ -83,17 +138,7 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
 
     html! {
         <div class="timeline" role="group" aria-label="Timeline" data-testid="timeline">
-            <button class="ghost step" data-testid="step-back" onclick={back}
-                    title="Back to the previous event (,)" aria-label="Step back one event">{ "◀" }</button>
-            <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end.to_string()}
-                   step="1" value={now.to_string()} oninput={scrub}
-                   aria-label="Timeline: the virtual time shown"
-                   aria-valuetext={format!("{} of {}", fmt_ms(now), fmt_ms(end))} />
-            <button class="ghost step" data-testid="step-forward" onclick={fwd}
-                    title="On to the next event (.)" aria-label="Step forward one event">{ "▶" }</button>
-            <span class="timeline-times" data-testid="timeline-times">
-                { format!("{} / {}", fmt_ms(now), fmt_ms(end)) }
-            </span>
+            { scrub_row(now, end, dispatch) }
             if now < end {
                 <span class="timeline-past" data-testid="timeline-past">
                     { "Viewing the past" }
@@ -105,8 +150,7 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
                 <span class="timeline-fork" role="status" data-testid="fork-note">
                     { format!("You changed the past at t = {}: ", fmt_ms(f.at_ms)) }
                     { if f.dropped.is_empty() { "the history after it was replaced. ".to_string() } else { format!("{} later command(s) were dropped. ", f.dropped.len()) } }
-                    <button data-testid="undo-fork" onclick={undo}>{ "Undo" }</button>
-                    <button class="ghost" onclick={keep}>{ "Keep" }</button>
+                    { fork_buttons(dispatch) }
                 </span>
             }
             <details class="timeline-share">

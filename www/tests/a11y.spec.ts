@@ -1,5 +1,6 @@
 // Accessibility: axe finds nothing serious or critical (free play, a story, a broker's menu
-// open, the dark theme), focus is visible on the graph's nodes, motion stops when the reader
+// open, the dark theme, embed mode with its timeline), focus is visible on the graph's nodes
+// and on the embed timeline's controls, motion stops when the reader
 // asks for less, and the graph's labels stay readable (12 px or more) on a phone with 9 brokers.
 import AxeBuilder from '@axe-core/playwright';
 import { type Page } from '@playwright/test';
@@ -57,6 +58,44 @@ test('axe: the dark theme, and the help overlay', async ({ page }) => {
   await page.keyboard.press('?');
   await expect(page.getByRole('dialog')).toBeVisible();
   await expectNoSeriousFindings(page, 'the help overlay (dark)');
+});
+
+test.describe('embed mode in a 700x500 frame', () => {
+  test.use({ viewport: { width: 700, height: 500 } });
+
+  test('axe: embed mode with its timeline, light and dark, and after a change in the past', async ({ page }) => {
+    await settle(page, '/?embed=1&story=controller-crash&speed=25');
+    await expect(page.getByTestId('scrubber')).toBeVisible();
+    await expectNoSeriousFindings(page, 'embed mode (light)');
+    // A change in the past: the note with Undo and Keep.
+    await page.getByTestId('scrubber').evaluate((el) => {
+      const input = el as HTMLInputElement;
+      input.value = '500';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await broker(page, '3').click();
+    await expect(page.getByTestId('fork-note')).toBeVisible();
+    await expectNoSeriousFindings(page, 'embed mode with a fork note (light)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg, 'the page is dark').toBe('rgb(15, 20, 32)');
+    await expectNoSeriousFindings(page, 'embed mode with a fork note (dark)');
+  });
+
+  test("the embed timeline's controls show where the focus is", async ({ page }) => {
+    await settle(page, '/?embed=1&speed=50');
+    for (const id of ['step-back', 'scrubber', 'step-forward']) {
+      const el = page.getByTestId(id);
+      await expect(el).toHaveCSS('outline-style', 'none');
+      await el.focus();
+      // Focus by keyboard (:focus-visible) draws the ring.
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      await expect(el).toBeFocused();
+      await expect(el).toHaveCSS('outline-style', 'solid');
+      await expect(el).toHaveCSS('outline-width', '3px');
+    }
+  });
 });
 
 test('a focused broker shows a focus ring', async ({ page }) => {

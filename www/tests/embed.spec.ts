@@ -1,13 +1,13 @@
 // Embedding: the JavaScript API (two playgrounds on the example page, each driven and each
 // reporting its own events), its errors (the command line's messages), the iframe's messages
-// with its parent and its origin allow-list, and embed mode's compact chrome.
+// with its parent and its origin allow-list, and embed mode's compact chrome with its timeline.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { test, expect, phrase } from './playground';
+import { broker, test, expect, phrase } from './playground';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -233,6 +233,10 @@ test('every mount option sets up the playground as its page parameter does', asy
   // controls: false hides them; autoplay: false keeps the clock at 0.
   await expect(page.locator('#bare svg.graph')).toBeVisible();
   await expect(page.locator('#bare').getByTestId('play')).toHaveCount(0);
+  await expect(page.locator('#bare').getByTestId('scrubber')).toHaveCount(0);
+  // The embedded playground with controls has the compact timeline.
+  await expect(free.getByTestId('scrubber')).toBeVisible();
+  await expect(free.getByTestId('timeline-times')).toHaveText('4.000s / 4.000s');
   expect(await page.evaluate(() => (window as any).bare.state().time_ms)).toBe(0);
 
   // Without embed: the full page, with the assignor chosen.
@@ -406,7 +410,8 @@ test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts 
   expect(size.scrollW).toBeLessThanOrEqual(700);
   expect(size.scrollH).toBeLessThanOrEqual(500);
   const box = await graph.boundingBox();
-  expect(box && box.height).toBeGreaterThan(300);
+  // The graph fills what the stat, the controls, the story's lines and the timeline leave.
+  expect(box && box.height).toBeGreaterThan(280);
   expect(box && box.y + box.height).toBeLessThanOrEqual(500);
   await expect(page.locator('.log')).toBeVisible();
   // index.html defines the API too.
@@ -416,6 +421,9 @@ test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts 
   await expect(page.locator('svg.graph')).toBeVisible();
   await expect(page.getByTestId('play')).toHaveCount(0);
   await expect(page.locator('[role="toolbar"]')).toHaveCount(0);
+  // No timeline either: the embedding page drives everything.
+  await expect(page.getByTestId('timeline')).toHaveCount(0);
+  await expect(page.getByTestId('scrubber')).toHaveCount(0);
   await expect(page.locator('svg g[data-controller="true"]')).toHaveAttribute('data-broker', '1');
 
   await page.goto('/?embed=1&autoplay=0&t=4000');
@@ -424,4 +432,105 @@ test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts 
 
   await page.goto('/?embed=1&t=999999999');
   await expect(page.getByTestId('error')).toContainText('t (the virtual time to start at) must be 0 to 600000 ms, not "999999999"');
+});
+
+test("embed mode's timeline scrubs back to an earlier time, steps forward and forks, by mouse and by key", async ({ page }) => {
+  await page.setViewportSize({ width: 700, height: 500 });
+  await page.goto('/?embed=1&story=controller-crash&speed=25');
+  const epoch = page.getByTestId('controller-epoch');
+  const clock = page.getByTestId('clock');
+  const times = page.getByTestId('timeline-times');
+  const shown = async () => {
+    const m = /^\s*([\d.]+)s\s*\/\s*([\d.]+)s/.exec((await times.textContent()) ?? '');
+    expect(m, 'the time shown and the end').not.toBeNull();
+    return { now: Math.round(Number(m![1]) * 1000), end: Math.round(Number(m![2]) * 1000) };
+  };
+  const scrub = (ms: number) =>
+    page.getByTestId('scrubber').evaluate((el, v) => {
+      const input = el as HTMLInputElement;
+      input.value = String(v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, ms);
+
+  // One thin row: the scrubber, its step buttons and the times; no sharing (the embedding
+  // page owns that), and nothing scrolls.
+  await expect(page.getByTestId('scrubber')).toBeVisible();
+  await expect(page.getByTestId('scrubber')).toHaveAccessibleName('Timeline: the virtual time shown');
+  await expect(page.getByTestId('step-back')).toHaveAccessibleName('Step back one event');
+  await expect(page.getByTestId('step-forward')).toHaveAccessibleName('Step forward one event');
+  await expect(page.getByTestId('share')).toHaveCount(0);
+  await expect(page.getByTestId('export')).toHaveCount(0);
+
+  // The story runs: broker 1 crashes at 1 s, its session expires at 21.1 s, and another
+  // broker takes over with epoch 2. Then pause.
+  await expect(epoch).toContainText(phrase('epoch 2'), { timeout: 30_000 });
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toContainText('Play');
+  const { now: end } = await shown();
+  expect(end).toBeGreaterThan(21_100);
+  await expect(clock).toHaveText(`${(end / 1000).toFixed(3)}s`);
+  const next = (await epoch.textContent())!.match(/broker (\d)/)![1];
+  expect(['2', '3']).toContain(next);
+
+  // Drag back to 5 s: broker 1 crashed but still holds /controller, epoch 1; the clock says so
+  // and the scrubber's value and text follow.
+  await scrub(5_000);
+  await expect(clock).toHaveText('5.000s');
+  expect(await shown()).toEqual({ now: 5_000, end });
+  await expect(epoch).toContainText('broker 1');
+  await expect(epoch).toContainText(phrase('epoch 1'));
+  await expect(broker(page, 1)).toHaveAttribute('data-state', 'crashed');
+  await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuetext', `5.000s of ${(end / 1000).toFixed(3)}s`);
+  // No event of a later time is in the log.
+  await expect(page.locator('[data-kind="controller_elected"]').filter({ hasText: phrase('epoch 2') })).toHaveCount(0);
+
+  // Back to 0.5 s: broker 1 is running and leads.
+  await scrub(500);
+  await expect(clock).toHaveText('0.500s');
+  await expect(broker(page, 1)).not.toHaveAttribute('data-state', 'crashed');
+  await expect(epoch).toContainText('broker 1');
+
+  // ▶ steps to the next event (the crash at 1 s or one before it), the clock stopped there.
+  await page.getByTestId('step-forward').click();
+  const stepped = (await shown()).now;
+  expect(stepped).toBeGreaterThan(500);
+  expect(stepped).toBeLessThanOrEqual(1_000);
+  await expect(page.getByTestId('play')).toContainText('Play');
+  // The keys: "." steps forward, "," back, "n" jumps to the next event.
+  await page.keyboard.press('.');
+  await expect.poll(async () => (await shown()).now).toBeGreaterThan(stepped);
+  const afterDot = (await shown()).now;
+  await page.keyboard.press(',');
+  await expect.poll(async () => (await shown()).now).toBeLessThan(afterDot);
+  const beforeJump = (await shown()).now;
+  await page.keyboard.press('n');
+  await expect.poll(async () => (await shown()).now).toBeGreaterThan(beforeJump);
+  // ◀ goes back one event.
+  const before = (await shown()).now;
+  await page.getByTestId('step-back').click();
+  await expect.poll(async () => (await shown()).now).toBeLessThan(before);
+
+  // Forward again to the end: epoch 2 under the new controller.
+  await scrub(end);
+  await expect(epoch).toContainText(`broker ${next}`);
+  await expect(epoch).toContainText(phrase('epoch 2'));
+
+  // Acting in the past forks: the short note offers Undo, which brings the old history back.
+  await scrub(12_000);
+  await broker(page, 3).click();
+  await expect(page.getByTestId('fork-note')).toContainText('Changed the past at 12.000s');
+  await expect(broker(page, 3)).toHaveAttribute('data-state', 'crashed');
+  expect((await shown()).end).toBe(12_000);
+  await page.getByTestId('undo-fork').click();
+  await expect(page.getByTestId('fork-note')).toHaveCount(0);
+  await expect(broker(page, 3)).not.toHaveAttribute('data-state', 'crashed');
+  expect((await shown()).end).toBe(end);
+
+  // All of it stayed inside the frame.
+  const size = await page.evaluate(() => ({
+    scrollW: document.documentElement.scrollWidth,
+    scrollH: document.documentElement.scrollHeight,
+  }));
+  expect(size.scrollW).toBeLessThanOrEqual(700);
+  expect(size.scrollH).toBeLessThanOrEqual(500);
 });

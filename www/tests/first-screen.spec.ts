@@ -1,6 +1,7 @@
 // The first screen shows the cluster: at a desktop's, a phone's and an embed's size, ZooKeeper
 // and every broker are inside the window without scrolling, with what just happened and what
-// to try next beside them; on the desktop the log's newest entry is in view too.
+// to try next beside them; on the desktop the log's newest entry is in view too. In embed mode
+// (a 700x500 frame, and a phone-wide one) the compact timeline is in view as well.
 import { type Locator, type Page } from '@playwright/test';
 import { brokers, ensurePlaying, expect, graph, test } from './playground';
 
@@ -25,6 +26,22 @@ async function expectInView(page: Page, locator: Locator, what: string): Promise
   expect(b.y + b.height, `${what}'s bottom edge in a ${height}px window`).toBeLessThanOrEqual(height);
 }
 
+/**
+ * Opens `path`, lets the cluster elect its controller, and checks that ZooKeeper and the three
+ * brokers are in view.
+ */
+async function openAndSeeCluster(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(brokers(page)).toHaveCount(3);
+  await ensurePlaying(page);
+  await expect(page.locator('svg g[data-controller="true"]')).toHaveCount(1);
+
+  await expectInView(page, graph(page).locator('[data-zookeeper]'), 'ZooKeeper');
+  for (const id of ['1', '2', '3']) {
+    await expectInView(page, page.locator(`svg g.node[data-broker="${id}"]`), `broker ${id}`);
+  }
+}
+
 for (const viewport of sizes) {
   const name = `${viewport.width}x${viewport.height}`;
 
@@ -32,15 +49,7 @@ for (const viewport of sizes) {
     test.use({ viewport });
 
     test(`ZooKeeper, every broker, the latest event and what to try are in view at ${name}`, async ({ page }) => {
-      await page.goto('/?speed=50');
-      await expect(brokers(page)).toHaveCount(3);
-      await ensurePlaying(page);
-      await expect(page.locator('svg g[data-controller="true"]')).toHaveCount(1);
-
-      await expectInView(page, graph(page).locator('[data-zookeeper]'), 'ZooKeeper');
-      for (const id of ['1', '2', '3']) {
-        await expectInView(page, page.locator(`svg g.node[data-broker="${id}"]`), `broker ${id}`);
-      }
+      await openAndSeeCluster(page, '/?speed=50');
       // What just happened and what to try next.
       await expect(page.getByTestId('now-latest')).toContainText(/t = .*: /);
       await expectInView(page, page.getByTestId('now-latest'), 'the latest event');
@@ -56,6 +65,34 @@ for (const viewport of sizes) {
         await expect(newest).toBeVisible();
         await expectInView(page, newest, 'the newest log entry');
       }
+    });
+  });
+}
+
+const embedSizes = [
+  { width: 700, height: 500 },
+  { width: 360, height: 640 },
+];
+
+for (const viewport of embedSizes) {
+  const name = `${viewport.width}x${viewport.height}`;
+
+  test.describe(`embed mode's first screen at ${name}`, () => {
+    test.use({ viewport });
+
+    test(`ZooKeeper, every broker and the timeline are in view in a ${name} embed`, async ({ page }) => {
+      await openAndSeeCluster(page, '/?embed=1&speed=50');
+      await expect(page.locator('.page.embed')).toHaveCount(1);
+      await expect(page.getByTestId('scrubber')).toBeVisible();
+      await expectInView(page, page.getByTestId('scrubber'), 'the timeline\'s scrubber');
+      await expectInView(page, page.getByTestId('step-back'), 'the step back button');
+      await expectInView(page, page.getByTestId('step-forward'), 'the step forward button');
+      await expectInView(page, page.getByTestId('timeline-times'), 'the time shown and the end');
+      // The timeline sits under the graph, clear of it.
+      const graphBox = (await graph(page).boundingBox())!;
+      const rowBox = (await page.getByTestId('timeline').boundingBox())!;
+      expect(rowBox.y, 'the timeline starts below the graph').toBeGreaterThanOrEqual(graphBox.y + graphBox.height);
+      expect(rowBox.height, 'the timeline is one thin row').toBeLessThanOrEqual(44);
     });
   });
 }
