@@ -21,11 +21,14 @@
 //!   [`OpResult`]s or [`ZkError`]s, watches ([`WatchChange`]) and session expiry, through an
 //!   [`Out`].
 //! - [`scenario`]: scenario files (version 1): parsing, running, checking.
+//! - [`lesson`]: lesson files (version 1): a scenario with questions whose answers are computed
+//!   from its run, and the grading of a learner's answers.
 //! - [`view`]: what the page shows, as plain data (layout, wording, the graph's shapes).
 //! - `ui` (wasm32 only): the Yew page, which renders [`view`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod lesson;
 pub mod scenario;
 pub mod session;
 mod sim;

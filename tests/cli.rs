@@ -134,6 +134,9 @@ fn usage_errors_exit_2() {
         &["run"][..],
         &["run", "x.json", "--at", "soon"][..],
         &["check", "/nonexistent/file.json"][..],
+        &["lesson"][..],
+        &["lesson", "a.json", "b.json"][..],
+        &["lesson", "/nonexistent/lesson.json"][..],
     ] {
         let o = cli(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -143,6 +146,87 @@ fn usage_errors_exit_2() {
     let o = cli(&["--help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("kafka-election check"));
+    assert!(stdout(&o).contains("kafka-election lesson LESSON.json"));
+}
+
+#[test]
+fn lesson_prints_each_question_with_its_answer_and_deciding_event() {
+    let o = cli(&["lesson", "docs/examples/lessons/first-lesson.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("first-lesson: A leader crashes: who leads orders-0, and when? (4 steps, 3 questions)\n"), "{out}");
+    for want in [
+        "steps[0] runs to 1.000s: orders-0 has the replicas [1, 2, 3]. Which broker leads it?",
+        "  node question, probe partition.leader of orders-0 at 1.000s",
+        "  answer: broker 1",
+        "  decided by event 18:",
+        "     0.727s  leader_elected                 orders-0: leader 1, leader epoch 0, ISR [1, 2, 3] (new_partition election",
+        "  answer: option 0, \"Broker 1, the dead one\" (broker 1)",
+        "  decided by event 18 (before the question is asked at 5.000s: it has not changed since):",
+        "  answer: 16.585 s (accepted: 14.585 to 18.585 s)",
+        "    21.585s  leader_elected                 orders-0: leader 2, leader epoch 2, ISR [2, 3] (offline election",
+        "first-lesson: 3 questions, all resolve",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    for f in [
+        "www/lessons/first-controller.json",
+        "www/lessons/isr-leader-election.json",
+    ] {
+        let o = cli(&["lesson", f]);
+        assert_eq!(o.status.code(), Some(0), "{f}: {}", stderr(&o));
+        assert!(stdout(&o).contains("all resolve"));
+    }
+}
+
+#[test]
+fn a_bad_or_undecidable_lesson_exits_2_with_one_line_naming_file_and_place() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/lessons/first-lesson.json"),
+    )
+    .unwrap();
+    let cases = [
+        ("lesson-not-json.json", "{".to_string(), "not valid JSON"),
+        (
+            "lesson-no-partition.json",
+            text.replacen("\"partition\": \"orders-0\"", "\"partition\": \"orders-7\"", 1),
+            "steps[0].question.probe.partition: there is no partition \"orders-7\" in the scenario",
+        ),
+        (
+            "lesson-bad-scenario.json",
+            text.replace("\"crash\", \"broker\": 1", "\"crash\", \"broker\": 9"),
+            "scenario.actions[1]: there is no broker 9",
+        ),
+        (
+            "lesson-not-an-option.json",
+            text.replace(
+                "{\"label\": {\"en\": \"Broker 1, the dead one\", \"zh-CN\": \"broker 1，已经宕机的那个\"}, \"value\": 1},",
+                "",
+            ),
+            "steps[2].question.options: the run gives broker 1 at 15000 ms, which is none of the options (broker 2, broker 3)",
+        ),
+        (
+            "lesson-wide-tolerance.json",
+            text.replace("\"tolerance\": 2", "\"tolerance\": 20"),
+            "steps[3].question.tolerance: the run gives 16.585 s; a tolerance of 20 would also accept 0 s: give less than 16.585",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let f = temp_file(name, &text);
+        let o = cli(&["lesson", &f]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: one line: {err}");
+        assert!(
+            err.starts_with(&format!("kafka-election: {f}: ")),
+            "{name}: names the file: {err}"
+        );
+        assert!(err.contains(want), "{name}: {err}");
+        assert!(
+            stdout(&o).is_empty(),
+            "{name}: nothing printed before the problem"
+        );
+    }
 }
 
 #[test]

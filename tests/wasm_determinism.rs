@@ -98,3 +98,21 @@ fn scenario_checkpoints_pass_in_wasm() {
         }
     }
 }
+
+#[wasm_bindgen_test]
+fn lessons_resolve_to_the_native_answers() {
+    use kafka_election_playground::lesson;
+    for (text, golden) in [
+        (
+            include_str!("../www/lessons/first-controller.json"),
+            include_str!("golden/lessons/first-controller.txt"),
+        ),
+        (
+            include_str!("../www/lessons/isr-leader-election.json"),
+            include_str!("golden/lessons/isr-leader-election.txt"),
+        ),
+    ] {
+        let (l, r) = lesson::load(text).expect("the lesson loads");
+        assert_eq!(lesson::report(&l, &r), golden);
+    }
+}

@@ -2,9 +2,12 @@
 //!
 //! - `kafka-election run SCENARIO.json [--at MS]... [--events] [--lines]`
 //! - `kafka-election check SCENARIO.json`
+//! - `kafka-election lesson LESSON.json`
 //!
-//! Exit codes: 0 success, 1 a checkpoint failed, 2 bad input or usage.
+//! Exit codes: 0 success, 1 a checkpoint failed, 2 bad input or usage (for `lesson`, also a
+//! question the run cannot decide).
 
+use kafka_election_playground::lesson;
 use kafka_election_playground::scenario::{self, Runner, Scenario};
 use std::io::Write;
 use std::process::ExitCode;
@@ -12,12 +15,16 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: kafka-election run SCENARIO.json [--at MS]... [--events] [--lines]
        kafka-election check SCENARIO.json
+       kafka-election lesson LESSON.json
 
   run     print the state at each --at time (default: the scenario's until_ms) as JSON lines;
           --events also prints every event (one JSON object a line) before each state;
           --lines prints events as readable lines instead of JSON
   check   run the scenario's expect checkpoints; print PASS or FAIL for each with what
           differed; exit 1 if any failed
+  lesson  check a lesson file: run its scenario and print, for each question, the step, the
+          question, the answer the run gives and the event that decided it; a question the
+          run cannot decide is bad input
 
 Bad input exits 2 with one line naming the file, the place and the problem.";
 
@@ -48,6 +55,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         "run" => cmd_run(&args[1..]),
         "check" => cmd_check(&args[1..]),
+        "lesson" => cmd_lesson(&args[1..]),
         other => Err(format!("unknown command \"{other}\"\n{USAGE}")),
     }
 }
@@ -137,4 +145,14 @@ fn cmd_check(args: &[String]) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn cmd_lesson(args: &[String]) -> Result<ExitCode, String> {
+    let [path] = args else {
+        return Err(format!("lesson needs exactly one lesson file\n{USAGE}"));
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    let (lesson, resolution) = lesson::load(&text).map_err(|e| format!("{path}: {e}"))?;
+    print!("{}", lesson::report(&lesson, &resolution));
+    Ok(ExitCode::SUCCESS)
 }

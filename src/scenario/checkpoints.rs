@@ -245,14 +245,7 @@ pub fn compare_checkpoint(
         .collect();
     for want in &cp.events {
         let count = want.get("count").and_then(Value::as_u64);
-        let n = events
-            .iter()
-            .filter(|e| {
-                want.iter()
-                    .filter(|(k, _)| k.as_str() != "count")
-                    .all(|(k, v)| e.get(k).is_some_and(|a| matches(k, v, a)))
-            })
-            .count() as u64;
+        let n = events.iter().filter(|e| pattern_matches(want, e)).count() as u64;
         let mut pattern = want.clone();
         pattern.remove("count");
         let pattern = Value::Object(pattern);
@@ -267,6 +260,15 @@ pub fn compare_checkpoint(
         }
     }
     diffs
+}
+
+/// Whether an event (as its JSON object) matches an event pattern: every key of the pattern
+/// but `count` is present in the event and matches it (see [`matches`]).
+pub(crate) fn pattern_matches(pattern: &Map<String, Value>, event: &Value) -> bool {
+    pattern
+        .iter()
+        .filter(|(k, _)| k.as_str() != "count")
+        .all(|(k, v)| event.get(k).is_some_and(|a| matches(k, v, a)))
 }
 
 /// The lists whose order means nothing: an ISR is a set (and so are the replicas an ISR change

@@ -20,9 +20,11 @@ mod parse;
 mod run;
 
 pub use actions::{command_from_json, to_action, ActionSpec};
+pub(crate) use checkpoints::pattern_matches;
 pub use checkpoints::{compare_checkpoint, CheckResult, Checkpoint};
 pub use file::{GroupFile, ScenarioFile, TopicFile};
-pub use parse::parse;
+pub(crate) use parse::read_file;
+pub use parse::{parse, parse_value};
 pub use run::Runner;
 
 #[cfg(test)]
@@ -54,21 +56,32 @@ pub fn check_time(what: &str, ms: u64) -> Result<u64, String> {
 /// The most partitions a scenario's topics may have in all.
 pub const MAX_PARTITIONS: usize = 256;
 
-/// A problem with a scenario: where it is and what is wrong.
+/// A problem with a scenario (or a lesson, which holds one): where it is and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScenarioError {
-    /// The place, e.g. `actions[2]` (empty for the whole file).
+    /// The place, e.g. `actions[2]` or `steps[3].question.probe` (empty for the whole file).
     pub place: String,
     /// What is wrong.
     pub message: String,
 }
 
 impl ScenarioError {
-    fn at(place: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn at(place: impl Into<String>, message: impl Into<String>) -> Self {
         ScenarioError {
             place: place.into(),
             message: message.into(),
         }
+    }
+
+    /// The same problem placed under `prefix` (a scenario inside a lesson is under
+    /// `scenario`: `actions[1]` becomes `scenario.actions[1]`).
+    pub(crate) fn under(self, prefix: &str) -> Self {
+        let place = if self.place.is_empty() {
+            prefix.to_string()
+        } else {
+            format!("{prefix}.{}", self.place)
+        };
+        ScenarioError { place, ..self }
     }
 }
 

@@ -11,46 +11,68 @@ use crate::sim::assignors::Assignor;
 use crate::sim::commands::{check, offsets_topic, GroupSpec, Layout};
 use crate::sim::rng::Rng;
 use crate::sim::{BrokerId, Profile, Settings, Setup, TopicConfig, TopicSpec};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Parses and validates a scenario. Nothing runs when this fails.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    validate(read_file(text, "a scenario")?)
+}
+
+/// Reads a file's text into its serde shape `T`: JSON first, then an object (`what`, e.g.
+/// "a scenario", is a JSON object), then the shape, with the place of a problem from
+/// `serde_path_to_error`.
+pub(crate) fn read_file<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, ScenarioError> {
     match serde_json::from_str::<Value>(text) {
         Err(e) => return Err(ScenarioError::at("", format!("not valid JSON: {e}"))),
-        Ok(Value::Object(_)) => {}
-        Ok(other) => {
-            let what = match other {
-                Value::Array(_) => "a list",
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                Value::Bool(_) => "a boolean",
-                _ => "null",
-            };
-            return Err(ScenarioError::at(
-                "",
-                format!("a scenario is a JSON object ({{\"version\": 1, ...}}), not {what}"),
-            ));
-        }
+        Ok(v) => check_object(&v, what)?,
     }
     let de = &mut serde_json::Deserializer::from_str(text);
-    let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let mut msg = inner.to_string();
-        if inner.is_syntax() || inner.is_eof() {
-            msg = format!("not valid JSON: {msg}");
-        }
-        ScenarioError::at(
-            if path == "." || path == "?" {
-                String::new()
-            } else {
-                path
-            },
-            msg,
-        )
-    })?;
+    serde_path_to_error::deserialize(de).map_err(shape_error)
+}
+
+/// Parses and validates a scenario already read as JSON (a lesson file holds one as its
+/// `scenario`): the same checks and messages as [`parse`], without line and column.
+pub fn parse_value(value: Value) -> Result<Scenario, ScenarioError> {
+    check_object(&value, "a scenario")?;
+    let file: ScenarioFile = serde_path_to_error::deserialize(value).map_err(shape_error)?;
     validate(file)
+}
+
+/// Refuses JSON that is not an object: `what` (e.g. "a scenario") is a JSON object
+/// (`{"version": 1, ...}`), not a list.
+fn check_object(value: &Value, what: &str) -> Result<(), ScenarioError> {
+    let kind = match value {
+        Value::Object(_) => return Ok(()),
+        Value::Array(_) => "a list",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+    };
+    Err(ScenarioError::at(
+        "",
+        format!("{what} is a JSON object ({{\"version\": 1, ...}}), not {kind}"),
+    ))
+}
+
+/// A problem serde found in a file's shape, at the place `serde_path_to_error` names.
+fn shape_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    let mut msg = inner.to_string();
+    if inner.is_syntax() || inner.is_eof() {
+        msg = format!("not valid JSON: {msg}");
+    }
+    ScenarioError::at(
+        if path == "." || path == "?" {
+            String::new()
+        } else {
+            path
+        },
+        msg,
+    )
 }
 
 fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
