@@ -41,7 +41,7 @@ pub use sim::{
     assignment, assignors, election, group_order, BatchWait, BrokerId, BrokerState, BrokerView,
     Cause, ClusterState, Command, ConsumerState, ConsumerView, ControllerRequest,
     ControllerRequestView, ControllerRole, ElectionReason, Endpoint, Event, EventKind, GroupSpec,
-    GroupState, GroupView, History, MessageRecord, PartitionHealth, PartitionView,
+    GroupState, GroupView, History, MessageRecord, PackedWorld, PartitionHealth, PartitionView,
     ProducerBatchView, ProducerClientView, ProducerView, Profile, RebalanceCountdown,
     RebalanceWait, ReplicaState, Rng, SessionView, Settings, Setup, StallScope, StreamView,
     SyncWait, TopicConfig, TopicPartition, TopicSpec, World, ZkConnection,
