@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod i18n;
 pub mod scenario;
 pub mod session;
 mod sim;

@@ -28,6 +28,7 @@ pub mod event_log;
 pub mod graph;
 pub mod groups;
 pub mod hooks;
+pub mod i18n;
 pub mod iframe;
 pub mod model;
 pub mod overlay;
