@@ -806,7 +806,11 @@ pub fn App(props: &AppProps) -> Html {
                             <h1>{ tr.t(msg::TITLE_MAIN) }<span class="hide-phone">{ tr.t(msg::TITLE_REST) }</span></h1>
                         }
                         { controller_stat(&state, &tr) }
-                        { lang_switch(m.lang, &tr, &dispatch) }
+                        // Embed mode keeps to one row: `lang` (the parameter or the API's
+                        // option) sets its language.
+                        if !embed {
+                            { lang_switch(m.lang, &tr, &dispatch) }
+                        }
                         <button class="help-button" onclick={help_button} aria-haspopup="dialog"
                                 aria-label={tr.t(msg::HELP_BUTTON_LABEL)} title={tr.t(msg::HELP_BUTTON_TITLE)} data-testid="help">{ "?" }</button>
                     </header>

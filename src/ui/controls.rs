@@ -151,7 +151,7 @@ pub fn controls(
                 </label>
             </div>
             <div class="group">
-                <label class="field" title={tr.t(msg::BROKERS_TITLE)}>
+                <label class="field count" title={tr.t(msg::BROKERS_TITLE)}>
                     <span>{ tr.t(msg::BROKERS) }</span>
                     <select data-testid="broker-count" onchange={brokers} aria-label={tr.t(msg::BROKERS_LABEL)}>
                         { for (1..=MAX_BROKERS).map(|n| html! {

@@ -291,13 +291,15 @@ impl Model {
                 max_consumers: MAX_START_CONSUMERS,
             },
         );
-        let mut m = Model::default();
-        m.lang = Lang::choose(
-            params.lang,
-            super::i18n::stored_lang().as_deref(),
-            super::i18n::browser_lang().as_deref(),
-        );
-        m.zh = super::i18n::cached();
+        let mut m = Model {
+            lang: Lang::choose(
+                params.lang,
+                super::i18n::stored_lang().as_deref(),
+                super::i18n::browser_lang().as_deref(),
+            ),
+            zh: super::i18n::cached(),
+            ..Model::default()
+        };
         if let Some(s) = params.seed {
             m.seed = s;
         }
