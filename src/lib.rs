@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod i18n;
 pub mod lesson;
 pub mod scenario;
 pub mod session;

@@ -3,7 +3,8 @@
 //! the page's own playground), focus moves, the polite live region, and the shortcuts' help
 //! overlay (a modal dialog that traps focus and gives it back).
 
-use crate::view::shortcuts::SHORTCUTS;
+use crate::i18n::msg;
+use crate::view::shortcuts::{Shown, SHORTCUTS};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -106,6 +107,8 @@ pub struct HelpProps {
     pub title_id: AttrValue,
     /// Closes it (the page gives the focus back).
     pub on_close: Callback<()>,
+    /// The page's words.
+    pub tr: crate::i18n::Tr,
 }
 
 /// The keyboard shortcuts, as a modal dialog: Escape or its button closes it, Tab stays in it.
@@ -162,6 +165,7 @@ pub fn HelpDialog(props: &HelpProps) -> Html {
         let on_close = props.on_close.clone();
         Callback::from(move |_: MouseEvent| on_close.emit(()))
     };
+    let tr = &props.tr;
     let backdrop = {
         let on_close = props.on_close.clone();
         Callback::from(move |_: MouseEvent| on_close.emit(()))
@@ -172,27 +176,30 @@ pub fn HelpDialog(props: &HelpProps) -> Html {
             <div class="help-dialog" role="dialog" aria-modal="true" aria-labelledby={props.title_id.clone()}
                  ref={dialog} {onkeydown} data-testid="help-dialog">
                 <div class="help-head">
-                    <h2 id={props.title_id.clone()}>{ "Keyboard shortcuts" }</h2>
-                    <button class="ghost close" onclick={close.clone()} aria-label="Close the shortcuts">{ "×" }</button>
+                    <h2 id={props.title_id.clone()}>{ tr.t(msg::HELP_TITLE) }</h2>
+                    <button class="ghost close" onclick={close.clone()} aria-label={tr.t(msg::HELP_CLOSE_LABEL)}>{ "×" }</button>
                 </div>
                 <table class="help-keys">
                     <thead>
-                        <tr><th scope="col">{ "keys" }</th><th scope="col">{ "what they do" }</th></tr>
+                        <tr><th scope="col">{ tr.t(msg::HELP_KEYS) }</th><th scope="col">{ tr.t(msg::HELP_WHAT) }</th></tr>
                     </thead>
                     <tbody>
                         { for SHORTCUTS.iter().map(|s| html! {
                             <tr data-action={s.action}>
-                                <th scope="row"><kbd>{ s.shown }</kbd></th>
+                                <th scope="row"><kbd>{ match s.shown {
+                                    Shown::Key(k) => k.to_string(),
+                                    Shown::Words(w) => tr.t(w),
+                                } }</kbd></th>
                                 <td>
-                                    { s.description }
+                                    { tr.t(s.description) }
                                 </td>
                             </tr>
                         }) }
                     </tbody>
                 </table>
-                <p class="help-note">{ "Shortcuts do nothing while you type in a field. Tab moves between the brokers, consumers and controls." }</p>
+                <p class="help-note">{ tr.t(msg::HELP_NOTE) }</p>
                 <div class="help-actions">
-                    <button class="primary" onclick={close}>{ "Close" }</button>
+                    <button class="primary" onclick={close}>{ tr.t(msg::CLOSE) }</button>
                 </div>
             </div>
         </>

@@ -8,6 +8,7 @@
 use super::a11y::{
     focus, focused, live_region, next_instance, use_listener, HelpDialog, LongPress,
 };
+use super::address::{listen_for_links, write_link};
 use super::broker_menu::BrokerMenu;
 use super::controls::controls;
 use super::embed::Bridge;
@@ -15,6 +16,7 @@ use super::event_log::EventLog;
 use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
 use super::hooks::use_animation_frames;
+use super::i18n::{lang_switch, load, mark_document};
 use super::model::{Action, Model};
 use super::overlay::play_overlay;
 use super::panel::panel;
@@ -23,6 +25,7 @@ use super::seen::use_when_seen;
 use super::shell::{now_strip, panel_id, part_classes, tab_bar, tab_id, Tab};
 use super::stories;
 use super::timeline::{compact_timeline, read_file, timeline};
+use crate::i18n::{msg, Lang, Tr};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
 use crate::view::announce::{latest, next_try};
 use crate::view::format::{
@@ -65,18 +68,18 @@ const REPLICA_LEGEND: [(&str, &str, &str); 4] = [
     ("offline", "T-0", "offline"),
 ];
 
-fn controller_stat(state: &ClusterState) -> Html {
+fn controller_stat(state: &ClusterState, tr: &Tr) -> Html {
     let who = match state.controller {
-        Some(c) => format!("broker {c}"),
-        None => "none".to_string(),
+        Some(c) => tr.f(msg::STAT_BROKER, &[("broker", &c)]),
+        None => tr.t(msg::STAT_NONE),
     };
     html! {
         <p class={classes!("stat", state.controller.is_none().then_some("vacant"))}
            data-testid="controller-epoch">
-            <span class="stat-label">{ "controller: " }</span>
+            <span class="stat-label">{ tr.t(msg::STAT_CONTROLLER) }</span>
             <strong>{ who }</strong>
             <span class="sep" aria-hidden="true">{ " · " }</span>
-            <span class="stat-epoch">{ format!("epoch {}", state.controller_epoch) }</span>
+            <span class="stat-epoch">{ tr.f(msg::STAT_EPOCH, &[("epoch", &state.controller_epoch)]) }</span>
         </p>
     }
 }
@@ -586,13 +589,15 @@ pub fn App(props: &AppProps) -> Html {
     };
 
     let last_link = use_mut_ref(|| (f64::NEG_INFINITY, String::new()));
+    let last_lang = use_memo((), |_| std::cell::Cell::new(None::<Lang>));
     {
         let model = model.clone();
         let last_link = last_link.clone();
+        let last_lang = last_lang.clone();
         let own = props.own_page;
         use_effect(move || {
             if own {
-                write_link(&model, &last_link);
+                write_link(&model, &last_link, &last_lang);
             }
         });
     }
@@ -611,7 +616,7 @@ pub fn App(props: &AppProps) -> Html {
     }
     let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
     let ondrop = {
-        let d = dispatch.clone();
+        let (d, tr) = (dispatch.clone(), model.tr());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             if let Some(file) = e
@@ -619,7 +624,7 @@ pub fn App(props: &AppProps) -> Html {
                 .and_then(|t| t.files())
                 .and_then(|f| f.get(0))
             {
-                read_file(file, d.clone());
+                read_file(file, d.clone(), &tr);
             }
         })
     };
@@ -634,6 +639,25 @@ pub fn App(props: &AppProps) -> Html {
         let root = root.clone();
         let picked = model.picked.clone();
         use_effect(move || mark_picked(&root, picked.as_ref()));
+    }
+
+    {
+        // Chinese asked for and not here yet: fetch it (the page shows English meanwhile).
+        let d = model.dispatcher();
+        use_effect_with((model.lang, model.zh.is_some()), move |(lang, have)| {
+            if *lang == Lang::ZhCn && !*have {
+                load(Callback::from(move |r| d.dispatch(Action::Catalogue(r))));
+            }
+        });
+    }
+    let tr = model.tr();
+    {
+        let own = props.own_page;
+        use_effect_with(tr.clone(), move |tr| {
+            if own {
+                mark_document(tr);
+            }
+        });
     }
 
     let m: &Model = &model;
@@ -741,7 +765,7 @@ pub fn App(props: &AppProps) -> Html {
     let next = (m.story.is_none() && m.imported.is_none()).then(|| next_try(&state));
     let menu_html = (*menu).and_then(|at| {
         let b = state.brokers.get(&at.broker)?;
-        let items = broker_menu(at.broker, b, with_topic, m.pause_secs().unwrap_or(20));
+        let items = broker_menu(at.broker, b, with_topic, m.pause_secs().unwrap_or(20), &tr);
         let on_command = {
             let (on_command, close_menu) = (on_command.clone(), close_menu.clone());
             Callback::from(move |c: Command| {
@@ -761,7 +785,7 @@ pub fn App(props: &AppProps) -> Html {
             Callback::from(move |_: ()| close_menu.emit(true))
         };
         Some(html! {
-            <BrokerMenu broker={at.broker} {items} left={at.left} top={at.top}
+            <BrokerMenu broker={at.broker} {items} left={at.left} top={at.top} tr={tr.clone()}
                         title_id={format!("kep{uid}-menu-title")} {on_command} {on_details} {on_close} />
         })
     });
@@ -775,16 +799,21 @@ pub fn App(props: &AppProps) -> Html {
 
     let embed = m.chrome.embed;
     html! {
-        <div class={classes!("page", embed.then_some("embed"))} ref={root} tabindex="-1" data-tab={current.name()} {onkeydown} {ondragover} {ondrop}>
+        <div class={classes!("page", embed.then_some("embed"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
             <main class="layout" inert={*help}>
                 <div class="stage">
                     <header class="top">
                         if !embed {
-                            <h1>{ "Kafka Election" }<span class="hide-phone">{ " Playground" }</span></h1>
+                            <h1>{ tr.t(msg::TITLE_MAIN) }<span class="hide-phone">{ tr.t(msg::TITLE_REST) }</span></h1>
                         }
-                        { controller_stat(&state) }
+                        { controller_stat(&state, &tr) }
+                        // Embed mode keeps to one row: `lang` (the parameter or the API's
+                        // option) sets its language.
+                        if !embed {
+                            { lang_switch(m.lang, &tr, &dispatch) }
+                        }
                         <button class="help-button" onclick={help_button} aria-haspopup="dialog"
-                                aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" data-testid="help">{ "?" }</button>
+                                aria-label={tr.t(msg::HELP_BUTTON_LABEL)} title={tr.t(msg::HELP_BUTTON_TITLE)} data-testid="help">{ "?" }</button>
                     </header>
                     if m.chrome.controls {
                         { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
@@ -793,10 +822,10 @@ pub fn App(props: &AppProps) -> Html {
                             { timeline(m, &dispatch) }
                         }
                     }
-                    { tab_bar(uid, current, &tabs, &on_tab) }
+                    { tab_bar(uid, current, &tabs, &on_tab, &tr) }
                     <div class={part(Tab::Cluster)} id={tabpanel(Tab::Cluster).0} role="tabpanel"
                          aria-labelledby={tabpanel(Tab::Cluster).1}>
-                        { now_strip(latest_line, next, story) }
+                        { now_strip(latest_line, next, story, &tr) }
                         <div class="graph-wrap panel">
                             { graph(&view, &handlers) }
                             { menu_html.unwrap_or_default() }
@@ -837,115 +866,27 @@ pub fn App(props: &AppProps) -> Html {
                      aria-labelledby={tabpanel(Tab::Log).1}>
                     <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                               title_id={m.chrome.id("log-title")}
-                              key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} />
+                              key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} tr={tr.clone()} />
                 </div>
             </main>
             if let Some(n) = &m.notice {
                 <div class="notice" role="status" data-testid="notice">
                     <span class="alert-text">{ n.clone() }</span>
-                    <button class="ghost" onclick={dismiss.clone()} aria-label="Dismiss the notice">{ "×" }</button>
+                    <button class="ghost" onclick={dismiss.clone()} aria-label={tr.t(msg::DISMISS_NOTICE)}>{ "×" }</button>
                 </div>
             }
             { live_region(said.map(|(_, s)| s)) }
             if *help {
-                <HelpDialog title_id={format!("kep{uid}-help-title")} on_close={close_help} />
+                <HelpDialog title_id={format!("kep{uid}-help-title")} on_close={close_help} tr={tr.clone()} />
             }
             if let Some(err) = &m.error {
                 <div class="alert" role="alert" data-testid="error">
                     <span class="alert-icon" aria-hidden="true">{ "!" }</span>
                     <span class="alert-text">{ err.clone() }</span>
-                    <button class="ghost" onclick={dismiss} aria-label="Dismiss the message">{ "×" }</button>
+                    <button class="ghost" onclick={dismiss} aria-label={tr.t(msg::DISMISS_ERROR)}>{ "×" }</button>
                 </div>
             }
         </div>
-    }
-}
-
-/// The page address's parameters that set a session up: a session link carries them in its
-/// fragment instead.
-const SETUP_PARAMS: [&str; 8] = [
-    "story",
-    "seed",
-    "brokers",
-    "partitions",
-    "rf",
-    "profile",
-    "consumers",
-    "assignor",
-];
-
-/// Keeps the address's fragment on the session as it changes (at most once a second while
-/// the clock runs), so that the address bar always holds a link that reopens it. The setup
-/// parameters leave the query then: the fragment carries them.
-fn write_link(model: &Model, last: &std::rc::Rc<std::cell::RefCell<(f64, String)>>) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let now = window.performance().map_or(0.0, |p| p.now());
-    if model.playing && now - last.borrow().0 < 1_000.0 {
-        return;
-    }
-    let fragment = model.link_fragment();
-    if last.borrow().1 == fragment {
-        return;
-    }
-    *last.borrow_mut() = (now, fragment.clone());
-    let location = window.location();
-    let path = location.pathname().unwrap_or_default();
-    let kept: Vec<(String, String)> = stories::location_pairs()
-        .into_iter()
-        .filter(|(k, _)| !SETUP_PARAMS.contains(&k.as_str()))
-        .collect();
-    let query = if kept.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "?{}",
-            kept.iter()
-                .map(|(k, v)| format!(
-                    "{}={}",
-                    crate::session::codec::escape(k),
-                    crate::session::codec::escape(v)
-                ))
-                .collect::<Vec<_>>()
-                .join("&")
-        )
-    };
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("{path}{query}#{fragment}")),
-        );
-    }
-}
-
-/// Opens a session link pasted into the address bar (a `hashchange` the page did not make).
-fn listen_for_links(
-    d: UseReducerDispatcher<Model>,
-    last: std::rc::Rc<std::cell::RefCell<(f64, String)>>,
-) -> impl FnOnce() {
-    use wasm_bindgen::JsCast;
-    let window = web_sys::window();
-    let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
-        let hash = web_sys::window()
-            .and_then(|w| w.location().hash().ok())
-            .unwrap_or_default();
-        let fragment = hash.strip_prefix('#').unwrap_or(&hash).to_string();
-        if crate::session::codec::is_session(&fragment) && last.borrow().1 != fragment {
-            d.dispatch(Action::OpenLink(fragment));
-        }
-    });
-    if let Some(w) = &window {
-        let _ = w.add_event_listener_with_callback("hashchange", closure.as_ref().unchecked_ref());
-    }
-    move || {
-        if let Some(w) = window {
-            let _ = w.remove_event_listener_with_callback(
-                "hashchange",
-                closure.as_ref().unchecked_ref(),
-            );
-        }
     }
 }
 

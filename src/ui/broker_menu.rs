@@ -3,6 +3,7 @@
 //! (Tab stays in it), Escape closes it and the page gives the focus back to the node.
 
 use super::a11y::{focus, focused};
+use crate::i18n::{msg, Tr};
 use crate::sim::{BrokerId, Command};
 use crate::view::menu::MenuItem;
 use wasm_bindgen::JsCast;
@@ -28,6 +29,8 @@ pub struct BrokerMenuProps {
     pub on_details: Callback<BrokerId>,
     /// Closes it (the page gives the focus back to the node).
     pub on_close: Callback<()>,
+    /// The page's words.
+    pub tr: Tr,
 }
 
 /// The menu's buttons that `selector` picks, in order.
@@ -108,13 +111,14 @@ pub fn BrokerMenu(props: &BrokerMenuProps) -> Html {
         Callback::from(move |_: MouseEvent| on_details.emit(id))
     };
     let id = props.broker;
+    let tr = &props.tr;
     html! {
         <div class="broker-menu" role="group" aria-labelledby={props.title_id.clone()} ref={menu}
              data-testid="broker-menu" data-broker-menu={id.to_string()} {onkeydown}
              style={format!("left: {:.0}px; top: {:.0}px", props.left, props.top)}>
             <div class="menu-head">
-                <h2 id={props.title_id.clone()}>{ format!("Broker {id}") }</h2>
-                <button class="ghost close" onclick={close} aria-label={format!("Close the menu of broker {id}")}>{ "×" }</button>
+                <h2 id={props.title_id.clone()}>{ tr.f(msg::MENU_TITLE, &[("broker", &id)]) }</h2>
+                <button class="ghost close" onclick={close} aria-label={tr.f(msg::MENU_CLOSE_LABEL, &[("broker", &id)])}>{ "×" }</button>
             </div>
             <ul class="menu-items">
                 { for props.items.iter().map(|item| {
@@ -130,7 +134,7 @@ pub fn BrokerMenu(props: &BrokerMenuProps) -> Html {
                     }
                 }) }
                 <li>
-                    <button data-testid="menu-details" onclick={details}>{ "Details and more (the broker panel)" }</button>
+                    <button data-testid="menu-details" onclick={details}>{ tr.t(msg::MENU_DETAILS) }</button>
                 </li>
             </ul>
         </div>

@@ -2,6 +2,7 @@
 
 use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
 use super::stories::{self, STORIES};
+use crate::i18n::{msg, Tr};
 use crate::sim::{fmt_ms, Profile, Settings};
 use crate::view::format::speed_label;
 use web_sys::HtmlSelectElement;
@@ -12,23 +13,25 @@ fn select_value(e: &Event) -> Option<String> {
 }
 
 /// A profile as the selector lists it, from the core's own settings.
-pub fn profile_label(p: Profile) -> String {
+pub fn profile_label(p: Profile, tr: &Tr) -> String {
     let s = Settings::for_profile(p);
-    let mut label = format!(
-        "{} · {} s session",
-        p.name(),
-        s.zookeeper_session_timeout_ms / 1000
+    let mut label = tr.f(
+        msg::PROFILE_OPTION,
+        &[
+            ("name", &p.name()),
+            ("secs", &(s.zookeeper_session_timeout_ms / 1000)),
+        ],
     );
     if !p.fences_controller_writes() {
-        label.push_str(" · unfenced");
+        label.push_str(&tr.t(msg::PROFILE_UNFENCED));
     }
     label
 }
 
 /// Draws a seed from the browser's randomness (the core itself never does).
-fn random_seed() -> Result<u64, String> {
+fn random_seed(tr: &Tr) -> Result<u64, String> {
     let mut buf = [0u8; 8];
-    getrandom::fill(&mut buf).map_err(|e| format!("could not draw a random seed: {e}"))?;
+    getrandom::fill(&mut buf).map_err(|e| tr.f(msg::SEED_FAILED, &[("error", &e)]))?;
     // Keep it short enough to read out in class.
     Ok(u64::from_le_bytes(buf) % 1_000_000)
 }
@@ -42,6 +45,7 @@ pub fn controls(
     dispatch: &Callback<Action>,
     (setup_open, setup_id, on_setup): (bool, &str, &Callback<()>),
 ) -> Html {
+    let tr = m.tr();
     let toggle_setup = {
         let on_setup = on_setup.clone();
         Callback::from(move |_: MouseEvent| on_setup.emit(()))
@@ -59,8 +63,8 @@ pub fn controls(
         Callback::from(move |_: MouseEvent| d.emit(Action::Reset))
     };
     let new_seed = {
-        let d = dispatch.clone();
-        Callback::from(move |_: MouseEvent| match random_seed() {
+        let (d, tr) = (dispatch.clone(), tr.clone());
+        Callback::from(move |_: MouseEvent| match random_seed(&tr) {
             Ok(s) => d.emit(Action::SetSeed(s)),
             Err(e) => d.emit(Action::ShowError(e)),
         })
@@ -99,47 +103,47 @@ pub fn controls(
         })
     };
 
-    let (play_icon, play_text) = if m.playing {
-        ("❚❚", "Pause")
+    let (play_icon, play_text, play_title) = if m.playing {
+        ("❚❚", msg::PAUSE, msg::PAUSE_TITLE)
     } else {
-        ("▶", "Play")
+        ("▶", msg::PLAY, msg::PLAY_TITLE)
     };
 
     html! {
-        <div class="toolbar" role="toolbar" aria-label="Simulation controls">
+        <div class="toolbar" role="toolbar" aria-label={tr.t(msg::TOOLBAR_LABEL)}>
             <div class="group">
                 <button class="primary play" data-testid="play" onclick={play}
-                        title={if m.playing { "Pause the clock" } else { "Run the clock" }}>
-                    <span class="icon" aria-hidden="true">{ play_icon }</span>{ play_text }
+                        title={tr.t(play_title)}>
+                    <span class="icon" aria-hidden="true">{ play_icon }</span>{ tr.t(play_text) }
                 </button>
                 <button class="next-event" data-testid="jump-next" onclick={jump}
-                        title="Skip the wait: move the clock to the next event in the log (at most 10 min ahead)"
-                        aria-label="Next event: skip the wait">
-                    <span class="icon" aria-hidden="true">{ "»" }</span><span class="hide-narrow">{ "Next event" }</span>
+                        title={tr.t(msg::NEXT_EVENT_TITLE)}
+                        aria-label={tr.t(msg::NEXT_EVENT_LABEL)}>
+                    <span class="icon" aria-hidden="true">{ "»" }</span><span class="hide-narrow">{ tr.t(msg::NEXT_EVENT) }</span>
                 </button>
                 <label class="field">
-                    <span class="hide-narrow">{ "speed" }</span>
-                    <select data-testid="speed" onchange={speed} aria-label="Speed">
+                    <span class="hide-narrow">{ tr.t(msg::SPEED) }</span>
+                    <select data-testid="speed" onchange={speed} aria-label={tr.t(msg::SPEED_LABEL)}>
                         { for SPEEDS.iter().map(|s| html! {
                             <option value={s.to_string()} selected={*s == m.speed}>{ speed_label(*s) }</option>
                         }) }
                     </select>
                 </label>
-                <div class="clock" title="virtual time since the cluster started">
+                <div class="clock" title={tr.t(msg::CLOCK_TITLE)}>
                     <span class="clock-label hide-narrow">{ "t =" }</span>
-                    <output data-testid="clock" aria-label="Virtual clock" aria-live="off">{ fmt_ms(now_ms) }</output>
+                    <output data-testid="clock" aria-label={tr.t(msg::CLOCK_LABEL)} aria-live="off">{ fmt_ms(now_ms) }</output>
                 </div>
                 <button class="setup-toggle" aria-expanded={setup_open.to_string()} aria-controls={setup_id.to_string()}
                         onclick={toggle_setup} data-testid="setup-toggle">
-                    <span class="icon" aria-hidden="true">{ "⚙" }</span><span class="setup-text">{ "Setup" }</span>
+                    <span class="icon" aria-hidden="true">{ "⚙" }</span><span class="setup-text">{ tr.t(msg::SETUP) }</span>
                 </button>
             </div>
             <div class={classes!("setup", setup_open.then_some("open"))} id={setup_id.to_string()}>
             <div class="group">
-                <label class="field" title="Replay one of the classic stories, step by step, or play freely.">
-                    <span>{ "story" }</span>
-                    <select data-testid="story" onchange={story} aria-label="Story (resets)">
-                        <option value="" selected={m.story.is_none()}>{ "free play" }</option>
+                <label class="field" title={tr.t(msg::STORY_TITLE)}>
+                    <span>{ tr.t(msg::STORY) }</span>
+                    <select data-testid="story" onchange={story} aria-label={tr.t(msg::STORY_LABEL)}>
+                        <option value="" selected={m.story.is_none()}>{ tr.t(msg::FREE_PLAY) }</option>
                         { for STORIES.iter().enumerate().map(|(i, (name, _))| html! {
                             <option value={*name} selected={m.story == Some(i)}>{ stories::title(i) }</option>
                         }) }
@@ -147,30 +151,30 @@ pub fn controls(
                 </label>
             </div>
             <div class="group">
-                <label class="field" title="How many brokers the cluster has. Changing it starts again.">
-                    <span>{ "brokers" }</span>
-                    <select data-testid="broker-count" onchange={brokers} aria-label="Number of brokers (resets)">
+                <label class="field count" title={tr.t(msg::BROKERS_TITLE)}>
+                    <span>{ tr.t(msg::BROKERS) }</span>
+                    <select data-testid="broker-count" onchange={brokers} aria-label={tr.t(msg::BROKERS_LABEL)}>
                         { for (1..=MAX_BROKERS).map(|n| html! {
                             <option value={n.to_string()} selected={n == m.brokers}>{ n }</option>
                         }) }
                     </select>
                 </label>
-                <label class="field" title="The Kafka release imitated: its default zookeeper.session.timeout.ms, and whether controller writes are fenced. Changing it starts again.">
+                <label class="field" title={tr.t(msg::PROFILE_TITLE)}>
                     <span>{ "Kafka" }</span>
-                    <select data-testid="profile" onchange={profile} aria-label="Kafka version profile (resets)">
+                    <select data-testid="profile" onchange={profile} aria-label={tr.t(msg::PROFILE_LABEL)}>
                         { for Profile::ALL.iter().map(|p| html! {
-                            <option value={p.name()} selected={*p == m.profile}>{ profile_label(*p) }</option>
+                            <option value={p.name()} selected={*p == m.profile}>{ profile_label(*p, &tr) }</option>
                         }) }
                     </select>
                 </label>
             </div>
             <div class="group">
-                <span class="seed" title="the seed of the simulation's random number generator: the same seed replays the same story">
-                    { "seed " }<code data-testid="seed">{ m.seed }</code>
+                <span class="seed" title={tr.t(msg::SEED_TITLE)}>
+                    { tr.t(msg::SEED) }<code data-testid="seed">{ m.seed }</code>
                 </span>
-                <button data-testid="new-seed" onclick={new_seed}>{ "New seed" }</button>
-                <button data-testid="reset" onclick={reset} title="Start the same cluster again from t = 0">
-                    <span class="icon" aria-hidden="true">{ "↺" }</span>{ "Reset" }
+                <button data-testid="new-seed" onclick={new_seed}>{ tr.t(msg::NEW_SEED) }</button>
+                <button data-testid="reset" onclick={reset} title={tr.t(msg::RESET_TITLE)}>
+                    <span class="icon" aria-hidden="true">{ "↺" }</span>{ tr.t(msg::RESET) }
                 </button>
             </div>
             </div>

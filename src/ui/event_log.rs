@@ -8,6 +8,7 @@
 //! of events, the world or the filter changes, not on every animation frame.
 
 use super::model::Host;
+use crate::i18n::{msg, Tr};
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{fmt_ms, Event as SimEvent, EventKind};
 use std::cell::RefCell;
@@ -185,6 +186,8 @@ pub struct EventLogProps {
     pub on_key_only: Callback<bool>,
     /// An event picked (by its index): the page shows its moment.
     pub on_pick: Callback<usize>,
+    /// The page's words (for the log's own chrome; its entries are the core's English).
+    pub tr: Tr,
     /// The id of the log's heading (unique on the page, whatever else it holds).
     pub title_id: AttrValue,
 }
@@ -283,30 +286,34 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             k += 1;
         }
     }
+    let tr = &props.tr;
     let count_text = if shown == total {
-        format!("{total} event{}", if total == 1 { "" } else { "s" })
+        tr.f(msg::LOG_COUNT, &[("total", &total)])
     } else {
-        format!("{shown} of {total} events")
+        tr.f(
+            msg::LOG_COUNT_SHOWN,
+            &[("shown", &shown), ("total", &total)],
+        )
     };
 
     html! {
         <section class="log panel" aria-labelledby={props.title_id.clone()}>
             <header class="log-head">
-                <h2 id={props.title_id.clone()}>{ "Event log" }</h2>
+                <h2 id={props.title_id.clone()}>{ tr.t(msg::LOG_TITLE) }</h2>
                 <span class="log-count" aria-live="off">{ count_text }</span>
                 <label class="toggle">
                     <input type="checkbox" data-testid="key-only" checked={props.key_only} {onchange} />
-                    { "key events only" }
+                    { tr.t(msg::LOG_KEY_ONLY) }
                 </label>
             </header>
-            <ol class="events" ref={list} {onscroll} tabindex="0" aria-label="Events, oldest first">
+            <ol class="events" ref={list} {onscroll} tabindex="0" aria-label={tr.t(msg::LOG_LIST_LABEL)}>
                 if rows.is_empty() {
-                    <li class="empty">{ "No events yet: press play." }</li>
+                    <li class="empty">{ tr.t(msg::LOG_EMPTY) }</li>
                 }
                 { for rows }
             </ol>
             if !*stick {
-                <button class="jump" onclick={jump}>{ "↓ newest" }</button>
+                <button class="jump" onclick={jump}>{ tr.t(msg::LOG_NEWEST) }</button>
             }
         </section>
     }

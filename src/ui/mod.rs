@@ -15,10 +15,13 @@
 //! - [`api`]: the JavaScript API (`window.KafkaElection.mount`); [`embed`]: embed mode's
 //!   chrome and the bridge that drives one playground; [`iframe`]: an embedded page driven by
 //!   its parent page with `postMessage`;
+//! - [`address`]: the page's address, which follows the session and keeps the language;
+//!   [`i18n`]: the language, the Chinese catalogue's fetch and the switch;
 //! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
 //!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
 
 pub mod a11y;
+pub mod address;
 pub mod api;
 pub mod app;
 pub mod broker_menu;
@@ -28,6 +31,7 @@ pub mod event_log;
 pub mod graph;
 pub mod groups;
 pub mod hooks;
+pub mod i18n;
 pub mod iframe;
 pub mod model;
 pub mod overlay;

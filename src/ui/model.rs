@@ -7,6 +7,7 @@
 
 use super::embed::Chrome;
 use super::stories;
+use crate::i18n::{Catalogue, Lang, Tr};
 use crate::session::{Session, Start};
 use crate::sim::assignors::Assignor;
 use crate::sim::{Acks, BrokerId, Command, GroupView, Profile, World};
@@ -22,6 +23,7 @@ use yew::Reducible;
 
 mod gate;
 mod jump;
+mod lang;
 mod links;
 pub use gate::StartGate;
 
@@ -193,6 +195,10 @@ pub struct Model {
     pub gate: StartGate,
     /// Embed mode's chrome and this instance's element ids.
     pub chrome: Chrome,
+    /// The language the reader chose (or the address, or the browser, chose for them).
+    pub lang: Lang,
+    /// The Chinese catalogue, once fetched (the page shows English until then).
+    pub zh: Option<Rc<Catalogue>>,
 }
 
 impl Default for Model {
@@ -230,6 +236,8 @@ impl Default for Model {
             picked: None,
             gate: StartGate::Open,
             chrome: Chrome::default(),
+            lang: Lang::En,
+            zh: None,
         };
         let (host, _) = Host::new(&m, 0.0);
         m.host = Rc::new(RefCell::new(host));
@@ -283,7 +291,15 @@ impl Model {
                 max_consumers: MAX_START_CONSUMERS,
             },
         );
-        let mut m = Model::default();
+        let mut m = Model {
+            lang: Lang::choose(
+                params.lang,
+                super::i18n::stored_lang().as_deref(),
+                super::i18n::browser_lang().as_deref(),
+            ),
+            zh: super::i18n::cached(),
+            ..Model::default()
+        };
         if let Some(s) = params.seed {
             m.seed = s;
         }
@@ -441,6 +457,10 @@ pub enum Action {
     JumpNext,
     /// The page came into view (a story waiting to be seen starts).
     Seen,
+    /// Show the page in this language (the session goes on as it is).
+    SetLang(Lang),
+    /// The Chinese catalogue arrived, or could not be fetched (why).
+    Catalogue(Result<Rc<Catalogue>, String>),
 }
 
 /// The longest pause the page offers, in seconds.
@@ -454,6 +474,11 @@ impl Model {
             .parse::<u64>()
             .ok()
             .filter(|s| (1..=MAX_PAUSE_SECS).contains(s))
+    }
+
+    /// The page's words, in its language (English while Chinese's catalogue loads).
+    pub fn tr(&self) -> Tr {
+        Tr::new(self.lang, self.zh.clone())
     }
 
     /// The page address's limits on its parameters.
@@ -892,6 +917,8 @@ impl Reducible for Model {
             Action::Import(text) => Rc::new(self.import(&text)),
             Action::JumpNext => Rc::new(self.jump_next()),
             Action::Seen => Rc::new(self.seen()),
+            Action::SetLang(l) => Rc::new(self.set_lang(l)),
+            Action::Catalogue(r) => Rc::new(self.catalogue_arrived(r)),
         }
     }
 }

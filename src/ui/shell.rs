@@ -3,6 +3,7 @@
 //! bar), and the strip beside the graph that says what just happened and what to try next.
 
 use super::a11y::focus;
+use crate::i18n::{msg, Msg, Tr};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
@@ -43,13 +44,13 @@ impl Tab {
         }
     }
 
-    fn title(self) -> &'static str {
+    fn title(self) -> Msg {
         match self {
-            Tab::Cluster => "Cluster",
-            Tab::Log => "Log",
-            Tab::Partitions => "Partitions",
-            Tab::Group => "Group",
-            Tab::Explain => "Explain",
+            Tab::Cluster => msg::TAB_CLUSTER,
+            Tab::Log => msg::TAB_LOG,
+            Tab::Partitions => msg::TAB_PARTITIONS,
+            Tab::Group => msg::TAB_GROUP,
+            Tab::Explain => msg::TAB_EXPLAIN,
         }
     }
 }
@@ -75,7 +76,7 @@ pub fn part_classes(t: Tab, current: Tab) -> Classes {
 }
 
 /// The tab bar (shown on narrow screens only). Arrow keys move between the tabs.
-pub fn tab_bar(uid: u32, current: Tab, tabs: &[Tab], on_change: &Callback<Tab>) -> Html {
+pub fn tab_bar(uid: u32, current: Tab, tabs: &[Tab], on_change: &Callback<Tab>, tr: &Tr) -> Html {
     let list = tabs.to_vec();
     let onkeydown = {
         let (on_change, list) = (on_change.clone(), list.clone());
@@ -108,7 +109,7 @@ pub fn tab_bar(uid: u32, current: Tab, tabs: &[Tab], on_change: &Callback<Tab>) 
         })
     };
     html! {
-        <div class="tabs" role="tablist" aria-label="Parts of the playground" {onkeydown}>
+        <div class="tabs" role="tablist" aria-label={tr.t(msg::TABS_LABEL)} {onkeydown}>
             { for list.iter().map(|t| {
                 let t = *t;
                 let on = t == current;
@@ -120,7 +121,7 @@ pub fn tab_bar(uid: u32, current: Tab, tabs: &[Tab], on_change: &Callback<Tab>) 
                     <button role="tab" id={tab_id(uid, t)} aria-controls={panel_id(uid, t)}
                             aria-selected={on.to_string()} tabindex={if on { "0" } else { "-1" }}
                             class={classes!("tab", on.then_some("on"))} data-tab={t.name()} {onclick}>
-                        { t.title() }
+                        { tr.t(t.title()) }
                     </button>
                 }
             }) }
@@ -129,16 +130,16 @@ pub fn tab_bar(uid: u32, current: Tab, tabs: &[Tab], on_change: &Callback<Tab>) 
 }
 
 /// What just happened (the latest key event) and what to try next, beside the graph.
-pub fn now_strip(latest: Option<String>, next: Option<String>, story: Html) -> Html {
+pub fn now_strip(latest: Option<String>, next: Option<String>, story: Html, tr: &Tr) -> Html {
     html! {
-        <section class="now" aria-label="What just happened and what to try" data-testid="now">
+        <section class="now" aria-label={tr.t(msg::NOW_LABEL)} data-testid="now">
             <p class="now-latest" data-testid="now-latest">
-                <span class="now-tag">{ "just now" }</span>
-                { latest.unwrap_or_else(|| "nothing yet: press play.".to_string()) }
+                <span class="now-tag">{ tr.t(msg::NOW_TAG) }</span>
+                { latest.unwrap_or_else(|| tr.t(msg::NOW_NOTHING)) }
             </p>
             if let Some(next) = next {
                 <p class="now-next" data-testid="now-next">
-                    <span class="now-tag try">{ "try" }</span>{ next }
+                    <span class="now-tag try">{ tr.t(msg::NOW_TRY) }</span>{ next }
                 </p>
             }
             { story }

@@ -181,6 +181,8 @@ pub struct Params {
     pub parents: Vec<String>,
     /// `session=<share link>`: a shared session, as a share link writes it.
     pub session: Option<String>,
+    /// `lang=<en|zh-CN>`: the page's language.
+    pub lang: Option<crate::i18n::Lang>,
 }
 
 /// What the page offers, for checking the parameters.
@@ -262,6 +264,10 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 Err(e) => errors.push(e),
             },
             "session" => p.session = Some(value.clone()),
+            "lang" => match crate::i18n::Lang::parse(value) {
+                Ok(l) => p.lang = Some(l),
+                Err(e) => errors.push(e),
+            },
             "consumers" => match value.parse::<u32>() {
                 Ok(n) if n <= max_consumers => p.consumers = Some(n),
                 _ => errors.push(format!(
@@ -275,7 +281,7 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 )),
             },
             other => errors.push(format!(
-                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent"
+                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent, lang"
             )),
         }
     }

@@ -4,9 +4,9 @@
 //! embedding page owns that).
 
 use super::model::{Action, Model};
+use crate::i18n::{msg, Tr};
 use crate::session::Fork;
 use crate::sim::fmt_ms;
-use crate::view::format::fork_summary;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
@@ -20,7 +20,7 @@ pub const MAX_IMPORT_BYTES: f64 = 1_000_000.0;
 
 /// The scrubber between its step buttons, and the time shown with the session's end: the part
 /// the full and the compact timeline share.
-fn scrub_row(now: u64, end: u64, dispatch: &Callback<Action>) -> Html {
+fn scrub_row(now: u64, end: u64, dispatch: &Callback<Action>, tr: &Tr) -> Html {
     let scrub = {
         let d = dispatch.clone();
         Callback::from(move |e: InputEvent| {
@@ -43,13 +43,13 @@ fn scrub_row(now: u64, end: u64, dispatch: &Callback<Action>) -> Html {
     html! {
         <>
             <button class="ghost step" data-testid="step-back" onclick={back}
-                    title="Back to the previous event (,)" aria-label="Step back one event">{ "◀" }</button>
+                    title={tr.t(msg::STEP_BACK_TITLE)} aria-label={tr.t(msg::STEP_BACK_LABEL)}>{ "◀" }</button>
             <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end.to_string()}
                    step="1" value={now.to_string()} oninput={scrub}
-                   aria-label="Timeline: the virtual time shown"
-                   aria-valuetext={format!("{} of {}", fmt_ms(now), fmt_ms(end))} />
+                   aria-label={tr.t(msg::SCRUBBER_LABEL)}
+                   aria-valuetext={tr.f(msg::SCRUBBER_VALUE, &[("now", &fmt_ms(now)), ("end", &fmt_ms(end))])} />
             <button class="ghost step" data-testid="step-forward" onclick={fwd}
-                    title="On to the next event (.)" aria-label="Step forward one event">{ "▶" }</button>
+                    title={tr.t(msg::STEP_FORWARD_TITLE)} aria-label={tr.t(msg::STEP_FORWARD_LABEL)}>{ "▶" }</button>
             <span class="timeline-times" data-testid="timeline-times">
                 { format!("{} / {}", fmt_ms(now), fmt_ms(end)) }
             </span>
@@ -58,7 +58,7 @@ fn scrub_row(now: u64, end: u64, dispatch: &Callback<Action>) -> Html {
 }
 
 /// The fork's Undo and Keep buttons.
-fn fork_buttons(dispatch: &Callback<Action>) -> Html {
+fn fork_buttons(dispatch: &Callback<Action>, tr: &Tr) -> Html {
     let undo = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::UndoFork))
@@ -70,9 +70,9 @@ fn fork_buttons(dispatch: &Callback<Action>) -> Html {
     html! {
         <>
             <button data-testid="undo-fork" onclick={undo}
-                    title="Bring back the history the change dropped">{ "Undo" }</button>
+                    title={tr.t(msg::UNDO_TITLE)}>{ tr.t(msg::UNDO) }</button>
             <button class="ghost" data-testid="keep-fork" onclick={keep}
-                    title="Keep the new history and close this note">{ "Keep" }</button>
+                    title={tr.t(msg::KEEP_TITLE)}>{ tr.t(msg::KEEP) }</button>
         </>
     }
 }
@@ -86,17 +86,27 @@ fn position(m: &Model) -> (u64, u64, usize, Option<Fork>) {
     (now, s.end_ms().max(now), s.ahead().len(), s.fork().cloned())
 }
 
+/// The compact note of a fork: when, and what it dropped.
+fn fork_summary(f: &Fork, tr: &Tr) -> String {
+    let at = fmt_ms(f.at_ms);
+    match f.dropped.len() {
+        0 => tr.f(msg::FORK_SUMMARY_NEW, &[("at", &at)]),
+        n => tr.f(msg::FORK_SUMMARY_DROPPED, &[("at", &at), ("count", &n)]),
+    }
+}
+
 /// Embed mode's timeline: one row under the graph with the scrubber, its step buttons and
 /// the time shown with the end; after a change in the past, a short note with Undo and Keep.
 pub fn compact_timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
+    let tr = m.tr();
     let (now, end, _, fork) = position(m);
     html! {
-        <div class="timeline timeline-compact" role="group" aria-label="Timeline" data-testid="timeline">
-            { scrub_row(now, end, dispatch) }
+        <div class="timeline timeline-compact" role="group" aria-label={tr.t(msg::TIMELINE_LABEL)} data-testid="timeline">
+            { scrub_row(now, end, dispatch, &tr) }
             if let Some(f) = fork {
                 <span class="timeline-fork" role="status" data-testid="fork-note">
-                    <span class="fork-text">{ fork_summary(f.at_ms, f.dropped.len()) }</span>
-                    { fork_buttons(dispatch) }
+                    <span class="fork-text">{ fork_summary(&f, &tr) }</span>
+                    { fork_buttons(dispatch, &tr) }
                 </span>
             }
         </div>
@@ -105,31 +115,32 @@ pub fn compact_timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
 
 /// Renders the timeline row.
 pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
+    let tr = m.tr();
     let (now, end, ahead, fork) = position(m);
     let to_end = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::Seek(end)))
     };
     let copy = {
-        let d = dispatch.clone();
-        Callback::from(move |_: MouseEvent| copy_link(&d))
+        let (d, tr) = (dispatch.clone(), tr.clone());
+        Callback::from(move |_: MouseEvent| copy_link(&d, &tr))
     };
     let export = {
-        let d = dispatch.clone();
+        let (d, tr) = (dispatch.clone(), tr.clone());
         let host = m.host.clone();
         Callback::from(move |_: MouseEvent| {
             let text = host.borrow().session.export();
-            if let Err(e) = download(EXPORT_NAME, &text) {
+            if let Err(e) = download(EXPORT_NAME, &text, &tr) {
                 d.emit(Action::ShowError(e));
             }
         })
     };
     let import = {
-        let d = dispatch.clone();
+        let (d, tr) = (dispatch.clone(), tr.clone());
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
                 if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                    read_file(file, d.clone());
+                    read_file(file, d.clone(), &tr);
                 }
                 input.set_value("");
             }
@@ -137,31 +148,31 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
     };
 
     html! {
-        <div class="timeline" role="group" aria-label="Timeline" data-testid="timeline">
-            { scrub_row(now, end, dispatch) }
+        <div class="timeline" role="group" aria-label={tr.t(msg::TIMELINE_LABEL)} data-testid="timeline">
+            { scrub_row(now, end, dispatch, &tr) }
             if now < end {
                 <span class="timeline-past" data-testid="timeline-past">
-                    { "Viewing the past" }
-                    { if ahead > 0 { format!(": {ahead} later command(s) lie ahead; acting now drops them. ") } else { ": acting now starts a new future. ".to_string() } }
-                    <button class="ghost" onclick={to_end}>{ "Back to the end" }</button>
+                    { tr.t(msg::VIEWING_PAST) }
+                    { if ahead > 0 { tr.f(msg::PAST_AHEAD, &[("count", &ahead)]) } else { tr.t(msg::PAST_NONE_AHEAD) } }
+                    <button class="ghost" onclick={to_end}>{ tr.t(msg::BACK_TO_END) }</button>
                 </span>
             }
             if let Some(f) = fork {
                 <span class="timeline-fork" role="status" data-testid="fork-note">
-                    { format!("You changed the past at t = {}: ", fmt_ms(f.at_ms)) }
-                    { if f.dropped.is_empty() { "the history after it was replaced. ".to_string() } else { format!("{} later command(s) were dropped. ", f.dropped.len()) } }
-                    { fork_buttons(dispatch) }
+                    { tr.f(msg::FORK_NOTE, &[("at", &fmt_ms(f.at_ms))]) }
+                    { if f.dropped.is_empty() { tr.t(msg::FORK_REPLACED) } else { tr.f(msg::FORK_DROPPED, &[("count", &f.dropped.len())]) } }
+                    { fork_buttons(dispatch, &tr) }
                 </span>
             }
             <details class="timeline-share">
-                <summary data-testid="share" title="Copy a link to this session, save it as a file, or open one">{ "Share" }</summary>
+                <summary data-testid="share" title={tr.t(msg::SHARE_TITLE)}>{ tr.t(msg::SHARE) }</summary>
                 <div class="share-menu">
                 <button data-testid="copy-link" onclick={copy}
-                        title="Copy a link that reopens this session exactly">{ "Copy link" }</button>
+                        title={tr.t(msg::COPY_LINK_TITLE)}>{ tr.t(msg::COPY_LINK) }</button>
                 <button data-testid="export" onclick={export}
-                        title="Save the session as a scenario file (kafka-election run FILE replays it)">{ "Export" }</button>
-                <label class="button-like" title="Open a scenario file (or drop one on the page)">
-                    { "Import…" }
+                        title={tr.t(msg::EXPORT_TITLE)}>{ tr.t(msg::EXPORT) }</button>
+                <label class="button-like" title={tr.t(msg::IMPORT_TITLE)}>
+                    { tr.t(msg::IMPORT) }
                     <input type="file" class="visually-hidden" data-testid="import" accept=".json,application/json" onchange={import} />
                 </label>
                 </div>
@@ -171,7 +182,7 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
 }
 
 /// Copies the page's address (its fragment holds the session) to the clipboard.
-fn copy_link(d: &Callback<Action>) {
+fn copy_link(d: &Callback<Action>, tr: &Tr) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -179,24 +190,18 @@ fn copy_link(d: &Callback<Action>) {
     let promise = window.navigator().clipboard().write_text(&href);
     let ok = d.clone();
     let fail = d.clone();
-    let on_ok = Closure::once(move |_: wasm_bindgen::JsValue| {
-        ok.emit(Action::ShowNotice(
-            "Link copied: it reopens this session exactly.".into(),
-        ))
-    });
-    let on_err = Closure::once(move |_: wasm_bindgen::JsValue| {
-        fail.emit(Action::ShowError(
-            "the browser did not let the page copy; copy the address bar instead: it holds the session".into(),
-        ))
-    });
+    let (copied, refused) = (tr.t(msg::LINK_COPIED), tr.t(msg::COPY_FAILED));
+    let on_ok = Closure::once(move |_: wasm_bindgen::JsValue| ok.emit(Action::ShowNotice(copied)));
+    let on_err =
+        Closure::once(move |_: wasm_bindgen::JsValue| fail.emit(Action::ShowError(refused)));
     let _ = promise.then2(&on_ok, &on_err);
     on_ok.forget();
     on_err.forget();
 }
 
 /// Offers `text` as a file download.
-fn download(name: &str, text: &str) -> Result<(), String> {
-    let fail = |_| "the browser did not let the page save the file".to_string();
+fn download(name: &str, text: &str, tr: &Tr) -> Result<(), String> {
+    let fail = |_| tr.t(msg::SAVE_FAILED);
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
@@ -218,13 +223,15 @@ fn download(name: &str, text: &str) -> Result<(), String> {
 }
 
 /// Reads a chosen or dropped file and opens it as a session.
-pub fn read_file(file: web_sys::File, d: Callback<Action>) {
+pub fn read_file(file: web_sys::File, d: Callback<Action>, tr: &Tr) {
     if file.size() > MAX_IMPORT_BYTES {
-        d.emit(Action::ShowError(format!(
-            "The file could not be opened: {} is {:.0} KB; a scenario file is at most {:.0} KB. The session shown is unchanged.",
-            file.name(),
-            file.size() / 1000.0,
-            MAX_IMPORT_BYTES / 1000.0
+        d.emit(Action::ShowError(tr.f(
+            msg::FILE_TOO_BIG,
+            &[
+                ("name", &file.name()),
+                ("size", &format!("{:.0}", file.size() / 1000.0)),
+                ("max", &format!("{:.0}", MAX_IMPORT_BYTES / 1000.0)),
+            ],
         )));
         return;
     }
@@ -232,11 +239,9 @@ pub fn read_file(file: web_sys::File, d: Callback<Action>) {
     let on_text = Closure::once(move |v: wasm_bindgen::JsValue| {
         ok.emit(Action::Import(v.as_string().unwrap_or_default()))
     });
-    let on_err = Closure::once(move |_: wasm_bindgen::JsValue| {
-        d.emit(Action::ShowError(
-            "The file could not be read. The session shown is unchanged.".into(),
-        ))
-    });
+    let unreadable = tr.t(msg::FILE_UNREADABLE);
+    let on_err =
+        Closure::once(move |_: wasm_bindgen::JsValue| d.emit(Action::ShowError(unreadable)));
     let _ = file.text().then2(&on_text, &on_err);
     on_text.forget();
     on_err.forget();

@@ -68,7 +68,7 @@ fn a_brokers_menu_offers_what_its_panel_does() {
     world.advance_to(3_000);
     let state = world.state();
     let b = &state.brokers[&2];
-    let items = broker_menu(2, b, true, 20);
+    let items = broker_menu(2, b, true, 20, &crate::i18n::Tr::en());
     let ids: Vec<&str> = items.iter().map(|i| i.testid).collect();
     assert_eq!(
         ids,
@@ -89,7 +89,7 @@ fn a_brokers_menu_offers_what_its_panel_does() {
     // Without partitions there is nothing to stall; a crashed broker's first item starts it.
     world.apply(Command::Crash(2)).expect("crash");
     let state = world.state();
-    let items = broker_menu(2, &state.brokers[&2], false, 20);
+    let items = broker_menu(2, &state.brokers[&2], false, 20, &crate::i18n::Tr::en());
     assert_eq!(items[0].command, Command::Start(2));
     assert!(!items.iter().any(|i| i.testid == "menu-stall"));
 }

@@ -102,6 +102,9 @@ pub struct MountOptions {
     /// Free play's assignor.
     #[serde(default)]
     pub assignor: Option<ParamValue>,
+    /// The page's language: `en` or `zh-CN`.
+    #[serde(default)]
+    pub lang: Option<ParamValue>,
 }
 
 impl MountOptions {
@@ -146,6 +149,7 @@ impl MountOptions {
             ("rf", &self.rf),
             ("consumers", &self.consumers),
             ("assignor", &self.assignor),
+            ("lang", &self.lang),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), v.0.clone())))

@@ -154,3 +154,15 @@ fn seeking_moves_forward_only_and_not_too_far_at_once() {
         "cannot seek to 600001 ms: one seek moves at most 600000 ms past the session's end"
     ));
 }
+
+#[test]
+fn the_language_option_is_the_lang_parameter() {
+    let o = options(json!({"lang": "zh-CN", "story": "controller-crash"})).expect("options");
+    assert_eq!(
+        o.to_pairs(),
+        vec![
+            ("story".to_string(), "controller-crash".to_string()),
+            ("lang".to_string(), "zh-CN".to_string())
+        ]
+    );
+}

@@ -341,15 +341,3 @@ pub fn event_subjects(e: &crate::sim::Event) -> (Vec<crate::sim::BrokerId>, Vec<
     brokers.sort_unstable();
     (brokers, members)
 }
-
-/// The compact timeline's note after a change in the past (embed mode): when it was, and the
-/// later commands it dropped (none: the rest of the history is computed anew), e.g.
-/// `Changed the past at 3.000s: 1 later command dropped.`
-pub fn fork_summary(at_ms: u64, dropped: usize) -> String {
-    let what = match dropped {
-        0 => "a new history follows".to_string(),
-        1 => "1 later command dropped".to_string(),
-        n => format!("{n} later commands dropped"),
-    };
-    format!("Changed the past at {}: {what}.", crate::sim::fmt_ms(at_ms))
-}

@@ -270,19 +270,3 @@ fn an_event_names_the_nodes_it_is_about() {
     assert_eq!(members, vec!["c1".to_string()]);
     assert!(brokers.len() <= 1, "at most the coordinator: {brokers:?}");
 }
-
-#[test]
-fn a_fork_is_summed_up_in_one_short_sentence() {
-    assert_eq!(
-        fork_summary(3_000, 0),
-        "Changed the past at 3.000s: a new history follows."
-    );
-    assert_eq!(
-        fork_summary(3_000, 1),
-        "Changed the past at 3.000s: 1 later command dropped."
-    );
-    assert_eq!(
-        fork_summary(12_345, 4),
-        "Changed the past at 12.345s: 4 later commands dropped."
-    );
-}

@@ -3,6 +3,7 @@
 //! an action makes sense is the world's call: every item sends, and a refusal is shown.
 
 use super::format::click_starts;
+use crate::i18n::{msg, Tr};
 use crate::sim::{BrokerId, BrokerView, Command, Endpoint, StallScope};
 
 /// One item of a broker's menu.
@@ -28,17 +29,18 @@ fn item(label: impl Into<String>, command: Command, testid: &'static str) -> Men
 }
 
 /// The menu of broker `id`, seen as `b`: `with_partitions` adds stalling its fetchers,
-/// `pause_secs` is how long "pause" freezes it.
+/// `pause_secs` is how long "pause" freezes it; the labels are in `tr`'s language.
 pub fn broker_menu(
     id: BrokerId,
     b: &BrokerView,
     with_partitions: bool,
     pause_secs: u64,
+    tr: &Tr,
 ) -> Vec<MenuItem> {
     let mut items = Vec::new();
     if click_starts(b) {
         items.push(item(
-            format!("Start broker {id}"),
+            tr.f(msg::MENU_START, &[("broker", &id)]),
             Command::Start(id),
             "menu-start",
         ));
@@ -46,19 +48,19 @@ pub fn broker_menu(
         items.push(MenuItem {
             danger: true,
             ..item(
-                format!("Crash broker {id}"),
+                tr.f(msg::MENU_CRASH, &[("broker", &id)]),
                 Command::Crash(id),
                 "menu-crash",
             )
         });
     }
     items.push(item(
-        "Shut down cleanly (controlled shutdown)",
+        tr.t(msg::MENU_SHUTDOWN),
         Command::Shutdown(id),
         "menu-shutdown",
     ));
     items.push(item(
-        format!("Pause for {pause_secs} s (a long GC pause)"),
+        tr.f(msg::MENU_PAUSE, &[("secs", &pause_secs)]),
         Command::Pause {
             broker: id,
             for_ms: pause_secs * 1000,
@@ -66,19 +68,19 @@ pub fn broker_menu(
         "menu-pause",
     ));
     items.push(item(
-        "Expire its ZooKeeper session",
+        tr.t(msg::MENU_EXPIRE),
         Command::ExpireSession(id),
         "menu-expire",
     ));
     items.push(if b.zk_link_cut {
         item(
-            "Heal its ZooKeeper link",
+            tr.t(msg::MENU_HEAL),
             Command::Heal(Endpoint::Broker(id), Endpoint::Zk),
             "menu-link",
         )
     } else {
         item(
-            "Cut its ZooKeeper link",
+            tr.t(msg::MENU_CUT),
             Command::Cut(Endpoint::Broker(id), Endpoint::Zk),
             "menu-link",
         )
@@ -86,7 +88,7 @@ pub fn broker_menu(
     if with_partitions {
         items.push(if b.stalls.contains(&StallScope::All) {
             item(
-                "Resume its fetchers",
+                tr.t(msg::MENU_RESUME),
                 Command::ResumeFetcher {
                     broker: id,
                     topic: None,
@@ -96,7 +98,7 @@ pub fn broker_menu(
             )
         } else {
             item(
-                "Stall its fetchers",
+                tr.t(msg::MENU_STALL),
                 Command::StallFetcher {
                     broker: id,
                     topic: None,
@@ -107,7 +109,7 @@ pub fn broker_menu(
         });
     }
     items.push(item(
-        "Delete /controller (move the controller)",
+        tr.t(msg::MENU_DELETE_CONTROLLER),
         Command::DeleteController,
         "menu-delete-controller",
     ));

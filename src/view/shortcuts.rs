@@ -2,17 +2,29 @@
 //! page action they carry out. The help overlay lists this table; the page's key handler
 //! looks a key up in it ([`lookup`]) and carries out the action by its name.
 
+use crate::i18n::{msg, Msg};
+
 /// One shortcut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shortcut {
     /// The keys, as `KeyboardEvent.key` names them (`" "` is Space); any of them works.
     pub keys: &'static [&'static str],
-    /// How the help overlay shows the keys, e.g. `Space or k`.
-    pub shown: &'static str,
+    /// How the help overlay shows the keys, e.g. `Space or k`: the keys themselves, or a
+    /// message when words are needed.
+    pub shown: Shown,
     /// What it does, as the help overlay says it.
-    pub description: &'static str,
+    pub description: Msg,
     /// The action it carries out: one of the `*_ACTION` names below.
     pub action: &'static str,
+}
+
+/// How the help overlay shows a shortcut's keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The key as it is written on it (`.`, `Escape`): the same in every language.
+    Key(&'static str),
+    /// Keys described in words.
+    Words(Msg),
 }
 
 /// Play or pause the clock.
@@ -36,50 +48,50 @@ pub const CLOSE: &str = "close";
 pub const SHORTCUTS: [Shortcut; 8] = [
     Shortcut {
         keys: &[" ", "k"],
-        shown: "Space or k",
-        description: "play or pause the clock (Space only when a button is not focused)",
+        shown: Shown::Words(msg::KEYS_PLAY),
+        description: msg::DO_PLAY,
         action: PLAY_PAUSE,
     },
     Shortcut {
         keys: &["."],
-        shown: ".",
-        description: "step forward to the next event on the timeline (the clock stops there)",
+        shown: Shown::Key("."),
+        description: msg::DO_STEP_FORWARD,
         action: STEP_FORWARD,
     },
     Shortcut {
         keys: &[","],
-        shown: ",",
-        description: "step back to the previous event on the timeline",
+        shown: Shown::Key(","),
+        description: msg::DO_STEP_BACK,
         action: STEP_BACK,
     },
     Shortcut {
         keys: &["n"],
-        shown: "n",
-        description: "jump to the next event (skip a wait; the clock keeps its state)",
+        shown: Shown::Key("n"),
+        description: msg::DO_JUMP,
         action: JUMP_NEXT,
     },
     Shortcut {
         keys: &["?"],
-        shown: "?",
-        description: "show these shortcuts",
+        shown: Shown::Key("?"),
+        description: msg::DO_HELP,
         action: HELP,
     },
     Shortcut {
         keys: &["Enter"],
-        shown: "Enter or Space on a broker or consumer",
-        description: "crash it, or start it again when it is down",
+        shown: Shown::Words(msg::KEYS_PRESS),
+        description: msg::DO_PRESS,
         action: PRESS_NODE,
     },
     Shortcut {
         keys: &["m", "ContextMenu", "F10"],
-        shown: "m, the menu key or Shift+F10 on a broker",
-        description: "open its menu (or long-press it, or press its ⋯)",
+        shown: Shown::Words(msg::KEYS_MENU),
+        description: msg::DO_MENU,
         action: BROKER_MENU,
     },
     Shortcut {
         keys: &["Escape"],
-        shown: "Escape",
-        description: "close the menu or this overlay",
+        shown: Shown::Key("Escape"),
+        description: msg::DO_CLOSE,
         action: CLOSE,
     },
 ];

@@ -1,0 +1,285 @@
+//! The page's languages: English, the source, compiled in, and Simplified Chinese, a catalogue
+//! (`www/i18n/zh-CN.json`) the page fetches when it first needs it.
+//!
+//! Every string the page shows is a [`Msg`]: a key (the constant's name, which the catalogue
+//! uses) and its English text, with named placeholders (`{broker}`) filled in by
+//! [`Tr::f`]. The messages are constants in [`msg`], so a key the page uses always exists in
+//! English; the tests check that the catalogue has every key, the same placeholders, and the
+//! glossary's words (`www/i18n/glossary.json`). A key the catalogue lacks falls back to
+//! English on the page (and is named in the console once); nothing panics.
+//!
+//! The event log's sentences and causes are not here: they are the core's, in English.
+
+pub mod msg;
+
+use std::collections::BTreeMap;
+use std::fmt::{Display, Write as _};
+use std::rc::Rc;
+
+/// A language of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, PartialOrd, Ord)]
+pub enum Lang {
+    /// English, the source.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+impl Lang {
+    /// Both languages, in the order the switch shows them.
+    pub const ALL: [Lang; 2] = [Lang::ZhCn, Lang::En];
+
+    /// Its code, as `?lang=` and `<html lang>` write it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::ZhCn => "zh-CN",
+        }
+    }
+
+    /// Its name in itself, as the switch shows it.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::ZhCn => "中文",
+        }
+    }
+
+    /// Reads `?lang=`'s value: `en` or `zh-CN` (any case).
+    pub fn parse(value: &str) -> Result<Lang, String> {
+        if value.eq_ignore_ascii_case("en") {
+            Ok(Lang::En)
+        } else if value.eq_ignore_ascii_case("zh-CN") {
+            Ok(Lang::ZhCn)
+        } else {
+            Err(format!(
+                "lang must be en or zh-CN, not \"{value}\"; the page is shown in English"
+            ))
+        }
+    }
+
+    /// The language for a browser's language tag (`navigator.language`): Chinese for any
+    /// `zh…`, else English.
+    pub fn from_browser(tag: &str) -> Lang {
+        if tag.trim().to_ascii_lowercase().starts_with("zh") {
+            Lang::ZhCn
+        } else {
+            Lang::En
+        }
+    }
+
+    /// The language a page opens in: the address's (`?lang=`), else the one the reader chose
+    /// before (kept in the browser's storage, if it reads as one), else the browser's.
+    pub fn choose(param: Option<Lang>, stored: Option<&str>, browser: Option<&str>) -> Lang {
+        param
+            .or_else(|| stored.and_then(|s| Lang::parse(s).ok()))
+            .or_else(|| browser.map(Lang::from_browser))
+            .unwrap_or_default()
+    }
+}
+
+/// One message: its key (the constant's name in [`msg`]) and its English text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Msg {
+    /// The key the catalogues use.
+    pub key: &'static str,
+    /// The English text, with `{name}` placeholders.
+    pub en: &'static str,
+}
+
+/// A language's catalogue: its text for each key.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalogue {
+    texts: BTreeMap<String, String>,
+}
+
+impl Catalogue {
+    /// Reads a catalogue file: one JSON object of key → text (a key starting with `_` is a
+    /// note to translators and is skipped). Anything else is an error naming the problem.
+    pub fn parse(json: &str) -> Result<Catalogue, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| format!("it is not JSON: {e}"))?;
+        let obj = value
+            .as_object()
+            .ok_or("it is not a JSON object of key and text")?;
+        let mut texts = BTreeMap::new();
+        for (k, v) in obj {
+            if k.starts_with('_') {
+                continue;
+            }
+            let text = v
+                .as_str()
+                .ok_or_else(|| format!("the text of \"{k}\" is not a string"))?;
+            texts.insert(k.clone(), text.to_string());
+        }
+        Ok(Catalogue { texts })
+    }
+
+    /// The text of `key`, if the catalogue has it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.texts.get(key).map(String::as_str)
+    }
+
+    /// The keys of [`msg::ALL`] the catalogue lacks, in order.
+    pub fn missing(&self) -> Vec<&'static str> {
+        msg::ALL
+            .iter()
+            .filter(|m| !self.texts.contains_key(m.key))
+            .map(|m| m.key)
+            .collect()
+    }
+
+    /// The catalogue's keys that no message has (left over from an old version), in order.
+    pub fn unknown(&self) -> Vec<&str> {
+        self.texts
+            .keys()
+            .filter(|k| !msg::ALL.iter().any(|m| m.key == k.as_str()))
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// The placeholders of a text (`{broker}` gives `broker`), in order, repeats included.
+pub fn placeholders(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if is_name(&after[..close]) => {
+                out.push(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    out
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Fills `text`'s placeholders from `args`; a placeholder without a value stays as written.
+pub fn fill(text: &str, args: &[(&str, &dyn Display)]) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let value = after
+            .find('}')
+            .map(|close| (&after[..close], close))
+            .filter(|(name, _)| is_name(name))
+            .and_then(|(name, close)| {
+                args.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| (*v, close))
+            });
+        match value {
+            Some((v, close)) => {
+                let _ = write!(out, "{v}");
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The page's words in one language: what the page asks for its text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tr {
+    lang: Lang,
+    catalogue: Option<Rc<Catalogue>>,
+}
+
+impl Tr {
+    /// English.
+    pub fn en() -> Tr {
+        Tr::default()
+    }
+
+    /// `lang`'s words from `catalogue` (Chinese's); English when the catalogue is not
+    /// (yet) there.
+    pub fn new(lang: Lang, catalogue: Option<Rc<Catalogue>>) -> Tr {
+        match (lang, catalogue) {
+            (Lang::ZhCn, Some(c)) => Tr {
+                lang,
+                catalogue: Some(c),
+            },
+            _ => Tr::en(),
+        }
+    }
+
+    /// The language the words are in (English while Chinese's catalogue is loading).
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// The text of `m`: the catalogue's, else English.
+    pub fn t(&self, m: Msg) -> String {
+        self.raw(m).to_string()
+    }
+
+    /// The text of `m` with its placeholders filled from `args`.
+    pub fn f(&self, m: Msg, args: &[(&str, &dyn Display)]) -> String {
+        fill(self.raw(m), args)
+    }
+
+    fn raw(&self, m: Msg) -> &str {
+        self.catalogue
+            .as_deref()
+            .and_then(|c| c.get(m.key))
+            .unwrap_or(m.en)
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// How a piece of a message is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Span {
+    /// Plain text.
+    Plain,
+    /// `**bold**`.
+    Strong,
+    /// `` `code` ``: a Kafka name, a setting, a znode.
+    Code,
+}
+
+/// A message's pieces: its plain text, its `**bold**` and its `` `code` `` parts, in order
+/// (an unclosed mark is plain text).
+pub fn spans(text: &str) -> Vec<(Span, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    loop {
+        let next = [("**", Span::Strong), ("`", Span::Code)]
+            .into_iter()
+            .filter_map(|(mark, kind)| {
+                let open = rest.find(mark)?;
+                let close = rest[open + mark.len()..].find(mark)?;
+                Some((open, close, mark, kind))
+            })
+            .min_by_key(|(open, ..)| *open);
+        let Some((open, close, mark, kind)) = next else {
+            break;
+        };
+        if open > 0 {
+            out.push((Span::Plain, &rest[..open]));
+        }
+        let inner = &rest[open + mark.len()..open + mark.len() + close];
+        out.push((kind, inner));
+        rest = &rest[open + mark.len() * 2 + close..];
+    }
+    if !rest.is_empty() {
+        out.push((Span::Plain, rest));
+    }
+    out
+}

@@ -1,0 +1,369 @@
+//! The catalogues: the Chinese one has every message with the same placeholders, uses the
+//! glossary's words, and the converted parts of the page write no English of their own.
+
+use super::msg::{self, ALL};
+use super::*;
+
+const ZH: &str = include_str!("../../www/i18n/zh-CN.json");
+const GLOSSARY: &str = include_str!("../../www/i18n/glossary.json");
+
+/// Messages whose Chinese is rightly the same as their English (a Kafka word and a number).
+const SAME_IN_BOTH: [&str; 3] = ["STAT_BROKER", "STAT_EPOCH", "MENU_TITLE"];
+
+/// The page's files whose every word comes from the catalogue: no English of their own in
+/// text, `title` or `aria-label`.
+const CONVERTED: [(&str, &str); 6] = [
+    ("src/ui/a11y.rs", include_str!("../ui/a11y.rs")),
+    ("src/ui/controls.rs", include_str!("../ui/controls.rs")),
+    ("src/ui/timeline.rs", include_str!("../ui/timeline.rs")),
+    ("src/ui/shell.rs", include_str!("../ui/shell.rs")),
+    (
+        "src/ui/broker_menu.rs",
+        include_str!("../ui/broker_menu.rs"),
+    ),
+    ("src/ui/overlay.rs", include_str!("../ui/overlay.rs")),
+];
+
+fn zh() -> Catalogue {
+    Catalogue::parse(ZH).expect("www/i18n/zh-CN.json reads")
+}
+
+#[test]
+fn keys_are_unique() {
+    for (i, m) in ALL.iter().enumerate() {
+        assert!(
+            !ALL[i + 1..].iter().any(|o| o.key == m.key),
+            "{} twice",
+            m.key
+        );
+    }
+}
+
+#[test]
+fn the_chinese_catalogue_has_every_message_and_no_other() {
+    let c = zh();
+    assert_eq!(c.missing(), Vec::<&str>::new(), "messages without Chinese");
+    assert_eq!(
+        c.unknown(),
+        Vec::<&str>::new(),
+        "keys in zh-CN.json that no message has"
+    );
+}
+
+#[test]
+fn placeholders_match_between_languages() {
+    let c = zh();
+    for m in ALL {
+        let Some(z) = c.get(m.key) else { continue };
+        let mut a = placeholders(m.en);
+        let mut b = placeholders(z);
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{}: placeholders differ: {:?} / {:?}", m.key, m.en, z);
+    }
+}
+
+#[test]
+fn chinese_is_not_left_in_english() {
+    let c = zh();
+    for m in ALL {
+        let z = c.get(m.key).unwrap_or_default();
+        assert!(
+            !z.trim().is_empty() || m.en.trim().is_empty(),
+            "{} is empty",
+            m.key
+        );
+        if m.en.chars().any(|ch| ch.is_ascii_alphabetic()) && !SAME_IN_BOTH.contains(&m.key) {
+            assert_ne!(z, m.en, "{} is still English", m.key);
+            assert!(
+                z.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)),
+                "{}: {z:?} has no Chinese",
+                m.key
+            );
+        }
+    }
+}
+
+#[test]
+fn a_missing_key_falls_back_to_english() {
+    let c = Catalogue::parse(r#"{"PLAY": "运行", "_note": "skipped"}"#).unwrap();
+    assert!(c.missing().contains(&"PAUSE"));
+    assert!(!c.missing().contains(&"PLAY"));
+    let tr = Tr::new(Lang::ZhCn, Some(Rc::new(c)));
+    assert_eq!(tr.t(msg::PLAY), "运行");
+    assert_eq!(tr.t(msg::PAUSE), "Pause");
+    assert_eq!(tr.lang(), Lang::ZhCn);
+    // Chinese asked for while its catalogue loads: English.
+    let loading = Tr::new(Lang::ZhCn, None);
+    assert_eq!(loading.lang(), Lang::En);
+    assert_eq!(loading.t(msg::PLAY), "Play");
+}
+
+#[test]
+fn bad_catalogues_are_named() {
+    assert!(Catalogue::parse("[1]").unwrap_err().contains("object"));
+    assert!(Catalogue::parse("{").unwrap_err().contains("JSON"));
+    assert!(Catalogue::parse(r#"{"PLAY": 3}"#)
+        .unwrap_err()
+        .contains("\"PLAY\""));
+    let c = Catalogue::parse(r#"{"NO_SUCH_KEY": "x"}"#).unwrap();
+    assert_eq!(c.unknown(), vec!["NO_SUCH_KEY"]);
+}
+
+#[test]
+fn placeholders_are_filled_by_name() {
+    assert_eq!(
+        fill(
+            "broker {broker} · epoch {epoch}",
+            &[("epoch", &3), ("broker", &2)]
+        ),
+        "broker 2 · epoch 3"
+    );
+    // Unknown or unfilled placeholders, and braces that are not one, stay as written.
+    assert_eq!(
+        fill("{a} {b} {not one} {", &[("a", &"x")]),
+        "x {b} {not one} {"
+    );
+    assert_eq!(placeholders("{a} {b c} {d}{a}"), vec!["a", "d", "a"]);
+    let tr = Tr::en();
+    assert_eq!(tr.f(msg::MENU_CRASH, &[("broker", &4)]), "Crash broker 4");
+}
+
+#[test]
+fn languages_are_read_and_chosen() {
+    assert_eq!(Lang::parse("zh-CN"), Ok(Lang::ZhCn));
+    assert_eq!(Lang::parse("zh-cn"), Ok(Lang::ZhCn));
+    assert_eq!(Lang::parse("en"), Ok(Lang::En));
+    let e = Lang::parse("fr").unwrap_err();
+    assert!(e.contains("en or zh-CN") && e.contains("\"fr\""), "{e}");
+    assert_eq!(Lang::from_browser("zh-TW"), Lang::ZhCn);
+    assert_eq!(Lang::from_browser("zh"), Lang::ZhCn);
+    assert_eq!(Lang::from_browser("en-GB"), Lang::En);
+    assert_eq!(Lang::from_browser("de"), Lang::En);
+    // The address wins, then what the reader chose before, then the browser.
+    assert_eq!(
+        Lang::choose(Some(Lang::En), Some("zh-CN"), Some("zh")),
+        Lang::En
+    );
+    assert_eq!(Lang::choose(None, Some("zh-CN"), Some("en")), Lang::ZhCn);
+    assert_eq!(
+        Lang::choose(None, Some("garbage"), Some("zh-HK")),
+        Lang::ZhCn
+    );
+    assert_eq!(Lang::choose(None, None, Some("en-US")), Lang::En);
+    assert_eq!(Lang::choose(None, None, None), Lang::En);
+    for l in Lang::ALL {
+        assert_eq!(Lang::parse(l.code()), Ok(l));
+    }
+}
+
+/// The glossary file.
+struct Glossary {
+    kept: Vec<String>,
+    terms: Vec<(String, String, Vec<String>)>,
+}
+
+fn glossary() -> Glossary {
+    let v: serde_json::Value = serde_json::from_str(GLOSSARY).expect("glossary.json reads");
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .expect("a list")
+            .iter()
+            .map(|s| s.as_str().expect("a string").to_string())
+            .collect()
+    };
+    let mut terms: Vec<(String, String, Vec<String>)> = v["terms"]
+        .as_array()
+        .expect("terms")
+        .iter()
+        .map(|t| {
+            (
+                t["en"].as_str().expect("en").to_lowercase(),
+                t["zh"].as_str().expect("zh").to_string(),
+                strings(&t["forbidden"]),
+            )
+        })
+        .collect();
+    // The longest first: "consumer group" is settled before "consumer".
+    terms.sort_by_key(|t| std::cmp::Reverse(t.0.len()));
+    let mut kept = strings(&v["kept"]);
+    kept.sort_by_key(|k| std::cmp::Reverse(k.len()));
+    Glossary { kept, terms }
+}
+
+/// Where `term` stands as a word in `text` (lowercase both), a plural `s`/`es` allowed:
+/// the byte ranges.
+fn word_at(text: &str, term: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(term) {
+        let start = from + i;
+        let mut end = start + term.len();
+        let before = text[..start].chars().next_back();
+        let rest = &text[end..];
+        if rest.starts_with("es") && !rest[2..].starts_with(|c: char| c.is_alphanumeric()) {
+            end += 2;
+        } else if rest.starts_with('s') && !rest[1..].starts_with(|c: char| c.is_alphanumeric()) {
+            end += 1;
+        }
+        let after = text[end..].chars().next();
+        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
+            out.push((start, end));
+        }
+        from = start + term.len();
+    }
+    out
+}
+
+fn blank(text: &mut String, ranges: &[(usize, usize)]) {
+    for &(a, b) in ranges.iter().rev() {
+        text.replace_range(a..b, &" ".repeat(b - a));
+    }
+}
+
+/// Kafka's own names in an English text: settings (`a.b.c`), znodes (`/controller`), error
+/// codes and acronyms (`NOT_CONTROLLER`, `ISR`), requests (`LeaderAndIsr`), internal topics.
+fn kafka_names(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-".contains(c)))
+        .map(|t| t.trim_end_matches(['.', '-']))
+        .filter(|t| {
+            let b = t.as_bytes();
+            let dotted = (1..b.len().saturating_sub(1)).any(|i| {
+                b[i] == b'.' && b[i - 1].is_ascii_alphabetic() && b[i + 1].is_ascii_alphabetic()
+            });
+            let caps = b.len() >= 2
+                && b.iter().any(u8::is_ascii_uppercase)
+                && b.iter()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_');
+            let camel = b
+                .windows(2)
+                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+            (t.starts_with('/') && t.len() > 1) || t.contains('_') || dotted || caps || camel
+        })
+        .collect()
+}
+
+#[test]
+fn the_glossary_names_each_term_once() {
+    let g = glossary();
+    for (i, t) in g.terms.iter().enumerate() {
+        assert!(
+            !g.terms[i + 1..].iter().any(|o| o.0 == t.0),
+            "{} twice",
+            t.0
+        );
+        assert!(!t.2.contains(&t.1), "{}: its word is forbidden", t.0);
+    }
+    assert!(g.kept.iter().any(|k| k == "leader epoch"));
+}
+
+#[test]
+fn the_catalogue_uses_the_glossarys_words() {
+    let g = glossary();
+    let c = zh();
+    let mut problems = Vec::new();
+    for m in ALL {
+        let Some(z) = c.get(m.key) else { continue };
+        let zl = z.to_lowercase();
+        // What is settled is blanked out, so that a longer term hides its parts.
+        let mut en = m.en.to_string();
+        for p in placeholders(m.en) {
+            en = en.replace(&format!("{{{p}}}"), " ");
+        }
+        for name in kafka_names(&en.clone()) {
+            if !z.contains(name) {
+                problems.push(format!("{}: keeps no {name:?}: {z:?}", m.key));
+            }
+            en = en.replace(name, &" ".repeat(name.len()));
+        }
+        let mut lower = en.to_lowercase();
+        for k in &g.kept {
+            let at = word_at(&lower, &k.to_lowercase());
+            if !at.is_empty() && !zl.contains(&k.to_lowercase()) {
+                problems.push(format!("{}: keeps no {k:?}: {z:?}", m.key));
+            }
+            blank(&mut lower, &at);
+        }
+        for (term, word, forbidden) in &g.terms {
+            let at = word_at(&lower, term);
+            if !at.is_empty() && !z.contains(word.as_str()) {
+                problems.push(format!("{}: {term:?} is not {word:?}: {z:?}", m.key));
+            }
+            blank(&mut lower, &at);
+            for f in forbidden {
+                if z.contains(f.as_str()) {
+                    problems.push(format!("{}: {f:?} instead of {word:?}: {z:?}", m.key));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_glossary_check_catches_a_wrong_word() {
+    let g = glossary();
+    let (_, word, forbidden) = g
+        .terms
+        .iter()
+        .find(|t| t.0 == "leader")
+        .expect("leader is in the glossary");
+    assert_eq!(word, "首领");
+    assert!(forbidden.iter().any(|f| f == "领导者"));
+    assert_eq!(word_at("the leaders", "leader"), vec![(4, 11)]);
+    assert!(word_at("misleader", "leader").is_empty());
+    assert_eq!(
+        kafka_names("set zookeeper.session.timeout.ms, delete /controller: NOT_CONTROLLER, ISR, LeaderAndIsr. A sentence."),
+        vec!["zookeeper.session.timeout.ms", "/controller", "NOT_CONTROLLER", "ISR", "LeaderAndIsr"]
+    );
+}
+
+#[test]
+fn converted_parts_of_the_page_write_no_english_of_their_own() {
+    // Kafka's own names need no translation.
+    let kept = glossary().kept;
+    let mut problems = Vec::new();
+    for (file, text) in CONVERTED {
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            for pat in ["title=\"", "aria-label=\"", "{ \"", "aria-valuetext=\""] {
+                let mut rest = line;
+                while let Some(i) = rest.find(pat) {
+                    let after = &rest[i + pat.len()..];
+                    let lit: String = after.chars().take_while(|c| *c != '"').collect();
+                    if lit.chars().filter(|c| c.is_ascii_alphabetic()).count() > 1
+                        && !kept.contains(&lit)
+                    {
+                        problems.push(format!("{file}:{}: {lit:?}", n + 1));
+                    }
+                    rest = after;
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "English written in the page:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn marks_become_spans() {
+    assert_eq!(
+        spans("crash **the controller**: `/controller` goes, `a` **b"),
+        vec![
+            (Span::Plain, "crash "),
+            (Span::Strong, "the controller"),
+            (Span::Plain, ": "),
+            (Span::Code, "/controller"),
+            (Span::Plain, " goes, "),
+            (Span::Code, "a"),
+            (Span::Plain, " **b"),
+        ]
+    );
+    assert_eq!(spans(""), vec![]);
+}

@@ -1,0 +1,103 @@
+//! The page's address follows the session: its fragment is the session's link, its query
+//! keeps the language and the parameters that do not set a session up; a link pasted into
+//! the address bar opens its session.
+
+use super::model::{Action, Model};
+use super::stories;
+use crate::i18n::Lang;
+use yew::prelude::*;
+
+/// The page address's parameters that set a session up: a session link carries them in its
+/// fragment instead.
+const SETUP_PARAMS: [&str; 8] = [
+    "story",
+    "seed",
+    "brokers",
+    "partitions",
+    "rf",
+    "profile",
+    "consumers",
+    "assignor",
+];
+
+/// Keeps the address's fragment on the session as it changes (at most once a second while
+/// the clock runs), so that the address bar always holds a link that reopens it. The setup
+/// parameters leave the query then: the fragment carries them.
+pub fn write_link(
+    model: &Model,
+    last: &std::rc::Rc<std::cell::RefCell<(f64, String)>>,
+    lang: &std::rc::Rc<std::cell::Cell<Option<Lang>>>,
+) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let now = window.performance().map_or(0.0, |p| p.now());
+    if model.playing && now - last.borrow().0 < 1_000.0 {
+        return;
+    }
+    let fragment = model.link_fragment();
+    if last.borrow().1 == fragment && lang.get() == Some(model.lang) {
+        return;
+    }
+    *last.borrow_mut() = (now, fragment.clone());
+    lang.set(Some(model.lang));
+    let location = window.location();
+    let path = location.pathname().unwrap_or_default();
+    // The language rides in the query, so a shared link opens in the language it was made in.
+    let mut kept: Vec<(String, String)> = stories::location_pairs()
+        .into_iter()
+        .filter(|(k, _)| !SETUP_PARAMS.contains(&k.as_str()) && k != "lang")
+        .collect();
+    kept.push(("lang".to_string(), model.lang.code().to_string()));
+    let query = if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "?{}",
+            kept.iter()
+                .map(|(k, v)| format!(
+                    "{}={}",
+                    crate::session::codec::escape(k),
+                    crate::session::codec::escape(v)
+                ))
+                .collect::<Vec<_>>()
+                .join("&")
+        )
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}#{fragment}")),
+        );
+    }
+}
+
+/// Opens a session link pasted into the address bar (a `hashchange` the page did not make).
+pub fn listen_for_links(
+    d: UseReducerDispatcher<Model>,
+    last: std::rc::Rc<std::cell::RefCell<(f64, String)>>,
+) -> impl FnOnce() {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window();
+    let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        let hash = web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .unwrap_or_default();
+        let fragment = hash.strip_prefix('#').unwrap_or(&hash).to_string();
+        if crate::session::codec::is_session(&fragment) && last.borrow().1 != fragment {
+            d.dispatch(Action::OpenLink(fragment));
+        }
+    });
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback("hashchange", closure.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(w) = window {
+            let _ = w.remove_event_listener_with_callback(
+                "hashchange",
+                closure.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}

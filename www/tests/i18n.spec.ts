@@ -1,0 +1,113 @@
+// The page's languages: ?lang=zh-CN shows the chrome in Chinese (the catalogue fetched beside
+// the module), the switch goes to English and back without touching the session, the language
+// rides in the address into a fresh page, the browser's language is followed, and a bad value
+// or a catalogue that does not load gets one notice and English.
+import { test as plain, type Page } from '@playwright/test';
+import { expect, test } from './playground';
+
+const html = (page: Page) => page.locator('html');
+
+/** The time the toolbar's clock shows. */
+async function clock(page: Page): Promise<string> {
+  return ((await page.getByTestId('clock').textContent()) ?? '').trim();
+}
+
+async function expectChinese(page: Page): Promise<void> {
+  await expect(html(page)).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('reset')).toContainText('重置');
+  await expect(page.getByTestId('jump-next')).toContainText('下一事件');
+  await expect(page.getByTestId('share')).toHaveText('分享');
+  await expect(page.getByTestId('controller-epoch')).toContainText('控制器');
+  await expect(page.getByRole('toolbar')).toHaveAttribute('aria-label', '模拟控制');
+  await expect(page.locator('[data-lang="zh-CN"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveTitle('Kafka 选举演练场');
+}
+
+async function expectEnglish(page: Page): Promise<void> {
+  await expect(html(page)).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('reset')).toContainText('Reset');
+  await expect(page.getByTestId('jump-next')).toContainText('Next event');
+  await expect(page.getByTestId('share')).toHaveText('Share');
+  await expect(page.getByTestId('controller-epoch')).toContainText('controller');
+  await expect(page.locator('[data-lang="en"]')).toHaveAttribute('aria-pressed', 'true');
+}
+
+test('?lang=zh-CN shows the controls in Chinese; switching keeps the time shown', async ({ page }) => {
+  await page.goto('/?lang=zh-CN&t=7000');
+  await expectChinese(page);
+  await expect(page.getByTestId('play')).toContainText('运行');
+  const shown = await clock(page);
+  expect(shown).toMatch(/^7(\.0+)?s$/);
+  // The help overlay's words too.
+  await page.getByTestId('help').click();
+  await expect(page.getByTestId('help-dialog')).toContainText('键盘快捷键');
+  await page.keyboard.press('Escape');
+
+  // To English by the keyboard, and back by a click: the session is the same.
+  await page.locator('[data-lang="en"]').focus();
+  await page.keyboard.press('Enter');
+  await expectEnglish(page);
+  expect(await clock(page)).toBe(shown);
+  await expect(page.getByTestId('play')).toContainText('Play');
+  await page.locator('[data-lang="zh-CN"]').click();
+  await expectChinese(page);
+  expect(await clock(page)).toBe(shown);
+});
+
+test('a language chosen with the switch survives a share link opened in a fresh page', async ({ page, browser }) => {
+  await page.goto('/?t=4000');
+  await expectEnglish(page);
+  await page.locator('[data-lang="zh-CN"]').click();
+  await expectChinese(page);
+  await expect.poll(() => page.url()).toContain('lang=zh-CN');
+  const link = page.url();
+  expect(link).toContain('#v=1');
+  const shown = await clock(page);
+
+  // A fresh browser: nothing kept in its storage, an English navigator.
+  const fresh = await browser.newContext({ locale: 'en-US' });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expectChinese(other);
+  expect(await clock(other)).toBe(shown);
+  await fresh.close();
+});
+
+test('the page follows the browser, then the reader\'s own choice', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'zh-CN' });
+  const page = await context.newPage();
+  await page.goto('/?paused=1');
+  await expectChinese(page);
+  // The reader picks English: a new page of the same browser keeps it.
+  await page.locator('[data-lang="en"]').click();
+  await expectEnglish(page);
+  const again = await context.newPage();
+  await again.goto('/?paused=1');
+  await expectEnglish(again);
+  await context.close();
+});
+
+test('a bad lang gets one message and English', async ({ page }) => {
+  await page.goto('/?lang=fr&paused=1');
+  await expect(page.getByTestId('error')).toContainText('lang must be en or zh-CN, not "fr"');
+  await expectEnglish(page);
+});
+
+// A failed fetch logs the browser's own console error, which the shared `test` would count.
+plain('a Chinese catalogue that does not load gets one notice, and the page stays in English', async ({ page }) => {
+  await page.route('**/i18n/zh-CN.json', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('/?lang=zh-CN&paused=1');
+  await expect(page.getByTestId('notice')).toContainText('The Chinese text could not be loaded');
+  await expect(page.getByTestId('notice')).toContainText('HTTP 404');
+  await expect(html(page)).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('reset')).toContainText('Reset');
+});
+
+test('under a subpath, the Chinese catalogue is fetched from beside the page', async ({ page }) => {
+  const base = `http://127.0.0.1:${Number(process.env.PLAYWRIGHT_PORT ?? 8093) + 1}/playground/`;
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto(`${base}?lang=zh-CN&paused=1`);
+  await expectChinese(page);
+  expect(asked).toContain('/playground/i18n/zh-CN.json');
+});
