@@ -214,6 +214,9 @@ pub fn consumer_node(
         aria.push_str(&format!(", {}", w.sentence()));
     }
     let wait_lines = match (wait, c.view.state) {
+        // On a phone two neighbours' lines would run into each other: two short lines, the
+        // setting left to the group panel and the node's label.
+        (Some(w), _) if v.compact => vec!["removed".to_string(), w.in_words()],
         (Some(w), _) => vec![format!("removed {}", w.in_words()), w.setting.to_string()],
         // A joining or syncing consumer with no partitions shown: what its group waits on.
         (None, ConsumerState::Joining) if chips.is_empty() => rebalance_wait(c.group_view)

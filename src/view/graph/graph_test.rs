@@ -310,3 +310,44 @@ fn a_group_with_a_leader() {
     ));
     assert!(svg.contains("<text x=\"9\" y=\"-35.5\" text-anchor=\"middle\">leader · gen 1</text>"));
 }
+
+/// Two crashed consumers side by side on a phone: each counts down to its removal in lines
+/// short enough not to run into its neighbour's (on a wide screen one line names the setting).
+#[test]
+fn crashed_consumers_count_down_in_short_lines_on_a_phone() {
+    let mut w = default_world();
+    w.advance_to(2_000);
+    for m in ["c1", "c2"] {
+        w.apply(Command::Join {
+            group: "my-group".into(),
+            member: m.into(),
+        })
+        .expect("join");
+    }
+    w.advance_to(12_000);
+    for m in ["c1", "c2"] {
+        w.apply(Command::CrashConsumer {
+            group: "my-group".into(),
+            member: m.into(),
+        })
+        .expect("crash");
+    }
+    w.advance_to(13_000);
+    let wide = graph_of(&w, false);
+    assert_eq!(wide.consumers[0].wait_lines[1], "session.timeout.ms");
+    let phone = graph_of(&w, true);
+    let (a, b) = (&phone.consumers[0], &phone.consumers[1]);
+    let gap = (b.at.x - a.at.x).abs();
+    for c in [a, b] {
+        assert_eq!(c.wait_lines.len(), 2, "{:?}", c.wait_lines);
+        assert_eq!(c.wait_lines[0], "removed");
+        assert!(c.wait_lines[1].starts_with("in "), "{:?}", c.wait_lines);
+        // 12 px text is at most 7.5 px a character: each line stays within its half of the gap.
+        for line in &c.wait_lines {
+            assert!(
+                line.chars().count() as f64 * 7.5 < gap,
+                "{line:?} in a gap of {gap}"
+            );
+        }
+    }
+}
