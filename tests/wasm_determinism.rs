@@ -111,6 +111,10 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/isr-leader-election.json"),
             include_str!("golden/lessons/isr-leader-election.txt"),
         ),
+        (
+            include_str!("../www/lessons/controller-session-timeout.json"),
+            include_str!("golden/lessons/controller-session-timeout.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
