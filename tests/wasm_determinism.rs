@@ -115,6 +115,10 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/controller-session-timeout.json"),
             include_str!("golden/lessons/controller-session-timeout.txt"),
         ),
+        (
+            include_str!("../www/lessons/zombie-controller.json"),
+            include_str!("golden/lessons/zombie-controller.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
