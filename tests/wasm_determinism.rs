@@ -119,6 +119,10 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/zombie-controller.json"),
             include_str!("golden/lessons/zombie-controller.txt"),
         ),
+        (
+            include_str!("../www/lessons/lagging-follower.json"),
+            include_str!("golden/lessons/lagging-follower.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
