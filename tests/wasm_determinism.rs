@@ -123,6 +123,10 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/lagging-follower.json"),
             include_str!("golden/lessons/lagging-follower.txt"),
         ),
+        (
+            include_str!("../www/lessons/unclean-election.json"),
+            include_str!("golden/lessons/unclean-election.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
