@@ -127,6 +127,10 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/unclean-election.json"),
             include_str!("golden/lessons/unclean-election.txt"),
         ),
+        (
+            include_str!("../www/lessons/preferred-replica.json"),
+            include_str!("golden/lessons/preferred-replica.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
