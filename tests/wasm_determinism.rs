@@ -131,6 +131,10 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/preferred-replica.json"),
             include_str!("golden/lessons/preferred-replica.txt"),
         ),
+        (
+            include_str!("../www/lessons/controlled-shutdown.json"),
+            include_str!("golden/lessons/controlled-shutdown.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
