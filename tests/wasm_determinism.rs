@@ -135,6 +135,10 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/controlled-shutdown.json"),
             include_str!("golden/lessons/controlled-shutdown.txt"),
         ),
+        (
+            include_str!("../www/lessons/group-coordinator.json"),
+            include_str!("golden/lessons/group-coordinator.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
