@@ -111,6 +111,34 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/isr-leader-election.json"),
             include_str!("golden/lessons/isr-leader-election.txt"),
         ),
+        (
+            include_str!("../www/lessons/controller-session-timeout.json"),
+            include_str!("golden/lessons/controller-session-timeout.txt"),
+        ),
+        (
+            include_str!("../www/lessons/zombie-controller.json"),
+            include_str!("golden/lessons/zombie-controller.txt"),
+        ),
+        (
+            include_str!("../www/lessons/lagging-follower.json"),
+            include_str!("golden/lessons/lagging-follower.txt"),
+        ),
+        (
+            include_str!("../www/lessons/unclean-election.json"),
+            include_str!("golden/lessons/unclean-election.txt"),
+        ),
+        (
+            include_str!("../www/lessons/preferred-replica.json"),
+            include_str!("golden/lessons/preferred-replica.txt"),
+        ),
+        (
+            include_str!("../www/lessons/controlled-shutdown.json"),
+            include_str!("golden/lessons/controlled-shutdown.txt"),
+        ),
+        (
+            include_str!("../www/lessons/group-coordinator.json"),
+            include_str!("golden/lessons/group-coordinator.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);
