@@ -107,7 +107,7 @@ pub fn controls(
 
     html! {
         <div class="toolbar" role="toolbar" aria-label="Simulation controls">
-            <div class="group">
+            <div class="group run-group">
                 <button class="primary play" data-testid="play" onclick={play}
                         title={if m.playing { "Pause the clock" } else { "Run the clock" }}>
                     <span class="icon" aria-hidden="true">{ play_icon }</span>{ play_text }
@@ -135,7 +135,7 @@ pub fn controls(
                 </button>
             </div>
             <div class={classes!("setup", setup_open.then_some("open"))} id={setup_id.to_string()}>
-            <div class="group">
+            <div class="group story-group">
                 <label class="field" title="Replay one of the classic stories, step by step, or play freely.">
                     <span>{ "story" }</span>
                     <select data-testid="story" onchange={story} aria-label="Story (resets)">
@@ -146,7 +146,7 @@ pub fn controls(
                     </select>
                 </label>
             </div>
-            <div class="group">
+            <div class="group cluster-group">
                 <label class="field" title="How many brokers the cluster has. Changing it starts again.">
                     <span>{ "brokers" }</span>
                     <select data-testid="broker-count" onchange={brokers} aria-label="Number of brokers (resets)">
@@ -164,7 +164,7 @@ pub fn controls(
                     </select>
                 </label>
             </div>
-            <div class="group">
+            <div class="group seed-group">
                 <span class="seed" title="the seed of the simulation's random number generator: the same seed replays the same story">
                     { "seed " }<code data-testid="seed">{ m.seed }</code>
                 </span>

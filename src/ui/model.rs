@@ -689,6 +689,9 @@ impl Reducible for Model {
             Action::SetPlaying(on) => {
                 let mut m = self.next();
                 m.playing = on;
+                if on {
+                    m.gate = StartGate::Open;
+                }
                 Rc::new(m)
             }
             Action::Refresh => Rc::new(self.next()),
@@ -836,6 +839,7 @@ impl Reducible for Model {
                 let skipped = self.host.borrow_mut().seek(picked.0);
                 let mut m = self.next();
                 m.playing = false;
+                m.moved_by_hand();
                 m.picked = Some(picked);
                 if !skipped.is_empty() {
                     m.error = Some(skipped.join("; "));
@@ -846,6 +850,7 @@ impl Reducible for Model {
                 let skipped = self.host.borrow_mut().seek(t);
                 let mut m = self.next();
                 m.playing = false;
+                m.moved_by_hand();
                 if !skipped.is_empty() {
                     m.error = Some(skipped.join("; "));
                 }
@@ -854,6 +859,7 @@ impl Reducible for Model {
             Action::StepForward => {
                 let mut m = self.jump_next();
                 m.playing = false;
+                m.moved_by_hand();
                 Rc::new(m)
             }
             Action::StepBack => {
@@ -864,6 +870,7 @@ impl Reducible for Model {
                 };
                 let mut m = self.next();
                 m.playing = false;
+                m.moved_by_hand();
                 match moved {
                     Some(skipped) if !skipped.is_empty() => m.error = Some(skipped.join("; ")),
                     Some(_) => {}
@@ -890,7 +897,11 @@ impl Reducible for Model {
             }
             Action::OpenLink(fragment) => Rc::new(self.open_link(&fragment)),
             Action::Import(text) => Rc::new(self.import(&text)),
-            Action::JumpNext => Rc::new(self.jump_next()),
+            Action::JumpNext => {
+                let mut m = self.jump_next();
+                m.moved_by_hand();
+                Rc::new(m)
+            }
             Action::Seen => Rc::new(self.seen()),
         }
     }
