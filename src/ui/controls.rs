@@ -111,7 +111,7 @@ pub fn controls(
 
     html! {
         <div class="toolbar" role="toolbar" aria-label={tr.t(msg::TOOLBAR_LABEL)}>
-            <div class="group">
+            <div class="group run-group">
                 <button class="primary play" data-testid="play" onclick={play}
                         title={tr.t(play_title)}>
                     <span class="icon" aria-hidden="true">{ play_icon }</span>{ tr.t(play_text) }
@@ -139,7 +139,7 @@ pub fn controls(
                 </button>
             </div>
             <div class={classes!("setup", setup_open.then_some("open"))} id={setup_id.to_string()}>
-            <div class="group">
+            <div class="group story-group">
                 <label class="field" title={tr.t(msg::STORY_TITLE)}>
                     <span>{ tr.t(msg::STORY) }</span>
                     <select data-testid="story" onchange={story} aria-label={tr.t(msg::STORY_LABEL)}>
@@ -150,7 +150,7 @@ pub fn controls(
                     </select>
                 </label>
             </div>
-            <div class="group">
+            <div class="group cluster-group">
                 <label class="field count" title={tr.t(msg::BROKERS_TITLE)}>
                     <span>{ tr.t(msg::BROKERS) }</span>
                     <select data-testid="broker-count" onchange={brokers} aria-label={tr.t(msg::BROKERS_LABEL)}>
@@ -168,7 +168,7 @@ pub fn controls(
                     </select>
                 </label>
             </div>
-            <div class="group">
+            <div class="group seed-group">
                 <span class="seed" title={tr.t(msg::SEED_TITLE)}>
                     { tr.t(msg::SEED) }<code data-testid="seed">{ m.seed }</code>
                 </span>

@@ -714,6 +714,9 @@ impl Reducible for Model {
             Action::SetPlaying(on) => {
                 let mut m = self.next();
                 m.playing = on;
+                if on {
+                    m.gate = StartGate::Open;
+                }
                 Rc::new(m)
             }
             Action::Refresh => Rc::new(self.next()),
@@ -861,6 +864,7 @@ impl Reducible for Model {
                 let skipped = self.host.borrow_mut().seek(picked.0);
                 let mut m = self.next();
                 m.playing = false;
+                m.moved_by_hand();
                 m.picked = Some(picked);
                 if !skipped.is_empty() {
                     m.error = Some(skipped.join("; "));
@@ -871,6 +875,7 @@ impl Reducible for Model {
                 let skipped = self.host.borrow_mut().seek(t);
                 let mut m = self.next();
                 m.playing = false;
+                m.moved_by_hand();
                 if !skipped.is_empty() {
                     m.error = Some(skipped.join("; "));
                 }
@@ -879,6 +884,7 @@ impl Reducible for Model {
             Action::StepForward => {
                 let mut m = self.jump_next();
                 m.playing = false;
+                m.moved_by_hand();
                 Rc::new(m)
             }
             Action::StepBack => {
@@ -889,6 +895,7 @@ impl Reducible for Model {
                 };
                 let mut m = self.next();
                 m.playing = false;
+                m.moved_by_hand();
                 match moved {
                     Some(skipped) if !skipped.is_empty() => m.error = Some(skipped.join("; ")),
                     Some(_) => {}
@@ -915,7 +922,11 @@ impl Reducible for Model {
             }
             Action::OpenLink(fragment) => Rc::new(self.open_link(&fragment)),
             Action::Import(text) => Rc::new(self.import(&text)),
-            Action::JumpNext => Rc::new(self.jump_next()),
+            Action::JumpNext => {
+                let mut m = self.jump_next();
+                m.moved_by_hand();
+                Rc::new(m)
+            }
             Action::Seen => Rc::new(self.seen()),
             Action::SetLang(l) => Rc::new(self.set_lang(l)),
             Action::Catalogue(r) => Rc::new(self.catalogue_arrived(r)),

@@ -1,12 +1,13 @@
 // Embedding: the JavaScript API (two playgrounds on the example page, each driven and each
 // reporting its own events), its errors (the command line's messages), the iframe's messages
-// with its parent and its origin allow-list, and embed mode's compact chrome with its timeline.
+// with its parent and its origin allow-list, and embed mode's compact chrome with its timeline:
+// which controls it shows, that they fit from 320 to 1440 px, and the paused story's overlay.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { Frame, Locator, Page } from '@playwright/test';
 import { broker, test, expect, phrase } from './playground';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -434,6 +435,15 @@ test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts 
   await expect(page.getByTestId('error')).toContainText('t (the virtual time to start at) must be 0 to 600000 ms, not "999999999"');
 });
 
+/** Drags the timeline's scrubber to `ms`, as a mouse or a key does (its input event). */
+function scrubTo(page: Page, ms: number): Promise<void> {
+  return page.getByTestId('scrubber').evaluate((el, v) => {
+    const input = el as HTMLInputElement;
+    input.value = String(v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, ms);
+}
+
 test("embed mode's timeline scrubs back to an earlier time, steps forward and forks, by mouse and by key", async ({ page }) => {
   await page.setViewportSize({ width: 700, height: 500 });
   await page.goto('/?embed=1&story=controller-crash&speed=25');
@@ -445,12 +455,7 @@ test("embed mode's timeline scrubs back to an earlier time, steps forward and fo
     expect(m, 'the time shown and the end').not.toBeNull();
     return { now: Math.round(Number(m![1]) * 1000), end: Math.round(Number(m![2]) * 1000) };
   };
-  const scrub = (ms: number) =>
-    page.getByTestId('scrubber').evaluate((el, v) => {
-      const input = el as HTMLInputElement;
-      input.value = String(v);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    }, ms);
+  const scrub = (ms: number) => scrubTo(page, ms);
 
   // One thin row: the scrubber, its step buttons and the times; no sharing (the embedding
   // page owns that), and nothing scrolls.
@@ -533,4 +538,196 @@ test("embed mode's timeline scrubs back to an earlier time, steps forward and fo
   }));
   expect(size.scrollW).toBeLessThanOrEqual(700);
   expect(size.scrollH).toBeLessThanOrEqual(500);
+});
+
+/** Embed mode's controls, as the README promises them: play, speed, the clock and Reset; the
+ *  story, the cluster's shape, the seed, the setup button and Next event stay out. */
+async function expectEmbedControls(scope: Locator, what: string): Promise<void> {
+  for (const id of ['play', 'speed', 'clock', 'reset']) {
+    await expect(scope.getByTestId(id), `${what}: ${id} shows`).toBeVisible();
+  }
+  for (const id of ['story', 'broker-count', 'profile', 'seed', 'new-seed', 'setup-toggle', 'jump-next']) {
+    await expect(scope.getByTestId(id), `${what}: ${id} stays out`).toBeHidden();
+  }
+}
+
+/** What sticks out in the toolbar of each `root` element: a control shown outside its toolbar,
+ *  a toolbar that scrolls or lies outside its root (nothing when everything fits). */
+function toolbarOverflows(target: Page | Frame, root: string): Promise<string[]> {
+  return target.evaluate((root) => {
+    const out: string[] = [];
+    const px = (r: DOMRect) => `${Math.round(r.left)}-${Math.round(r.right)} x ${Math.round(r.top)}-${Math.round(r.bottom)}`;
+    const outside = (inner: DOMRect, outer: DOMRect) =>
+      inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5 || inner.top < outer.top - 0.5 || inner.bottom > outer.bottom + 0.5;
+    const roots = Array.from(document.querySelectorAll(root));
+    if (roots.length === 0) out.push(`no ${root}`);
+    for (const scope of roots) {
+      const bar = scope.querySelector('[role="toolbar"]');
+      if (!bar) {
+        out.push(`${root} has no toolbar`);
+        continue;
+      }
+      const b = bar.getBoundingClientRect();
+      if (outside(b, scope.getBoundingClientRect())) out.push(`the toolbar at ${px(b)} leaves ${root}`);
+      if (bar.scrollWidth > bar.clientWidth) out.push(`the toolbar scrolls: ${bar.scrollWidth} > ${bar.clientWidth} px`);
+      for (const el of Array.from(bar.querySelectorAll('button, select, .clock'))) {
+        const e = el.getBoundingClientRect();
+        if (e.width === 0 && e.height === 0) continue;
+        if (outside(e, b)) out.push(`${el.getAttribute('data-testid') ?? el.className} at ${px(e)} outside the toolbar at ${px(b)}`);
+      }
+    }
+    return out;
+  }, root);
+}
+
+/** How many rows the controls shown in the toolbar of `root` take. */
+function toolbarRows(target: Page, root: string): Promise<number> {
+  return target.evaluate((root) => {
+    const shown = Array.from(document.querySelectorAll(`${root} [role="toolbar"] :is(button, select, .clock)`))
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.width > 0)
+      .sort((a, b) => a.top - b.top);
+    let rows = 0;
+    let bottom = -Infinity;
+    for (const r of shown) {
+      if (r.top >= bottom - 1) {
+        rows += 1;
+        bottom = r.bottom;
+      } else {
+        bottom = Math.max(bottom, r.bottom);
+      }
+    }
+    return rows;
+  }, root);
+}
+
+test('embed mode shows play, speed, the clock and Reset, never the story or the setup, and they fit at 360, 700 and in the example page', async ({ page }) => {
+  // A phone: free play, paused at 4 s; Reset starts again from 0.
+  await page.setViewportSize({ width: 360, height: 640 });
+  await page.goto('/?embed=1&autoplay=0&t=4000');
+  const embed = page.locator('.page.embed');
+  await expect(page.getByTestId('clock')).toHaveText('4.000s');
+  await expectEmbedControls(embed, '360x640');
+  expect(await toolbarOverflows(page, '.page.embed')).toEqual([]);
+  await page.getByTestId('reset').click();
+  await expect(page.getByTestId('clock')).toHaveText('0.000s');
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toContainText('Pause');
+  expect(await toolbarOverflows(page, '.page.embed')).toEqual([]);
+
+  // A 700x500 frame at 1x, free play and a story, running.
+  await page.setViewportSize({ width: 700, height: 500 });
+  for (const url of ['/?embed=1', '/?embed=1&story=zombie-controller-2.0']) {
+    await page.goto(url);
+    await expect(page.getByTestId('speed')).toHaveValue('1');
+    await expect(page.getByTestId('clock')).not.toHaveText('0.000s');
+    await expectEmbedControls(embed, `700x500 ${url}`);
+    expect(await toolbarOverflows(page, '.page.embed'), url).toEqual([]);
+  }
+
+  // The example page at 1440 px: its two mounts and its frame (free play: still no story).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openExample(page);
+  for (const profile of ['2.0', '3.9']) await expectEmbedControls(page.getByTestId(`mount-${profile}`), `mount ${profile}`);
+  const framed = page.frameLocator('iframe[data-testid="frame"]').locator('.page.embed');
+  await expect(framed.locator('svg g[data-broker]').first()).toBeVisible();
+  await expectEmbedControls(framed, 'the frame');
+  const frame = page.frames().find((f) => f.url().includes('embed=1'));
+  expect(frame, 'the framed playground').toBeDefined();
+  expect(await toolbarOverflows(page, '.mount')).toEqual([]);
+  expect(await toolbarOverflows(frame!, '.page.embed')).toEqual([]);
+  // Running, with a controller elected (the longest stat and the Pause label).
+  await page.locator('[data-both="seek"]').click();
+  await page.locator('[data-both="play"]').click();
+  await expect(page.getByTestId('mount-2.0').getByTestId('play')).toContainText('Pause');
+  expect(await toolbarOverflows(page, '.mount')).toEqual([]);
+});
+
+test("embed mode's controls fit in mounts from 320 to 1440 px wide, paused and running", async ({ page }) => {
+  // A 1440 px window, where no phone rule applies: only the container's width decides. Nothing
+  // outside, at most two rows, nothing scrolls sideways.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openExample(page);
+  for (const width of [320, 360, 420, 480, 560, 600, 640, 700, 820, 1024, 1440]) {
+    await page.evaluate((width) => {
+      const w = window as any;
+      const div = document.createElement('div');
+      div.className = 'sized-mount';
+      div.style.cssText = `position: absolute; left: 0; top: 0; width: ${width}px; height: 540px`;
+      document.body.appendChild(div);
+      w.sized = w.KafkaElection.mount(div, { story: 'controller-crash', embed: true, paused: true });
+      w.sized.seek(30000);
+    }, width);
+    const sized = page.locator('.sized-mount');
+    await expect(sized.getByTestId('clock')).toHaveText('30.000s');
+    for (const state of ['paused', 'running']) {
+      if (state === 'running') {
+        await page.evaluate(() => (window as any).sized.play());
+        await expect(sized.getByTestId('play')).toContainText('Pause');
+      }
+      const what = `a mount ${width} px wide, ${state}`;
+      expect(await toolbarOverflows(page, '.sized-mount'), what).toEqual([]);
+      expect(await toolbarRows(page, '.sized-mount'), what).toBeLessThanOrEqual(2);
+      expect(await sized.evaluate((el) => el.scrollWidth - el.clientWidth), what).toBe(0);
+    }
+    await page.evaluate(() => {
+      (window as any).sized.unmount();
+      document.querySelector('.sized-mount')!.remove();
+    });
+  }
+});
+
+test("a paused story's play overlay leaves the graph once the clock is moved: a scrub, a step, the next event, a seek or play", async ({ page }) => {
+  await page.setViewportSize({ width: 700, height: 500 });
+  const overlay = page.getByTestId('play-overlay');
+  const clock = page.getByTestId('clock');
+  const play = page.getByTestId('play');
+  const opened = '/?embed=1&story=controller-crash&paused=1&t=8000';
+
+  // Opened paused at 8 s, the overlay over the graph; scrubbing back to 5 s takes it away and
+  // leaves the clock stopped there.
+  await page.goto(opened);
+  await expect(clock).toHaveText('8.000s');
+  await expect(overlay).toBeVisible();
+  await scrubTo(page, 5_000);
+  await expect(clock).toHaveText('5.000s');
+  await expect(overlay).toHaveCount(0);
+  await expect(play).toContainText('Play');
+  // (A click on a broker reaches it again: it crashes, which forks the story there.)
+  await expect(broker(page, 2)).not.toHaveAttribute('data-state', 'crashed');
+  await broker(page, 2).click();
+  await expect(broker(page, 2)).toHaveAttribute('data-state', 'crashed');
+  await expect(page.getByTestId('fork-note')).toContainText('Changed the past at 5.000s');
+
+  // The timeline's steps, and the "n" key's next event, do as much.
+  for (const step of ['step-forward', 'step-back', 'n']) {
+    await page.goto(opened);
+    await expect(overlay).toBeVisible();
+    if (step === 'n') {
+      await page.locator('.page').focus();
+      await page.keyboard.press('n');
+    } else {
+      await page.getByTestId(step).click();
+    }
+    await expect(clock, step).not.toHaveText('8.000s');
+    await expect(overlay, step).toHaveCount(0);
+    await expect(play, step).toContainText('Play');
+  }
+
+  // The example page's mounts open paused: its "Seek +10 s" takes one overlay away, and play
+  // then pause through the API do not bring the other back.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openExample(page);
+  const mount = (profile: string) => page.getByTestId(`mount-${profile}`);
+  await expect(mount('2.0').getByTestId('play-overlay')).toBeVisible();
+  await expect(mount('3.9').getByTestId('play-overlay')).toBeVisible();
+  await card(page, '2.0').locator('[data-do="seek"]').click();
+  await expect(mount('2.0').getByTestId('clock')).toHaveText('10.000s');
+  await expect(mount('2.0').getByTestId('play-overlay')).toHaveCount(0);
+  await expect(mount('3.9').getByTestId('play-overlay')).toBeVisible();
+  await card(page, '3.9').locator('[data-do="play"]').click();
+  await expect(mount('3.9').getByTestId('play-overlay')).toHaveCount(0);
+  await card(page, '3.9').locator('[data-do="pause"]').click();
+  await expect(mount('3.9').getByTestId('play')).toContainText('Play');
+  await expect(mount('3.9').getByTestId('play-overlay')).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 //! What holds a story back before its first step: a story the page's address opens starts
 //! when the page comes into view, or, opened paused (`paused=1`), when the learner presses
-//! the play overlay on the graph.
+//! the play overlay on the graph (or runs the clock, or moves it by hand).
 
 use super::Model;
 
@@ -36,5 +36,14 @@ impl Model {
             m.gate = StartGate::Open;
         }
         m
+    }
+
+    /// The clock was moved by hand (a seek or a scrub, a step, the next event, an event picked
+    /// in the log): the learner has taken the story in hand, so a paused story's play overlay
+    /// leaves the graph (the toolbar's play button still starts the clock).
+    pub(super) fn moved_by_hand(&mut self) {
+        if self.gate == StartGate::Overlay {
+            self.gate = StartGate::Open;
+        }
     }
 }
