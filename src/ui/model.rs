@@ -325,8 +325,13 @@ impl Model {
             m.assignor = a;
         }
         m.story = params.story;
-        m.gate = StartGate::opened(m.story.is_some(), params.paused);
-        // A story runs once it is seen (or, opened paused, once its overlay is pressed).
+        // A story runs once it is seen (or, opened paused, once its overlay is pressed); one
+        // opened with `autoplay=0` or at a time `t=` waits for the play button.
+        let held = params.no_autoplay || params.start_ms.is_some();
+        m.gate = match StartGate::opened(m.story.is_some(), params.paused) {
+            StartGate::WhenSeen if held => StartGate::Open,
+            gate => gate,
+        };
         m.playing = !params.paused
             && !params.no_autoplay
             && params.start_ms.is_none()

@@ -431,6 +431,16 @@ test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts 
   await expect(page.getByTestId('clock')).toHaveText('4.000s');
   await expect(page.getByTestId('play')).toContainText('Play');
 
+  // A story opened at a time (or with autoplay=0) stays there, paused, once it is in view too.
+  for (const query of ['story=controller-crash&t=3000', 'story=controller-crash&autoplay=0']) {
+    await page.goto(`/?embed=1&${query}`);
+    await expect(page.locator('svg g[data-broker]').first()).toBeVisible();
+    const at = await page.getByTestId('clock').textContent();
+    await page.waitForTimeout(1_500);
+    await expect(page.getByTestId('clock')).toHaveText(at ?? '');
+    await expect(page.getByTestId('play')).toContainText('Play');
+  }
+
   await page.goto('/?embed=1&t=999999999');
   await expect(page.getByTestId('error')).toContainText('t (the virtual time to start at) must be 0 to 600000 ms, not "999999999"');
 });
