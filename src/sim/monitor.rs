@@ -41,8 +41,6 @@ pub struct Monitor {
     /// The newest leader epoch seen in ZooKeeper per partition, in partition order (leader
     /// epochs only grow).
     zk_leader_epochs: Vec<Option<u64>>,
-    /// The acting leaders at the last loss check.
-    last_leaders: Vec<Option<(BrokerId, u64)>>,
     /// ZooKeeper's zxid at the last partition check.
     last_zxid: i64,
     /// What the partition checks read of each broker's replicas at the last partition check
@@ -81,7 +79,6 @@ impl Monitor {
             zk_assignments: BTreeMap::new(),
             zk_checked: vec![None; n],
             zk_leader_epochs: vec![None; n],
-            last_leaders: vec![None; n],
             last_zxid: -1,
             checked: BTreeMap::new(),
             unchecked: BTreeMap::new(),
@@ -173,7 +170,8 @@ impl Monitor {
     }
 
     /// Checks the invariants of every partition whose state is in ZooKeeper; returns what it
-    /// found and the acting leader of each partition, in order.
+    /// found and whether any partition's acting leader changed ([`Monitor::checked_leader`]
+    /// tells each).
     ///
     /// A partition is checked again only when what its checks read changed since the last
     /// check: its state or its topic's assignment in ZooKeeper (the checks that read only
@@ -183,9 +181,10 @@ impl Monitor {
     pub fn check_partitions(
         &mut self,
         brokers: &BTreeMap<BrokerId, Broker>,
-    ) -> (Vec<Violation>, Vec<Option<(BrokerId, u64)>>) {
+    ) -> (Vec<Violation>, bool) {
         let replicas_changed = self.replicas_changed();
         let mut found = Vec::new();
+        let mut leaders_changed = false;
         for (i, tp) in self.partitions.iter().enumerate() {
             let Some((mzxid, st)) = self.zk_states[i].as_ref() else {
                 continue;
@@ -206,15 +205,17 @@ impl Monitor {
             } else if !replicas_changed[i] {
                 continue;
             }
+            let leader = acting_leader_of(brokers, tp, st);
+            leaders_changed |= leader != self.checked_leaders[i];
+            self.checked_leaders[i] = leader;
             // The leader's high watermark never passes what its ISR holds.
-            self.checked_leaders[i] = acting_leader_of(brokers, tp, st);
-            if let Some((leader, _)) = self.checked_leaders[i] {
+            if let Some((leader, _)) = leader {
                 found.extend(invariants::high_watermark_within_isr(tp, leader, brokers));
             }
         }
         #[cfg(debug_assertions)]
         self.assert_same_as_full_check(brokers, &found);
-        (found, self.checked_leaders.clone())
+        (found, leaders_changed)
     }
 
     /// In debug builds (every test), the partial check against a full one: the same acting
@@ -253,25 +254,9 @@ impl Monitor {
         changed
     }
 
-    /// Whether acknowledged records must be checked for loss: they can only go missing when
-    /// the acting leaders change, or when an acknowledgement arrives (it may come from a
-    /// leader that has since been replaced). Remembers `leaders`, which
-    /// [`Monitor::loss_check_leader`] then answers from.
-    pub fn loss_check_due(
-        &mut self,
-        leaders: Vec<Option<(BrokerId, u64)>>,
-        new_acks: bool,
-    ) -> bool {
-        if leaders == self.last_leaders && !new_acks {
-            return false;
-        }
-        self.last_leaders = leaders;
-        true
-    }
-
-    /// The acting leader of `tp` at the last loss check.
-    pub fn loss_check_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
-        self.last_leaders[*self.partition_index.get(tp)?]
+    /// The acting leader of `tp` at the last partition check.
+    pub fn checked_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
+        self.checked_leaders[*self.partition_index.get(tp)?]
     }
 
     /// The violations not reported before (each is reported once).

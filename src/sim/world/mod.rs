@@ -679,14 +679,16 @@ impl World {
             found.extend(invariants::only_the_current_controller_changes_leaders(
                 self.zk.take_stale_controller_writes(),
             ));
-            let (in_partitions, leaders) = self.monitor.check_partitions(&self.brokers);
+            let (in_partitions, leaders_changed) = self.monitor.check_partitions(&self.brokers);
             found.extend(in_partitions);
-            if self.monitor.loss_check_due(leaders, new_acks) {
+            // Acknowledged records can only go missing when the acting leaders change, or
+            // when an acknowledgement arrives (it may come from a leader since replaced).
+            if leaders_changed || new_acks {
                 let monitor = &self.monitor;
                 let mut pout = ProducerOut::default();
                 self.producer.check_losses(
                     &self.brokers,
-                    |tp| monitor.loss_check_leader(tp),
+                    |tp| monitor.checked_leader(tp),
                     &self.settings,
                     &mut pout,
                 );
