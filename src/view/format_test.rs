@@ -1,7 +1,7 @@
 //! The page's wording, from states of the default cluster.
 
 use super::format::*;
-use super::frame::default_world;
+use super::frame::{default_world, default_world_with_group};
 use crate::sim::{Command, ConsumerState, Endpoint, ReplicaState, TopicConfig, TopicSpec};
 
 #[test]
@@ -179,16 +179,7 @@ fn replicas_and_the_partitions_worth_listing() {
 
 #[test]
 fn consumers_and_what_a_press_does() {
-    let mut w = default_world();
-    w.advance_to(2_000);
-    for m in ["c1", "c2"] {
-        w.apply(Command::Join {
-            group: "my-group".into(),
-            member: m.into(),
-        })
-        .expect("join");
-    }
-    w.advance_to(10_000);
+    let mut w = default_world_with_group(10_000);
     w.apply(Command::CrashConsumer {
         group: "my-group".into(),
         member: "c2".into(),

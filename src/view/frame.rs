@@ -65,6 +65,23 @@ pub fn default_world() -> World {
     World::new(&default_setup().0)
 }
 
+/// The default page's world with consumers c1 and c2 joined to my-group at 2 s, run to
+/// `until_ms` (tests of what the page shows of a group).
+#[cfg(test)]
+pub fn default_world_with_group(until_ms: u64) -> World {
+    let mut w = default_world();
+    w.advance_to(2_000);
+    for m in ["c1", "c2"] {
+        w.apply(crate::sim::Command::Join {
+            group: "my-group".into(),
+            member: m.into(),
+        })
+        .expect("join");
+    }
+    w.advance_to(until_ms);
+    w
+}
+
 /// The graph the default page draws first, at t = 0.
 pub fn first_frame(compact: bool) -> Graph {
     graph_of(&default_world(), compact)

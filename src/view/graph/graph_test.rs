@@ -7,7 +7,7 @@ use crate::sim::assignors::Assignor;
 use crate::sim::{
     BrokerState, Command, ConsumerState, ControllerRole, Profile, ReplicaState, World,
 };
-use crate::view::frame::{default_world, graph_of};
+use crate::view::frame::{default_world, default_world_with_group, graph_of};
 use crate::view::geometry::{Path, Pt};
 use crate::view::setup::free_setup;
 use crate::view::svg::graph_element;
@@ -192,16 +192,7 @@ fn a_partition_without_a_leader() {
 /// both talk to broker 3, which coordinates the group.
 #[test]
 fn a_group_with_a_leader() {
-    let mut w = default_world();
-    w.advance_to(2_000);
-    for m in ["c1", "c2"] {
-        w.apply(Command::Join {
-            group: "my-group".into(),
-            member: m.into(),
-        })
-        .expect("join");
-    }
-    w.advance_to(12_000);
+    let w = default_world_with_group(12_000);
     let g = graph_of(&w, false);
     assert_eq!(
         g.aria,
@@ -315,16 +306,7 @@ fn a_group_with_a_leader() {
 /// short enough not to run into its neighbour's (on a wide screen one line names the setting).
 #[test]
 fn crashed_consumers_count_down_in_short_lines_on_a_phone() {
-    let mut w = default_world();
-    w.advance_to(2_000);
-    for m in ["c1", "c2"] {
-        w.apply(Command::Join {
-            group: "my-group".into(),
-            member: m.into(),
-        })
-        .expect("join");
-    }
-    w.advance_to(12_000);
+    let mut w = default_world_with_group(12_000);
     for m in ["c1", "c2"] {
         w.apply(Command::CrashConsumer {
             group: "my-group".into(),
