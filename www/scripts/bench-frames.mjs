@@ -10,36 +10,13 @@
 //   DIST=/other/dist node www/scripts/bench-frames.mjs  # another build, to compare
 //
 // The page is served from dist/ (or $DIST) by www/tests/serve-dist.mjs on a free port.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { openBench } from './bench-browser.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
 const query = process.argv[2] ?? 'brokers=9&partitions=12&consumers=6&speed=50';
-
-const port = await new Promise((done) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => done(p));
-  });
-});
-const server = spawn(process.execPath, [join(here, '..', 'tests', 'serve-dist.mjs')], {
-  env: { ...process.env, PORT: String(port) },
-  stdio: 'ignore',
-});
-await new Promise((r) => setTimeout(r, 500));
-
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const { browser, base, close } = await openBench();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(`http://127.0.0.1:${port}/?${query}`);
+  await page.goto(`${base}/?${query}`);
   await page.waitForSelector('svg g[data-broker]');
   // A stream to every partition of the default topic.
   const options = await page.getByTestId('stream-partition').locator('option').allTextContents();
@@ -67,6 +44,5 @@ try {
   console.log(`page: ?${query} with ${streams} streams, ${intervals.length} frames in 20 s`);
   console.log(`frame interval p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, over 20 ms: ${(slow * 100).toFixed(1)} %`);
 } finally {
-  await browser.close();
-  server.kill();
+  await close();
 }

@@ -11,34 +11,11 @@
 //   DIST=/other/dist node www/scripts/bench-seek.mjs  # another build, to compare
 //
 // The page is served from dist/ (or $DIST) by www/tests/serve-dist.mjs on a free port.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { openBench } from './bench-browser.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
 const HOUR_MS = 3_600_000;
 const POINTS = Number(process.env.POINTS ?? 40);
-
-const port = await new Promise((done) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => done(p));
-  });
-});
-const server = spawn(process.execPath, [join(here, '..', 'tests', 'serve-dist.mjs')], {
-  env: { ...process.env, PORT: String(port) },
-  stdio: 'ignore',
-});
-await new Promise((r) => setTimeout(r, 500));
-
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const { browser, base, close } = await openBench();
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -47,7 +24,7 @@ try {
   await page.addInitScript(() => {
     addEventListener('TrunkApplicationStarted', (e) => { window.__benchWasmMemory = e.detail.wasm.memory; });
   });
-  await page.goto(`http://127.0.0.1:${port}/?brokers=9&partitions=12&consumers=6&speed=50`);
+  await page.goto(`${base}/?brokers=9&partitions=12&consumers=6&speed=50`);
   await page.waitForSelector('svg g[data-broker]');
   for (const partition of ['orders-1', 'orders-4', 'orders-7', 'orders-10']) {
     await page.getByTestId('stream-partition').selectOption(partition);
@@ -92,6 +69,5 @@ try {
   console.log(`seek to ${POINTS} points of the hour: median ${times[Math.floor(POINTS / 2)].toFixed(0)} ms, worst ${times[POINTS - 1].toFixed(0)} ms`);
   console.log(`memory after seeking: JS heap ${mb(after.heap)}, wasm ${mb(after.wasm)}`);
 } finally {
-  await browser.close();
-  server.kill();
+  await close();
 }

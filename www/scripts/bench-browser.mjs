@@ -1,0 +1,38 @@
+// What the page benchmarks share: dist/ (or $DIST) served by www/tests/serve-dist.mjs on a
+// free port, and Debian's headless Chromium. `close()` stops both.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Serves the bundle and launches the browser; resolves to `{ browser, base, close }`. */
+export async function openBench() {
+  const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
+  const port = await new Promise((done) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => done(p));
+    });
+  });
+  const server = spawn(process.execPath, [join(here, '..', 'tests', 'serve-dist.mjs')], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  return {
+    browser,
+    base: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await browser.close();
+      server.kill();
+    },
+  };
+}
