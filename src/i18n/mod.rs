@@ -10,7 +10,36 @@
 //!
 //! The event log's sentences and causes are not here: they are the core's, in English.
 
+/// Declares messages as constants (`NAME = "English";`) and `ALL`, every one of them in the
+/// order written.
+macro_rules! messages {
+    ($($name:ident = $en:literal;)*) => {
+        $(pub const $name: $crate::i18n::Msg = $crate::i18n::Msg { key: stringify!($name), en: $en };)*
+        /// Every message of this file, in the order written.
+        pub const ALL: &[$crate::i18n::Msg] = &[$($name),*];
+    };
+}
+
 pub mod msg;
+pub mod msg_causes;
+pub mod msg_events;
+pub mod msg_graph;
+pub mod msg_lessons;
+
+/// Every file of messages: the page's chrome, the graph and panels, the event log, the
+/// causes, the lessons.
+pub const GROUPS: [&[Msg]; 5] = [
+    msg::ALL,
+    msg_graph::ALL,
+    msg_events::ALL,
+    msg_causes::ALL,
+    msg_lessons::ALL,
+];
+
+/// Every message the page has, file by file in the order written.
+pub fn all() -> impl Iterator<Item = &'static Msg> {
+    GROUPS.into_iter().flat_map(|g| g.iter())
+}
 
 use std::collections::BTreeMap;
 use std::fmt::{Display, Write as _};
@@ -121,10 +150,9 @@ impl Catalogue {
         self.texts.get(key).map(String::as_str)
     }
 
-    /// The keys of [`msg::ALL`] the catalogue lacks, in order.
+    /// The keys of the messages ([`all`]) the catalogue lacks, in order.
     pub fn missing(&self) -> Vec<&'static str> {
-        msg::ALL
-            .iter()
+        all()
             .filter(|m| !self.texts.contains_key(m.key))
             .map(|m| m.key)
             .collect()
@@ -134,7 +162,7 @@ impl Catalogue {
     pub fn unknown(&self) -> Vec<&str> {
         self.texts
             .keys()
-            .filter(|k| !msg::ALL.iter().any(|m| m.key == k.as_str()))
+            .filter(|k| !all().any(|m| m.key == k.as_str()))
             .map(String::as_str)
             .collect()
     }

@@ -1,17 +1,10 @@
 //! Every message the page shows, with its English text. The constant's name is the key the
 //! Chinese catalogue (`www/i18n/zh-CN.json`) uses. `**bold**` and `` `code` `` in a text are
 //! drawn as such by the page (`ui::i18n::rich`).
+//!
+//! This file holds the page's chrome; the other `msg_*` files hold the graph's, the event
+//! log's, the causes' and the lessons' messages ([`super::all`] lists them all).
 #![allow(missing_docs)]
-
-use super::Msg;
-
-macro_rules! messages {
-    ($($name:ident = $en:literal;)*) => {
-        $(pub const $name: Msg = Msg { key: stringify!($name), en: $en };)*
-        /// Every message, in the order written here.
-        pub const ALL: &[Msg] = &[$($name),*];
-    };
-}
 
 messages! {
     // The page's frame: title, header, notices, language.
