@@ -18,6 +18,8 @@
 //! - `events.rs`: every event kind with its fields, which event patterns are checked against.
 //! - `measure.rs`: measuring a probe on a run's state and events, with the deciding event.
 //! - `resolve.rs`: [`Lesson::resolve`] and [`grade`].
+//! - `play.rs`: a learner's way through a lesson ([`play::Play`]) and what the browser keeps
+//!   of it ([`play::Progress`]).
 //! - `report.rs`: the teacher's [`report`] of a resolved lesson (what `kafka-election lesson`
 //!   prints).
 //!
@@ -33,6 +35,7 @@ mod events;
 mod file;
 mod measure;
 mod parse;
+pub mod play;
 mod probe;
 mod report;
 mod resolve;
@@ -45,6 +48,8 @@ pub use resolve::grade;
 
 #[cfg(test)]
 mod parse_test;
+#[cfg(test)]
+mod play_test;
 #[cfg(test)]
 mod resolve_test;
 
