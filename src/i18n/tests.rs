@@ -8,7 +8,14 @@ const ZH: &str = include_str!("../../www/i18n/zh-CN.json");
 const GLOSSARY: &str = include_str!("../../www/i18n/glossary.json");
 
 /// Messages whose Chinese is rightly the same as their English (a Kafka word and a number).
-const SAME_IN_BOTH: [&str; 3] = ["STAT_BROKER", "STAT_EPOCH", "MENU_TITLE"];
+const SAME_IN_BOTH: [&str; 6] = [
+    "STAT_BROKER",
+    "STAT_EPOCH",
+    "MENU_TITLE",
+    "LESSON_PROFILE",
+    "LESSON_BROKER",
+    "LESSON_BROKER_VALUE",
+];
 
 /// The page's files whose every word comes from the catalogue: no English of their own in
 /// text, `title` or `aria-label`.

@@ -18,6 +18,7 @@
 //! - `events.rs`: every event kind with its fields, which event patterns are checked against.
 //! - `measure.rs`: measuring a probe on a run's state and events, with the deciding event.
 //! - `resolve.rs`: [`Lesson::resolve`] and [`grade`].
+//! - `index.rs`: the lesson list ([`index::Entry`]) from the index of committed lessons.
 //! - `play.rs`: a learner's way through a lesson ([`play::Play`]) and what the browser keeps
 //!   of it ([`play::Progress`]).
 //! - `report.rs`: the teacher's [`report`] of a resolved lesson (what `kafka-election lesson`
@@ -33,6 +34,7 @@ use std::fmt;
 
 mod events;
 mod file;
+pub mod index;
 mod measure;
 mod parse;
 pub mod play;
@@ -441,6 +443,15 @@ pub struct Grade {
     /// The index in the event history of the event that decided the answer (the page
     /// highlights it and explains its cause).
     pub event: Option<usize>,
+}
+
+/// Whether a file reads as a lesson rather than a scenario: a JSON object with `steps` (a
+/// page that is handed a file opens a lesson as an exercise, anything else as a scenario).
+pub fn looks_like_lesson(text: &str) -> bool {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|v| v.as_object().map(|o| o.contains_key("steps")))
+        .unwrap_or(false)
 }
 
 /// Parses a lesson and resolves its questions: what a page does when it loads a lesson. A

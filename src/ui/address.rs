@@ -35,19 +35,33 @@ pub fn write_link(
     if model.playing && now - last.borrow().0 < 1_000.0 {
         return;
     }
-    let fragment = model.link_fragment();
-    if last.borrow().1 == fragment && lang.get() == Some(model.lang) {
+    // A lesson, or the lesson list, is its own address (`?lesson=<id>`, `?view=lessons`): the
+    // lesson's run is the lesson's, and the browser keeps where the learner is.
+    let page = model.lesson_address();
+    let fragment = match &page {
+        Some(_) => String::new(),
+        None => model.link_fragment(),
+    };
+    // What was written last (a lesson's address is not a fragment a link could have).
+    let written = match &page {
+        Some(p) => format!(" {p:?}"),
+        None => fragment.clone(),
+    };
+    if last.borrow().1 == written && lang.get() == Some(model.lang) {
         return;
     }
-    *last.borrow_mut() = (now, fragment.clone());
+    *last.borrow_mut() = (now, written);
     lang.set(Some(model.lang));
     let location = window.location();
     let path = location.pathname().unwrap_or_default();
     // The language rides in the query, so a shared link opens in the language it was made in.
     let mut kept: Vec<(String, String)> = stories::location_pairs()
         .into_iter()
-        .filter(|(k, _)| !SETUP_PARAMS.contains(&k.as_str()) && k != "lang")
+        .filter(|(k, _)| {
+            !SETUP_PARAMS.contains(&k.as_str()) && !["lang", "lesson", "view"].contains(&k.as_str())
+        })
         .collect();
+    kept.extend(page.into_iter().flatten());
     kept.push(("lang".to_string(), model.lang.code().to_string()));
     let query = if kept.is_empty() {
         String::new()
@@ -68,7 +82,11 @@ pub fn write_link(
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some(&format!("{path}{query}#{fragment}")),
+            Some(&if fragment.is_empty() {
+                format!("{path}{query}")
+            } else {
+                format!("{path}{query}#{fragment}")
+            }),
         );
     }
 }

@@ -17,6 +17,9 @@ use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
 use super::hooks::use_animation_frames;
 use super::i18n::{lang_switch, load, mark_document};
+use super::lesson::{
+    asks_for_a_broker, graph_commands, lesson_card, lessons_button, use_lessons, LessonList,
+};
 use super::model::{Action, Model};
 use super::overlay::play_overlay;
 use super::panel::panel;
@@ -331,6 +334,7 @@ pub fn App(props: &AppProps) -> Html {
     let menu = use_state(|| None::<MenuAt>);
     // Where the focus was when the help overlay opened: it goes back there.
     let help_return = use_mut_ref(|| None::<Element>);
+    use_lessons(&model, &root);
     let long_press = use_memo((), |_| LongPress::default());
 
     {
@@ -762,7 +766,13 @@ pub fn App(props: &AppProps) -> Html {
         ),
         (None, None) => html! {},
     };
-    let next = (m.story.is_none() && m.imported.is_none()).then(|| next_try(&state));
+    let in_lesson = m.lesson.is_some() || m.lesson_wanted.is_some();
+    let story = if in_lesson {
+        lesson_card(m, &dispatch, &tr)
+    } else {
+        story
+    };
+    let next = (m.story.is_none() && m.imported.is_none() && !in_lesson).then(|| next_try(&state));
     let menu_html = (*menu).and_then(|at| {
         let b = state.brokers.get(&at.broker)?;
         let items = broker_menu(at.broker, b, with_topic, m.pause_secs().unwrap_or(20), &tr);
@@ -789,8 +799,9 @@ pub fn App(props: &AppProps) -> Html {
                         title_id={format!("kep{uid}-menu-title")} {on_command} {on_details} {on_close} />
         })
     });
+    let graph_command = graph_commands(m, &dispatch);
     let handlers = Handlers {
-        on_command: &on_command,
+        on_command: &graph_command,
         on_select: &on_select,
         on_add: &on_add,
         on_menu: &open_menu,
@@ -799,7 +810,7 @@ pub fn App(props: &AppProps) -> Html {
 
     let embed = m.chrome.embed;
     html! {
-        <div class={classes!("page", embed.then_some("embed"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
+        <div class={classes!("page", embed.then_some("embed"), asks_for_a_broker(m).then_some("lesson-pick"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
             <main class="layout" inert={*help}>
                 <div class="stage">
                     <header class="top">
@@ -810,64 +821,74 @@ pub fn App(props: &AppProps) -> Html {
                         // Embed mode keeps to one row: `lang` (the parameter or the API's
                         // option) sets its language.
                         if !embed {
+                            { lessons_button(m.lessons_open, &tr, &dispatch) }
                             { lang_switch(m.lang, &tr, &dispatch) }
                         }
                         <button class="help-button" onclick={help_button} aria-haspopup="dialog"
                                 aria-label={tr.t(msg::HELP_BUTTON_LABEL)} title={tr.t(msg::HELP_BUTTON_TITLE)} data-testid="help">{ "?" }</button>
                     </header>
-                    if m.chrome.controls {
-                        { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
-                        // Embed mode has a compact timeline under the graph instead.
-                        if !embed {
-                            { timeline(m, &dispatch) }
-                        }
-                    }
-                    { tab_bar(uid, current, &tabs, &on_tab, &tr) }
-                    <div class={part(Tab::Cluster)} id={tabpanel(Tab::Cluster).0} role="tabpanel"
-                         aria-labelledby={tabpanel(Tab::Cluster).1}>
-                        { now_strip(latest_line, next, story, &tr) }
-                        <div class="graph-wrap panel">
-                            { graph(&view, &handlers) }
-                            { menu_html.unwrap_or_default() }
-                            { play_overlay(m, &dispatch) }
-                        </div>
-                        { panel(m, &state, &panel_partitions, &dispatch) }
-                    </div>
-                    // Embed mode: one thin timeline row under the graph (where it comes in the
-                    // tab order too); `controls=0` hides it with the controls, since the
-                    // embedding page then drives everything.
-                    if embed && m.chrome.controls {
-                        { compact_timeline(m, &dispatch) }
-                    }
-                    <div class={part(Tab::Explain)} id={tabpanel(Tab::Explain).0} role="tabpanel"
-                         aria-labelledby={tabpanel(Tab::Explain).1}>
-                        <details class="explain panel">
-                            <summary>{ "How to read the graph, and what to try" }</summary>
+                    if m.lessons_open {
+                        <LessonList catalog={m.catalog.clone()} progress={m.progress.clone()} tr={tr.clone()}
+                                    dispatch={dispatch.clone()} title_id={m.chrome.id("lessons-title")} />
+                    } else {
+                        <>
+                        if m.chrome.controls {
+                            { controls(m, state.time_ms, &dispatch, (*setup_open, &setup_id, &on_setup)) }
+                            // Embed mode has a compact timeline under the graph instead.
                             if !embed {
-                                { intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group) }
+                                { timeline(m, &dispatch) }
                             }
-                            { legend(with_topic, with_group) }
-                        </details>
-                    </div>
-                    if with_group {
-                        <div class={part(Tab::Group)} id={tabpanel(Tab::Group).0} role="tabpanel"
-                             aria-labelledby={tabpanel(Tab::Group).1}>
-                            { groups(m, &state, &consumers, settings, &dispatch) }
+                        }
+                        { tab_bar(uid, current, &tabs, &on_tab, &tr) }
+                        <div class={part(Tab::Cluster)} id={tabpanel(Tab::Cluster).0} role="tabpanel"
+                             aria-labelledby={tabpanel(Tab::Cluster).1}>
+                            { now_strip(latest_line, next, story, &tr) }
+                            <div class="graph-wrap panel">
+                                { graph(&view, &handlers) }
+                                { menu_html.unwrap_or_default() }
+                                { play_overlay(m, &dispatch) }
+                            </div>
+                            { panel(m, &state, &panel_partitions, &dispatch) }
                         </div>
-                    }
-                    if with_topic {
-                        <div class={part(Tab::Partitions)} id={tabpanel(Tab::Partitions).0} role="tabpanel"
-                             aria-labelledby={tabpanel(Tab::Partitions).1}>
-                            { partitions(m, &state, topics, &dispatch) }
+                        // Embed mode: one thin timeline row under the graph (where it comes in the
+                        // tab order too); `controls=0` hides it with the controls, since the
+                        // embedding page then drives everything.
+                        if embed && m.chrome.controls {
+                            { compact_timeline(m, &dispatch) }
+                        }
+                        <div class={part(Tab::Explain)} id={tabpanel(Tab::Explain).0} role="tabpanel"
+                             aria-labelledby={tabpanel(Tab::Explain).1}>
+                            <details class="explain panel">
+                                <summary>{ "How to read the graph, and what to try" }</summary>
+                                if !embed {
+                                    { intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group) }
+                                }
+                                { legend(with_topic, with_group) }
+                            </details>
                         </div>
+                        if with_group {
+                            <div class={part(Tab::Group)} id={tabpanel(Tab::Group).0} role="tabpanel"
+                                 aria-labelledby={tabpanel(Tab::Group).1}>
+                                { groups(m, &state, &consumers, settings, &dispatch) }
+                            </div>
+                        }
+                        if with_topic {
+                            <div class={part(Tab::Partitions)} id={tabpanel(Tab::Partitions).0} role="tabpanel"
+                                 aria-labelledby={tabpanel(Tab::Partitions).1}>
+                                { partitions(m, &state, topics, &dispatch) }
+                            </div>
+                        }
+                        </>
                     }
                 </div>
+                if !m.lessons_open {
                 <div class={classes!(part(Tab::Log), "log-wrap")} id={tabpanel(Tab::Log).0} role="tabpanel"
                      aria-labelledby={tabpanel(Tab::Log).1}>
                     <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                               title_id={m.chrome.id("log-title")}
                               key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} tr={tr.clone()} />
                 </div>
+                }
             </main>
             if let Some(n) = &m.notice {
                 <div class="notice" role="status" data-testid="notice">

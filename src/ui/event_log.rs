@@ -98,7 +98,7 @@ fn entry(i: usize, e: &SimEvent, text: &str, on_pick: &Callback<usize>) -> Html 
     // A group leader's pick: the reason is the point, so it reads as a sentence of its own.
     let why_first = matches!(e.kind, EventKind::GroupLeaderChosen { .. });
     html! {
-        <li key={i} class={classes!("event", hl.then_some("hl"), family(&e.kind))} data-kind={kind}>
+        <li key={i} class={classes!("event", hl.then_some("hl"), family(&e.kind))} data-kind={kind} data-index={i.to_string()}>
             <button class="when-pick" data-testid="event-time"
                     title="Show the cluster at this moment, with the nodes this event is about highlighted"
                     aria-label={format!("Show the cluster at t = {}", fmt_ms(e.time_ms))}

@@ -2,13 +2,11 @@
 //! catalogue fetched once for every playground of the document, the switch, and messages
 //! with `**bold**` and `` `code` `` drawn as such.
 
+use super::fetch::{asset_url, fetch_text};
 use super::model::Action;
 use crate::i18n::{msg, spans, Catalogue, Lang, Span, Tr};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Where the reader's choice is kept in the browser's storage.
@@ -16,13 +14,6 @@ const STORAGE_KEY: &str = "kafka-election-lang";
 
 /// The Chinese catalogue, beside the module (`dist/i18n/`).
 const CATALOGUE_PATH: &str = "i18n/zh-CN.json";
-
-#[wasm_bindgen(inline_js = "export function module_url() { return import.meta.url; }")]
-extern "C" {
-    /// The address of the module's JavaScript (a snippet beside the glue), wherever the
-    /// playground is served from, whichever page loads it.
-    fn module_url() -> String;
-}
 
 /// The language the reader chose before, if the browser kept it.
 pub fn stored_lang() -> Option<String> {
@@ -43,22 +34,6 @@ pub fn store_lang(lang: Lang) {
 /// The browser's language (`navigator.language`).
 pub fn browser_lang() -> Option<String> {
     web_sys::window()?.navigator().language()
-}
-
-/// Where the catalogue is: beside the module's files (the snippets sit in `snippets/` under
-/// them), else beside the page.
-fn catalogue_url() -> String {
-    let module = module_url();
-    if let Some(i) = module.find("/snippets/") {
-        return format!("{}/{CATALOGUE_PATH}", &module[..i]);
-    }
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .unwrap_or_default();
-    web_sys::Url::new_with_base(CATALOGUE_PATH, &base)
-        .map(|u| u.href())
-        .unwrap_or_else(|_| CATALOGUE_PATH.to_string())
 }
 
 type Waiter = Callback<Result<Rc<Catalogue>, String>>;
@@ -102,7 +77,7 @@ pub fn load(done: Waiter) {
         }
     });
     if start {
-        fetch(catalogue_url());
+        fetch(asset_url(CATALOGUE_PATH));
     }
 }
 
@@ -138,47 +113,12 @@ fn finish(result: Result<Catalogue, String>) {
 }
 
 fn fetch(url: String) {
-    let Some(window) = web_sys::window() else {
-        finish(Err("no browser window".into()));
-        return;
-    };
-    let shown = url.clone();
-    let on_response = Closure::once(move |v: JsValue| {
-        let Ok(response) = v.dyn_into::<web_sys::Response>() else {
-            finish(Err(format!("{shown}: no response")));
-            return;
-        };
-        if !response.ok() {
-            finish(Err(format!("{shown}: HTTP {}", response.status())));
-            return;
-        }
-        let Ok(text) = response.text() else {
-            finish(Err(format!("{shown}: unreadable")));
-            return;
-        };
-        let (ok_url, err_url) = (shown.clone(), shown);
-        let on_text = Closure::once(move |t: JsValue| {
-            finish(
-                Catalogue::parse(&t.as_string().unwrap_or_default())
-                    .map_err(|e| format!("{ok_url}: {e}")),
-            )
-        });
-        let on_err = Closure::once(move |_: JsValue| finish(Err(format!("{err_url}: unreadable"))));
-        let _ = text.then2(&on_text, &on_err);
-        on_text.forget();
-        on_err.forget();
-    });
-    let failed = url.clone();
-    let on_error = Closure::once(move |e: JsValue| {
-        let why = js_sys::Reflect::get(&e, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_else(|| "the request failed".into());
-        finish(Err(format!("{failed}: {why}")))
-    });
-    let _ = window.fetch_with_str(&url).then2(&on_response, &on_error);
-    on_response.forget();
-    on_error.forget();
+    fetch_text(
+        url.clone(),
+        Callback::from(move |r: Result<String, String>| {
+            finish(r.and_then(|t| Catalogue::parse(&t).map_err(|e| format!("{url}: {e}"))))
+        }),
+    );
 }
 
 /// A message drawn with its `**bold**` and `` `code` `` parts.

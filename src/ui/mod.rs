@@ -7,6 +7,7 @@
 //!   [`controls`]: the toolbar; [`panel`]: the selected-broker panel; [`groups`]: the
 //!   consumer groups;
 //!   [`partitions`]: the partition table with the producer's and the topics' controls;
+//! - [`lesson`]: the lesson list and the card of the lesson under way;
 //! - [`overlay`]: the play overlay of a story opened paused; [`seen`]: a story starts once
 //!   the page is in view;
 //! - [`shell`]: the tabs of narrow screens and the strip of what just happened;
@@ -16,7 +17,8 @@
 //!   chrome and the bridge that drives one playground; [`iframe`]: an embedded page driven by
 //!   its parent page with `postMessage`;
 //! - [`address`]: the page's address, which follows the session and keeps the language;
-//!   [`i18n`]: the language, the Chinese catalogue's fetch and the switch;
+//!   [`i18n`]: the language, the Chinese catalogue's fetch and the switch; [`fetch`]: data
+//!   files served beside the page;
 //! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
 //!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
 
@@ -28,11 +30,13 @@ pub mod broker_menu;
 pub mod controls;
 pub mod embed;
 pub mod event_log;
+pub mod fetch;
 pub mod graph;
 pub mod groups;
 pub mod hooks;
 pub mod i18n;
 pub mod iframe;
+pub mod lesson;
 pub mod model;
 pub mod overlay;
 pub mod panel;

@@ -8,6 +8,9 @@
 use super::embed::Chrome;
 use super::stories;
 use crate::i18n::{Catalogue, Lang, Tr};
+use crate::lesson::index::Catalog;
+use crate::lesson::play::Progress;
+use crate::lesson::Answer;
 use crate::session::{Session, Start};
 use crate::sim::assignors::Assignor;
 use crate::sim::{Acks, BrokerId, Command, GroupView, Profile, World};
@@ -24,8 +27,10 @@ use yew::Reducible;
 mod gate;
 mod jump;
 mod lang;
+mod lesson;
 mod links;
 pub use gate::StartGate;
+pub use lesson::{LessonRun, Source as LessonSource};
 
 /// The speeds the page offers, as multiples of real time.
 pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];
@@ -199,6 +204,16 @@ pub struct Model {
     pub lang: Lang,
     /// The Chinese catalogue, once fetched (the page shows English until then).
     pub zh: Option<Rc<Catalogue>>,
+    /// The lesson under way, if any.
+    pub lesson: Option<Rc<LessonRun>>,
+    /// A committed lesson asked for and being fetched.
+    pub lesson_wanted: Option<String>,
+    /// Whether the lesson list is shown instead of the playground.
+    pub lessons_open: bool,
+    /// The lesson list.
+    pub catalog: Rc<Catalog>,
+    /// The lesson progress kept in this browser, once read.
+    pub progress: Option<Rc<Progress>>,
 }
 
 impl Default for Model {
@@ -238,6 +253,11 @@ impl Default for Model {
             chrome: Chrome::default(),
             lang: Lang::En,
             zh: None,
+            lesson: None,
+            lesson_wanted: None,
+            lessons_open: false,
+            catalog: Rc::new(Catalog::Idle),
+            progress: None,
         };
         let (host, _) = Host::new(&m, 0.0);
         m.host = Rc::new(RefCell::new(host));
@@ -375,8 +395,19 @@ impl Model {
                     .to_string(),
             );
         }
+        if params.lesson.is_some() && (params.story.is_some() || params.start_ms.is_some()) {
+            all.push("a lesson brings its own run, so story and t were not used".to_string());
+            m.story = None;
+        }
         let mut m = m.reset();
         all.extend(m.error.take());
+        if let Some(id) = params.lesson {
+            m = m.want_lesson(id);
+            return (m, all);
+        }
+        if params.view_lessons {
+            m = m.open_lessons(true);
+        }
         if let Some(t) = params.start_ms {
             let skipped = m.host.borrow_mut().advance_to(t);
             all.extend(skipped);
@@ -466,6 +497,29 @@ pub enum Action {
     SetLang(Lang),
     /// The Chinese catalogue arrived, or could not be fetched (why).
     Catalogue(Result<Rc<Catalogue>, String>),
+    /// The lesson list shown (`true`) or closed.
+    Lessons(bool),
+    /// The lesson list's files arrived, `(id, text)` in teaching order (or the index could not
+    /// be fetched).
+    Catalog(Result<Vec<(String, Result<String, String>)>, String>),
+    /// A committed lesson asked for (by id): the page fetches it.
+    OpenLesson(String),
+    /// A committed lesson's file arrived (or could not be fetched).
+    LessonArrived(String, Result<String, String>),
+    /// The learner's answer to the question asked.
+    LessonAnswer(Answer),
+    /// On to the lesson's next step.
+    LessonNext,
+    /// The running step's time, at once.
+    LessonSkip,
+    /// Back to the lesson's run after acting on the cluster.
+    LessonReturn,
+    /// The lesson from its first step.
+    LessonRestart,
+    /// Out of the lesson, back to the list.
+    LessonExit,
+    /// Every lesson's progress forgotten.
+    ResetProgress,
 }
 
 /// The longest pause the page offers, in seconds.
@@ -586,6 +640,12 @@ impl Model {
     }
 
     fn reset(mut self) -> Model {
+        if self.lesson.is_some() {
+            // A lesson's run starts again at the point the lesson has reached.
+            self.error = None;
+            self.restart_lesson_run();
+            return self;
+        }
         let anim_now = self.host.borrow().anim_now;
         self.error = None;
         let story = self.story.map(|i| (i, stories::load(i)));
@@ -665,6 +725,10 @@ impl Model {
         host.anim_now += step;
         if step > 0.0 {
             host.virt = host.virt.max(before as f64) + step * self.speed;
+            // A lesson's run stops at the point the lesson has reached.
+            if let Some(limit) = self.lesson_limit() {
+                host.virt = host.virt.min(limit.max(before) as f64);
+            }
             let target = host.virt.floor() as u64;
             if target > before {
                 skipped = host.advance_to(target);
@@ -692,6 +756,65 @@ impl Reducible for Model {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // Setting up another cluster, opening a link or a file leaves the lesson.
+        let this = if self.lesson.is_some() && action.leaves_lesson() {
+            let mut m = self.next();
+            m.lesson = None;
+            m.picked = None;
+            Rc::new(m)
+        } else {
+            self
+        };
+        // Acting on the cluster leaves the lesson's run.
+        let acted = matches!(action, Action::Apply(_) | Action::AddConsumer(_));
+        // Moving the clock must not pass the point the lesson has reached.
+        let moves = matches!(
+            action,
+            Action::Frame(_)
+                | Action::TogglePlay
+                | Action::SetPlaying(true)
+                | Action::Seek(_)
+                | Action::PickEvent(_)
+                | Action::StepForward
+                | Action::StepBack
+                | Action::JumpNext
+        );
+        let following = this.lesson.as_ref().is_some_and(|r| !r.left);
+        let out = this.clone().reduce_one(action);
+        if !following || !(acted || moves) || Rc::ptr_eq(&out, &this) {
+            return out;
+        }
+        let mut m = (*out).clone();
+        if acted {
+            m.leave_lesson_run();
+        } else {
+            m.follow_lesson();
+        }
+        Rc::new(m)
+    }
+}
+
+impl Action {
+    /// Whether the action sets up another cluster (or opens another session), ending a
+    /// lesson.
+    fn leaves_lesson(&self) -> bool {
+        matches!(
+            self,
+            Action::SetBrokers(_)
+                | Action::SetProfile(_)
+                | Action::SetSeed(_)
+                | Action::SetStory(_)
+                | Action::SetPartitions(_)
+                | Action::SetRf(_)
+                | Action::SetAssignor(_)
+                | Action::OpenLink(_)
+                | Action::OpenLesson(_)
+        )
+    }
+}
+
+impl Model {
+    fn reduce_one(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
             Action::Frame(ts) => match self.frame(ts) {
                 (false, _) => self,
@@ -926,7 +1049,17 @@ impl Reducible for Model {
                 Rc::new(self.next())
             }
             Action::OpenLink(fragment) => Rc::new(self.open_link(&fragment)),
-            Action::Import(text) => Rc::new(self.import(&text)),
+            // A lesson file (it has steps) opens as an exercise; any other file as a scenario.
+            Action::Import(text) if crate::lesson::looks_like_lesson(&text) => {
+                Rc::new(self.lesson_file(&text))
+            }
+            Action::Import(text) => {
+                let mut m = self.import(&text);
+                if m.error.is_none() {
+                    m.lesson = None;
+                }
+                Rc::new(m)
+            }
             Action::JumpNext => {
                 let mut m = self.jump_next();
                 m.moved_by_hand();
@@ -935,6 +1068,17 @@ impl Reducible for Model {
             Action::Seen => Rc::new(self.seen()),
             Action::SetLang(l) => Rc::new(self.set_lang(l)),
             Action::Catalogue(r) => Rc::new(self.catalogue_arrived(r)),
+            Action::Lessons(on) => Rc::new(self.open_lessons(on)),
+            Action::Catalog(files) => Rc::new(self.catalog_arrived(files)),
+            Action::OpenLesson(id) => Rc::new(self.want_lesson(id)),
+            Action::LessonArrived(id, text) => Rc::new(self.lesson_arrived(id, text)),
+            Action::LessonAnswer(a) => Rc::new(self.answer_lesson(a)),
+            Action::LessonNext => Rc::new(self.next_lesson_step()),
+            Action::LessonSkip => Rc::new(self.skip_lesson_run()),
+            Action::LessonReturn => Rc::new(self.return_to_lesson()),
+            Action::LessonRestart => Rc::new(self.restart_lesson()),
+            Action::LessonExit => Rc::new(self.exit_lesson()),
+            Action::ResetProgress => Rc::new(self.reset_progress()),
         }
     }
 }

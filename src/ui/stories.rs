@@ -183,6 +183,10 @@ pub struct Params {
     pub session: Option<String>,
     /// `lang=<en|zh-CN>`: the page's language.
     pub lang: Option<crate::i18n::Lang>,
+    /// `lesson=<id>`: a committed lesson.
+    pub lesson: Option<String>,
+    /// `view=lessons`: the lesson list.
+    pub view_lessons: bool,
 }
 
 /// What the page offers, for checking the parameters.
@@ -268,6 +272,16 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 Ok(l) => p.lang = Some(l),
                 Err(e) => errors.push(e),
             },
+            "lesson" => match crate::lesson::index::is_id(value) {
+                true => p.lesson = Some(value.clone()),
+                false => errors.push(format!(
+                    "lesson must be a lesson's id (lower-case letters, digits and dashes), not \"{value}\""
+                )),
+            },
+            "view" => match value.as_str() {
+                "lessons" => p.view_lessons = true,
+                _ => errors.push(format!("view must be lessons, not \"{value}\"")),
+            },
             "consumers" => match value.parse::<u32>() {
                 Ok(n) if n <= max_consumers => p.consumers = Some(n),
                 _ => errors.push(format!(
@@ -281,7 +295,7 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 )),
             },
             other => errors.push(format!(
-                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent, lang"
+                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent, lang, lesson, view"
             )),
         }
     }
