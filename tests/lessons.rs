@@ -6,7 +6,9 @@
 //! (tests/wasm_determinism.rs); after a deliberate change of the model, rewrite them with
 //! `UPDATE_GOLDEN=1 cargo test --test lessons` and review the diff.
 
-use kafka_election_playground::lesson::{self, event_fields, Lang, Lesson, QuestionKind, Text};
+use kafka_election_playground::lesson::{
+    self, event_fields, Lang, Lesson, Measured, QuestionKind, Text,
+};
 use kafka_election_playground::scenario::{self, Runner};
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,22 @@ fn json_files(dir: &str) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The Chinese words the glossary (www/i18n/glossary.json) forbids for Kafka's terms
+/// (`领导者` for 首领, `重平衡` for 再均衡...).
+fn forbidden_words() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("www/i18n/glossary.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let words: Vec<String> = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["forbidden"].as_array().unwrap())
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect();
+    assert!(words.iter().any(|w| w == "领导者"), "the glossary is read");
+    words
 }
 
 fn has_chinese(s: &str) -> bool {
@@ -60,6 +78,7 @@ fn every_committed_lesson_resolves_and_speaks_both_languages() {
         files.len() >= 2,
         "the committed lessons are found: {files:?}"
     );
+    let forbidden = forbidden_words();
     for f in &files {
         let name = f.display();
         let text = std::fs::read_to_string(f).unwrap();
@@ -89,9 +108,26 @@ fn every_committed_lesson_resolves_and_speaks_both_languages() {
                     a.step
                 );
             }
+            if let QuestionKind::Number { .. } = &q.kind {
+                let number = matches!(a.value, Measured::Number(n) if n.is_finite());
+                assert!(
+                    number || (a.value == Measured::Never && q.accepts_never()),
+                    "{name}: steps[{}]: a number question's answer is one number",
+                    a.step
+                );
+            }
+            // An event decides each answer, except that nothing happened, which the
+            // checkpoint decides.
+            let nothing = matches!(a.value, Measured::Never | Measured::YesNo(false))
+                && q.probe.measure.is_event_probe();
             assert!(
-                a.decider.is_some(),
+                a.decider.is_some() || nothing,
                 "{name}: steps[{}]: an event decides each answer",
+                a.step
+            );
+            assert!(
+                a.decided_at_ms() > l.asked_at_ms(a.step) || !q.probe.measure.is_event_probe(),
+                "{name}: steps[{}]: the learner has not seen the answer decided",
                 a.step
             );
         }
@@ -103,11 +139,21 @@ fn every_committed_lesson_resolves_and_speaks_both_languages() {
                     lang.code()
                 );
             }
-            if prose {
+            // A label that is the same in both languages (`[1, 2]`, `c1`, `Broker 2` and
+            // `broker 2`) says nothing in words; any other is written in Chinese.
+            if prose || t.en.to_lowercase() != t.zh_cn.to_lowercase() {
                 assert!(
                     has_chinese(&t.zh_cn),
                     "{name}: {place}.zh-CN is not written in Chinese"
                 );
+            }
+            for word in &forbidden {
+                assert!(
+                    !t.zh_cn.contains(word.as_str()),
+                    "{name}: {place}.zh-CN says {word:?}, not the glossary's word (www/i18n/glossary.json)"
+                );
+            }
+            if prose {
                 assert!(
                     !has_chinese(&t.en),
                     "{name}: {place}.en is not written in English"
