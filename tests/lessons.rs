@@ -1,6 +1,7 @@
 //! Every committed lesson (www/lessons, and the worked example of docs/lesson-format.md) loads,
 //! every question resolves to exactly one answer, and every text a learner reads has English
-//! and Simplified Chinese. The event patterns lessons use are checked against the events the
+//! and Simplified Chinese, the Chinese in the glossary's words (www/i18n/glossary.json). The
+//! index (www/lessons/index.json) lists every lesson once, in teaching order. The event patterns lessons use are checked against the events the
 //! stories really emit. The report of each lesson (its answers and deciding events) is compared
 //! with the golden one under tests/golden/lessons, which the wasm build compares too
 //! (tests/wasm_determinism.rs); after a deliberate change of the model, rewrite them with
@@ -42,6 +43,14 @@ fn forbidden_words() -> Vec<String> {
     words
 }
 
+/// The committed lessons: every file of www/lessons but the index.
+fn lesson_files() -> Vec<PathBuf> {
+    json_files("www/lessons")
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "index.json"))
+        .collect()
+}
+
 fn has_chinese(s: &str) -> bool {
     s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
@@ -73,9 +82,9 @@ fn texts(l: &Lesson) -> Vec<(String, &Text, bool)> {
 
 #[test]
 fn every_committed_lesson_resolves_and_speaks_both_languages() {
-    let files = json_files("www/lessons");
+    let files = lesson_files();
     assert!(
-        files.len() >= 2,
+        files.len() >= 13,
         "the committed lessons are found: {files:?}"
     );
     let forbidden = forbidden_words();
@@ -225,7 +234,7 @@ fn the_event_patterns_know_every_event_the_stories_emit() {
 
 #[test]
 fn every_lesson_report_matches_its_golden_report() {
-    for f in json_files("www/lessons") {
+    for f in lesson_files() {
         let (l, r) = lesson::load(&std::fs::read_to_string(&f).unwrap()).unwrap();
         let actual = lesson::report(&l, &r);
         let path = root().join(format!("tests/golden/lessons/{}.txt", l.id));
@@ -246,5 +255,97 @@ fn every_lesson_report_matches_its_golden_report() {
             "{}: the answers changed; review and rewrite with UPDATE_GOLDEN=1",
             f.display()
         );
+    }
+}
+
+/// The lesson list a page shows, in teaching order: www/lessons/index.json names every lesson
+/// file exactly once, and nothing else.
+#[test]
+fn the_index_lists_every_lesson_once() {
+    let text = std::fs::read_to_string(root().join("www/lessons/index.json")).unwrap();
+    let index: serde_json::Value = serde_json::from_str(&text).expect("index.json is JSON");
+    let keys: Vec<&String> = index.as_object().expect("an object").keys().collect();
+    assert_eq!(keys, ["lessons", "version"], "index.json has only version and lessons");
+    assert_eq!(index["version"], 1);
+    let listed: Vec<&str> = index["lessons"]
+        .as_array()
+        .expect("lessons is a list")
+        .iter()
+        .map(|v| v.as_str().expect("a lesson id"))
+        .collect();
+    let mut sorted = listed.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), listed.len(), "a lesson listed twice: {listed:?}");
+    let files: Vec<String> = lesson_files()
+        .iter()
+        .map(|f| f.file_stem().unwrap().to_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sorted, files, "index.json lists exactly the lesson files");
+    assert_eq!(listed.first(), Some(&"first-controller"));
+}
+
+/// Member ids are random (client id, '-', a UUID drawn from the seed): a text that quotes one
+/// quotes one the run really gives, so a change of the model cannot leave a stale id behind.
+#[test]
+fn the_member_ids_a_lesson_quotes_are_the_runs() {
+    let is_id = |w: &str| {
+        let parts: Vec<&str> = w.split('-').collect();
+        parts.len() == 6
+            && [8, 4, 4, 4, 12]
+                .iter()
+                .zip(&parts[1..])
+                .all(|(n, p)| p.len() == *n && p.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    let mut quoted = 0;
+    for f in lesson_files() {
+        let (l, _) = lesson::load(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let mut r = Runner::new(&l.scenario);
+        r.advance_to(l.steps.last().unwrap().at_ms).unwrap();
+        let ids: Vec<String> = r
+            .world
+            .events()
+            .iter()
+            .filter_map(|e| {
+                let v = serde_json::to_value(e).unwrap();
+                v.get("member_id")?.as_str().map(str::to_string)
+            })
+            .collect();
+        for (place, t, _) in texts(&l) {
+            for lang in Lang::ALL {
+                for w in t
+                    .get(lang)
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                    .filter(|w| is_id(w))
+                {
+                    quoted += 1;
+                    assert!(
+                        ids.iter().any(|id| id == w),
+                        "{}: {place}.{} quotes the member id {w}, which the run does not give",
+                        f.display(),
+                        lang.code()
+                    );
+                }
+            }
+        }
+    }
+    assert!(quoted > 0, "some lesson quotes member ids");
+}
+
+/// The wasm build checks every lesson's report too (tests/wasm_determinism.rs).
+#[test]
+fn the_wasm_test_checks_every_lesson() {
+    let wasm = std::fs::read_to_string(root().join("tests/wasm_determinism.rs")).unwrap();
+    for f in lesson_files() {
+        let id = f.file_stem().unwrap().to_str().unwrap();
+        for needle in [
+            format!("include_str!(\"../www/lessons/{id}.json\")"),
+            format!("include_str!(\"golden/lessons/{id}.txt\")"),
+        ] {
+            assert!(
+                wasm.contains(&needle),
+                "tests/wasm_determinism.rs lacks {needle}"
+            );
+        }
     }
 }
