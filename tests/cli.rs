@@ -201,7 +201,7 @@ fn a_bad_or_undecidable_lesson_exits_2_with_one_line_naming_file_and_place() {
         (
             "lesson-not-an-option.json",
             text.replace(
-                "{\"label\": {\"en\": \"Broker 1, the dead one\", \"zh-CN\": \"broker 1，已经宕机的那个\"}, \"value\": 1},",
+                "{\"label\": {\"en\": \"Broker 1, the dead one\", \"zh-CN\": \"broker 1，已经崩溃的那个\"}, \"value\": 1},",
                 "",
             ),
             "steps[2].question.options: the run gives broker 1 at 15000 ms, which is none of the options (broker 2, broker 3)",

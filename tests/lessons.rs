@@ -265,7 +265,11 @@ fn the_index_lists_every_lesson_once() {
     let text = std::fs::read_to_string(root().join("www/lessons/index.json")).unwrap();
     let index: serde_json::Value = serde_json::from_str(&text).expect("index.json is JSON");
     let keys: Vec<&String> = index.as_object().expect("an object").keys().collect();
-    assert_eq!(keys, ["lessons", "version"], "index.json has only version and lessons");
+    assert_eq!(
+        keys,
+        ["lessons", "version"],
+        "index.json has only version and lessons"
+    );
     assert_eq!(index["version"], 1);
     let listed: Vec<&str> = index["lessons"]
         .as_array()
@@ -276,7 +280,11 @@ fn the_index_lists_every_lesson_once() {
     let mut sorted = listed.clone();
     sorted.sort_unstable();
     sorted.dedup();
-    assert_eq!(sorted.len(), listed.len(), "a lesson listed twice: {listed:?}");
+    assert_eq!(
+        sorted.len(),
+        listed.len(),
+        "a lesson listed twice: {listed:?}"
+    );
     let files: Vec<String> = lesson_files()
         .iter()
         .map(|f| f.file_stem().unwrap().to_str().unwrap().to_string())
