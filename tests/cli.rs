@@ -163,6 +163,7 @@ fn lesson_prints_each_question_with_its_answer_and_deciding_event() {
         "     0.727s  leader_elected                 orders-0: leader 1, leader epoch 0, ISR [1, 2, 3] (new_partition election",
         "  answer: option 0, \"Broker 1, the dead one\" (broker 1)",
         "  decided by event 18 (before the question is asked at 5.000s: it has not changed since):",
+        "  number question (± 2 s), probe event_time of {\"kind\":\"leader_elected\",\"partition\":\"orders-0\",\"reason\":\"offline\"} after 5.000s, by 30.000s (in s)",
         "  answer: 16.585 s (accepted: 14.585 to 18.585 s)",
         "    21.585s  leader_elected                 orders-0: leader 2, leader epoch 2, ISR [2, 3] (offline election",
         "first-lesson: 3 questions, all resolve",
@@ -200,7 +201,7 @@ fn a_bad_or_undecidable_lesson_exits_2_with_one_line_naming_file_and_place() {
         (
             "lesson-not-an-option.json",
             text.replace(
-                "{\"label\": {\"en\": \"Broker 1, the dead one\", \"zh-CN\": \"broker 1，已经宕机的那个\"}, \"value\": 1},",
+                "{\"label\": {\"en\": \"Broker 1, the dead one\", \"zh-CN\": \"broker 1，已经崩溃的那个\"}, \"value\": 1},",
                 "",
             ),
             "steps[2].question.options: the run gives broker 1 at 15000 ms, which is none of the options (broker 2, broker 3)",

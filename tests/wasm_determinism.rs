@@ -139,6 +139,22 @@ fn lessons_resolve_to_the_native_answers() {
             include_str!("../www/lessons/group-coordinator.json"),
             include_str!("golden/lessons/group-coordinator.txt"),
         ),
+        (
+            include_str!("../www/lessons/truncation-hw.json"),
+            include_str!("golden/lessons/truncation-hw.txt"),
+        ),
+        (
+            include_str!("../www/lessons/truncation-leader-epoch.json"),
+            include_str!("golden/lessons/truncation-leader-epoch.txt"),
+        ),
+        (
+            include_str!("../www/lessons/group-leader-leaves.json"),
+            include_str!("golden/lessons/group-leader-leaves.txt"),
+        ),
+        (
+            include_str!("../www/lessons/coordinator-failover.json"),
+            include_str!("golden/lessons/coordinator-failover.txt"),
+        ),
     ] {
         let (l, r) = lesson::load(text).expect("the lesson loads");
         assert_eq!(lesson::report(&l, &r), golden);

@@ -8,7 +8,8 @@
 //! earliest of that stretch decided it. (Under AlterPartition, 3.9, the controller's
 //! `isr_change_accepted` and the leader's `isr_shrunk` or `isr_expanded` carry the same ISR:
 //! the leader's, which says why, is preferred.) For an event probe it is the first matching
-//! event.
+//! event; when none matched (`event_happened` gives no, `event_time` with `"never": true`
+//! gives never), no event decided it: the probe's checkpoint did.
 
 use super::{GroupField, Measure, Measured, PartitionField, TimeUnit};
 use crate::scenario::pattern_matches;
@@ -61,10 +62,17 @@ pub(super) fn measure(
             event,
             from_ms,
             unit,
+            never,
         } => {
-            let (i, e) = first_match(&evs, event, *from_ms).ok_or_else(|| {
+            let found = first_match(&evs, event, *from_ms);
+            if found.is_none() && *never {
+                // Nothing matched by the checkpoint, and the lesson offers "it does not
+                // happen": that is the answer, decided by the checkpoint itself.
+                return Ok((Measured::Never, None));
+            }
+            let (i, e) = found.ok_or_else(|| {
                 format!(
-                    "no event matching {} happened after {from_ms} ms and by {at_ms} ms, so the run gives no time",
+                    "no event matching {} happened after {from_ms} ms and by {at_ms} ms, so the run gives no time (when \"it does not happen\" is the answer, give the probe \"never\": true)",
                     serde_json::Value::Object(event.clone())
                 )
             })?;

@@ -158,6 +158,34 @@ pub struct Question {
     pub probe: Probe,
 }
 
+impl Question {
+    /// A number question's tolerance, with the unit of its answer, for the page to state
+    /// (`± 2 s`); `None` for the other kinds.
+    pub fn tolerance(&self) -> Option<Tolerance> {
+        match self.kind {
+            QuestionKind::Number { tolerance } => Some(Tolerance {
+                amount: tolerance,
+                unit: self.unit(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The unit of the answer when the probe measures a time.
+    pub fn unit(&self) -> Option<TimeUnit> {
+        match self.probe.measure.value_type() {
+            ValueType::Time(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// Whether "it does not happen" ([`Answer::Never`], or an option `"never"`) is an answer
+    /// the learner may give: the probe is an `event_time` with `"never": true`.
+    pub fn accepts_never(&self) -> bool {
+        matches!(self.probe.measure, Measure::EventTime { never: true, .. })
+    }
+}
+
 /// How a question is answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum QuestionKind {
@@ -239,6 +267,10 @@ pub enum Measure {
         from_ms: u64,
         /// The unit of the answer.
         unit: TimeUnit,
+        /// `"never": true`: when no event matches by the probe's time, the answer is
+        /// [`Measured::Never`] (the learner may answer "it does not happen") instead of a
+        /// question the run cannot decide.
+        never: bool,
     },
     /// `event_happened`: whether an event matching `event` happened after `from_ms`.
     EventHappened {
@@ -293,6 +325,56 @@ impl TimeUnit {
             TimeUnit::Seconds => "s",
             TimeUnit::Milliseconds => "ms",
         }
+    }
+
+    /// How a learner reads it after a number: `s` and `ms` in English, `秒` and `毫秒` in
+    /// Chinese.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match (lang, self) {
+            (Lang::En, u) => u.name(),
+            (Lang::ZhCn, TimeUnit::Seconds) => "秒",
+            (Lang::ZhCn, TimeUnit::Milliseconds) => "毫秒",
+        }
+    }
+}
+
+/// A number question's tolerance as the learner is told it: how far from the run's answer a
+/// number may be and still count, in the answer's unit (a time's `s` or `ms`; a count or an
+/// epoch has none).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerance {
+    /// How far, at least 0 (0: the exact answer).
+    pub amount: f64,
+    /// The unit of the answer, for a time.
+    pub unit: Option<TimeUnit>,
+}
+
+impl Tolerance {
+    /// What a page shows beside the number box: `± 2 s`, `± 0.5`, `± 2 秒`; `exact` (`精确值`)
+    /// for a tolerance of 0.
+    pub fn label(&self, lang: Lang) -> String {
+        if self.amount == 0.0 {
+            return match lang {
+                Lang::En => "exact".to_string(),
+                Lang::ZhCn => "精确值".to_string(),
+            };
+        }
+        match self.unit {
+            Some(u) => format!("± {} {}", fmt_number(self.amount), u.label(lang)),
+            None => format!("± {}", fmt_number(self.amount)),
+        }
+    }
+
+    /// The numbers that count as right around `answer`: `(answer - amount, answer + amount)`.
+    pub fn accepted(&self, answer: f64) -> (f64, f64) {
+        (answer - self.amount, answer + self.amount)
+    }
+}
+
+impl fmt::Display for Tolerance {
+    /// The English label: `± 2 s`, `exact`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label(Lang::En))
     }
 }
 
@@ -353,6 +435,36 @@ pub enum Measured {
     Member(String),
     /// Yes or no.
     YesNo(bool),
+    /// The event an `event_time` probe with `"never": true` looks for did not happen by the
+    /// probe's time. In JSON: `null`; an option writes it `"never"`.
+    Never,
+}
+
+impl Measured {
+    /// The answer as a learner reads it: the run's value in `lang` (a broker, a number with
+    /// its unit when `unit` is given, a list of brokers, a member, yes or no, or "never").
+    pub fn label(&self, lang: Lang, unit: Option<TimeUnit>) -> String {
+        let zh = lang == Lang::ZhCn;
+        match self {
+            Measured::Number(n) => match unit {
+                Some(u) => format!("{} {}", fmt_number(*n), u.label(lang)),
+                None => fmt_number(*n),
+            },
+            Measured::YesNo(true) if zh => "是".to_string(),
+            Measured::YesNo(false) if zh => "否".to_string(),
+            Measured::Never => never_label(lang).to_string(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// What a page shows for the answer "it does not happen" of a question whose probe has
+/// `"never": true`: `never`, `不会发生`.
+pub fn never_label(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "never",
+        Lang::ZhCn => "不会发生",
+    }
 }
 
 impl fmt::Display for Measured {
@@ -364,6 +476,7 @@ impl fmt::Display for Measured {
             Measured::Member(m) => write!(f, "{m}"),
             Measured::YesNo(true) => write!(f, "yes"),
             Measured::YesNo(false) => write!(f, "no"),
+            Measured::Never => write!(f, "never"),
         }
     }
 }
@@ -406,6 +519,16 @@ pub struct Resolved {
     pub decider: Option<Decider>,
 }
 
+impl Resolved {
+    /// The moment that decided the answer: the deciding event's time, or, when no single
+    /// event decided it (an event that did not happen, a count), the probe's checkpoint.
+    pub fn decided_at_ms(&self) -> u64 {
+        self.decider
+            .as_ref()
+            .map_or(self.at_ms, |d| d.event.time_ms)
+    }
+}
+
 /// Every question's answer, in step order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resolution {
@@ -429,6 +552,8 @@ pub enum Answer {
     Number(f64),
     /// The broker clicked (node questions).
     Node(BrokerId),
+    /// "It does not happen" (number questions whose probe has `"never": true`).
+    Never,
 }
 
 /// The grade of an answer.
@@ -443,6 +568,9 @@ pub struct Grade {
     /// The index in the event history of the event that decided the answer (the page
     /// highlights it and explains its cause).
     pub event: Option<usize>,
+    /// The moment that decided it: the deciding event's time, or the probe's checkpoint when
+    /// no single event did ("by 60 s the ISR had not shrunk").
+    pub decided_at_ms: u64,
 }
 
 /// Whether a file reads as a lesson rather than a scenario: a JSON object with `steps` (a

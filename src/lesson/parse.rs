@@ -274,6 +274,17 @@ fn choice_option(
     };
     let value = match vt {
         ValueType::Broker => Measured::Broker(broker(v)?),
+        ValueType::Time(_)
+            if v == "never" && matches!(measure, super::Measure::EventTime { never: true, .. }) =>
+        {
+            Measured::Never
+        }
+        ValueType::Time(_) if v == "never" => {
+            return Err(LessonError::at(
+                &vplace,
+                "an option \"never\" (it does not happen) needs the probe's \"never\": true",
+            ))
+        }
         ValueType::Epoch | ValueType::Count | ValueType::Time(_) => {
             let n = v.as_f64().ok_or_else(wrong)?;
             if n < 0.0 {

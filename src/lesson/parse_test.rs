@@ -1,7 +1,7 @@
 //! Parsing lessons: what a valid lesson becomes, and one clear message naming the place of
 //! every mistake a teacher could make.
 
-use super::{parse, Lang, Measure, Measured, PartitionField, QuestionKind, TimeUnit};
+use super::{parse, Lang, Measure, Measured, PartitionField, QuestionKind, TimeUnit, Tolerance};
 
 /// A small cluster: three brokers, a topic `T` with two partitions, a group `g` that `c1` and
 /// `c2` join, a stream to `T-0`, brokers 1 and 3 crashing at 10 s.
@@ -106,13 +106,120 @@ fn a_lesson_parses_with_its_scenario_steps_and_questions() {
     );
     let q = l.steps[3].question.as_ref().unwrap();
     assert_eq!(q.kind, QuestionKind::Number { tolerance: 2.0 });
-    let Measure::EventTime { from_ms, unit, .. } = &q.probe.measure else {
+    let Measure::EventTime {
+        from_ms,
+        unit,
+        never,
+        ..
+    } = &q.probe.measure
+    else {
         panic!("event_time")
     };
-    assert_eq!((*from_ms, *unit), (10000, TimeUnit::Seconds));
+    assert_eq!((*from_ms, *unit, *never), (10000, TimeUnit::Seconds, false));
+    assert!(!q.accepts_never());
     assert_eq!(
         q.probe.to_string(),
         r#"event_time of {"epoch":2,"kind":"controller_elected"} after 10.000s, by 30.000s (in s)"#
+    );
+}
+
+#[test]
+fn a_number_question_states_its_tolerance_with_the_unit() {
+    let number = |tolerance: &str, probe: &str| {
+        let text = lesson(&asking(
+            30000,
+            &format!(r#""kind": "number", "tolerance": {tolerance}, "probe": {probe}"#),
+        ));
+        let l = parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        l.steps[0].question.as_ref().unwrap().tolerance().unwrap()
+    };
+    let elected =
+        r#"{"what": "event_time", "from_ms": 10000, "event": {"kind": "controller_elected"}}"#;
+    let t = number("2", elected);
+    assert_eq!(
+        t,
+        Tolerance {
+            amount: 2.0,
+            unit: Some(TimeUnit::Seconds)
+        }
+    );
+    assert_eq!(t.label(Lang::En), "± 2 s");
+    assert_eq!(t.label(Lang::ZhCn), "± 2 秒");
+    assert_eq!(t.to_string(), "± 2 s");
+    assert_eq!(t.accepted(16.585), (14.585, 18.585));
+    let ms = r#"{"what": "event_time", "from_ms": 10000, "unit": "ms", "event": {"kind": "controller_elected"}}"#;
+    assert_eq!(number("250", ms).label(Lang::En), "± 250 ms");
+    assert_eq!(number("250", ms).label(Lang::ZhCn), "± 250 毫秒");
+    let count = r#"{"what": "partition.lost_records", "partition": "T-0"}"#;
+    assert_eq!(number("2.5", count).label(Lang::En), "± 2.5");
+    let epoch = number("0", r#"{"what": "controller_epoch"}"#);
+    assert_eq!(epoch.unit, None);
+    assert_eq!(epoch.label(Lang::En), "exact");
+    assert_eq!(epoch.label(Lang::ZhCn), "精确值");
+    let node = parse(&lesson(&asking(
+        30000,
+        r#""kind": "node", "probe": {"what": "controller"}"#,
+    )))
+    .unwrap();
+    assert_eq!(node.steps[0].question.as_ref().unwrap().tolerance(), None);
+}
+
+#[test]
+fn never_is_an_answer_only_where_the_probe_offers_it() {
+    let never_probe = r#"{"what": "event_time", "never": true, "event": {"kind": "records_lost"}}"#;
+    let l = parse(&lesson(&asking(
+        30000,
+        &format!(r#""kind": "number", "tolerance": 1, "probe": {never_probe}"#),
+    )))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let q = l.steps[0].question.as_ref().unwrap();
+    assert!(q.accepts_never());
+    assert_eq!(
+        q.probe.to_string(),
+        r#"event_time of {"kind":"records_lost"} after 0.000s, by 30.000s (in s, or never)"#
+    );
+    let opt = |v: &str| format!(r#"{{"label": {T}, "value": {v}}}"#);
+    let l = parse(&lesson(&asking(
+        30000,
+        &format!(
+            r#""kind": "choice", "options": [{}, {}], "probe": {never_probe}"#,
+            opt("5"),
+            opt(r#""never""#)
+        ),
+    )))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let QuestionKind::Choice { options } = &l.steps[0].question.as_ref().unwrap().kind else {
+        panic!("a choice")
+    };
+    assert_eq!(options[1].value, Measured::Never);
+    assert_eq!(
+        q_err(
+            30000,
+            &format!(
+                r#""kind": "choice", "options": [{}, {}], "probe": {{"what": "event_time", "event": {{"kind": "records_lost"}}}}"#,
+                opt("5"),
+                opt(r#""never""#)
+            )
+        ),
+        r#"steps[0].question.options[1].value: an option "never" (it does not happen) needs the probe's "never": true"#
+    );
+    assert_eq!(
+        q_err(
+            30000,
+            r#""kind": "number", "tolerance": 1, "probe": {"what": "event_time", "never": "yes", "event": {"kind": "records_lost"}}"#
+        ),
+        r#"steps[0].question.probe.never: must be true ("it does not happen" is an answer) or false, not "yes""#
+    );
+    assert_eq!(
+        q_err(
+            30000,
+            &format!(
+                r#""kind": "choice", "options": [{}, {}], "probe": {{"what": "event_happened", "never": true, "event": {{"kind": "records_lost"}}}}"#,
+                opt("true"),
+                opt("false")
+            )
+        ),
+        "steps[0].question.probe.never: the probe event_happened takes only what, at_ms, event, from_ms"
     );
 }
 

@@ -132,7 +132,7 @@ pub(super) fn parse_probe(
             (&["partition"], partition_probe)
         }
         w if w.starts_with("group.") && PROBES.contains(&w) => (&["group"], group_probe),
-        "event_time" => (&["event", "from_ms", "unit"], event_probe),
+        "event_time" => (&["event", "from_ms", "unit", "never"], event_probe),
         "event_happened" => (&["event", "from_ms"], event_probe),
         other => {
             return Err(LessonError::at(
@@ -322,10 +322,21 @@ fn event_probe(
             ))
         }
     };
+    let never = match map.get("never") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => {
+            return Err(LessonError::at(
+                format!("{place}.never"),
+                format!("must be true (\"it does not happen\" is an answer) or false, not {v}"),
+            ))
+        }
+    };
     Ok(Measure::EventTime {
         event,
         from_ms,
         unit,
+        never,
     })
 }
 
@@ -440,7 +451,8 @@ fn check_name(place: &str, key: &str, v: &Value, names: &Names) -> Result<(), Le
 
 impl std::fmt::Display for Probe {
     /// What the probe measures and when, for people: `partition.isr of orders-0 at 48.000s`,
-    /// `event_time of {"kind":"controller_elected"} after 1.000s, by 25.000s (in s)`.
+    /// `event_time of {"kind":"controller_elected"} after 1.000s, by 25.000s (in s)`, and
+    /// `(in s, or never)` when "it does not happen" is an answer.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let at = fmt_ms(self.at_ms);
         match &self.measure {
@@ -457,12 +469,14 @@ impl std::fmt::Display for Probe {
                 event,
                 from_ms,
                 unit,
+                never,
             } => write!(
                 f,
-                "event_time of {} after {}, by {at} (in {})",
+                "event_time of {} after {}, by {at} (in {}{})",
                 Value::Object(event.clone()),
                 fmt_ms(*from_ms),
-                unit.name()
+                unit.name(),
+                if *never { ", or never" } else { "" }
             ),
             Measure::EventHappened { event, from_ms } => write!(
                 f,

@@ -1,9 +1,10 @@
 //! The teacher's report of a resolved lesson, in English: for each question, the step, the
-//! prompt, the kind and the probe, the answer the run gives and the event that decided it.
+//! prompt, the kind (with a number question's tolerance, `± 2 s`) and the probe, the answer the
+//! run gives and the event that decided it (or the checkpoint, when no event matched).
 //! `kafka-election lesson` prints it; the tests compare it with the golden reports, natively
 //! and in wasm.
 
-use super::{fmt_number, Lang, Lesson, Measured, QuestionKind, Resolution, ValueType};
+use super::{fmt_number, Lang, Lesson, Measured, QuestionKind, Resolution};
 use crate::sim::fmt_ms;
 use std::fmt::Write;
 
@@ -24,15 +25,18 @@ pub fn report(lesson: &Lesson, resolution: &Resolution) -> String {
             continue;
         };
         let Some(q) = &step.question else { continue };
-        let unit = match q.probe.measure.value_type() {
-            ValueType::Time(u) => format!(" {}", u.name()),
-            _ => String::new(),
-        };
+        let unit = q
+            .unit()
+            .map(|u| format!(" {}", u.name()))
+            .unwrap_or_default();
         let answer = match (&q.kind, &r.value) {
             (QuestionKind::Choice { options }, value) => {
                 let i = r.option.unwrap_or_default();
                 let label = options.get(i).map_or("", |o| o.label.get(Lang::En));
                 format!("option {i}, \"{label}\" ({value})")
+            }
+            (QuestionKind::Number { .. }, Measured::Never) => {
+                "never: no matching event by the checkpoint".to_string()
             }
             (QuestionKind::Number { tolerance }, Measured::Number(n)) if *tolerance > 0.0 => {
                 format!(
@@ -45,6 +49,11 @@ pub fn report(lesson: &Lesson, resolution: &Resolution) -> String {
             (QuestionKind::Number { .. }, value) => format!("{value}{unit} (exactly)"),
             (QuestionKind::Node { .. }, value) => value.to_string(),
         };
+        let kind = match q.tolerance() {
+            Some(t) if q.accepts_never() => format!("number question ({t}, or never)"),
+            Some(t) => format!("number question ({t})"),
+            None => format!("{} question", q.kind.name()),
+        };
         let _ = writeln!(out);
         let _ = writeln!(
             out,
@@ -53,7 +62,7 @@ pub fn report(lesson: &Lesson, resolution: &Resolution) -> String {
             fmt_ms(step.at_ms),
             q.prompt.get(Lang::En)
         );
-        let _ = writeln!(out, "  {} question, probe {}", q.kind.name(), q.probe);
+        let _ = writeln!(out, "  {kind}, probe {}", q.probe);
         let _ = writeln!(out, "  answer: {answer}");
         match &r.decider {
             Some(d) => {
@@ -69,6 +78,13 @@ pub fn report(lesson: &Lesson, resolution: &Resolution) -> String {
                     let _ = writeln!(out, "  decided by event {}:", d.index);
                 }
                 let _ = writeln!(out, "  {}", d.event.line());
+            }
+            None if q.probe.measure.is_event_probe() => {
+                let _ = writeln!(
+                    out,
+                    "  decided at the checkpoint, {}: no matching event by then",
+                    fmt_ms(r.at_ms)
+                );
             }
             None => {
                 let _ = writeln!(out, "  decided by no single event");

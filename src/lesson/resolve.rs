@@ -79,7 +79,7 @@ impl Lesson {
 /// Checks that the question can tell the run's answer from the wrong ones: a choice has
 /// exactly one option with it (its index is returned); a number question's tolerance does not
 /// reach the answer that nothing happened (0), or the answer that something did (1) when it is
-/// 0.
+/// 0. A number question whose answer is "never" has no number to reach.
 fn check_answer(place: &str, q: &Question, value: &Measured) -> Result<Option<usize>, LessonError> {
     match &q.kind {
         QuestionKind::Choice { options } => {
@@ -96,6 +96,7 @@ fn check_answer(place: &str, q: &Question, value: &Measured) -> Result<Option<us
             })?;
             Ok(Some(i))
         }
+        QuestionKind::Number { .. } if *value == Measured::Never => Ok(None),
         QuestionKind::Number { tolerance } => {
             let Measured::Number(n) = value else {
                 return Err(LessonError::at(
@@ -130,9 +131,11 @@ fn check_answer(place: &str, q: &Question, value: &Measured) -> Result<Option<us
 
 /// Grades a learner's answer to `question` against its resolved answer (`resolved`, from
 /// [`Lesson::resolve`] for the same question). A number is right within the question's
-/// tolerance (inclusive); a choice when it is the option with the run's answer; a click when
-/// it is the broker. An answer of the wrong kind, an option or a broker that does not exist,
-/// or a number that is not finite is an error.
+/// tolerance (inclusive), "it does not happen" ([`Answer::Never`]) when the run's answer is
+/// [`Measured::Never`]; a choice when it is the option with the run's answer; a click when it
+/// is the broker. An answer of the wrong kind (including "it does not happen" to a question
+/// whose probe does not offer it), an option or a broker that does not exist, or a number that
+/// is not finite is an error.
 pub fn grade(question: &Question, answer: &Answer, resolved: &Resolved) -> Result<Grade, String> {
     let correct = match (&question.kind, answer) {
         (QuestionKind::Choice { options }, Answer::Choice(i)) => {
@@ -153,6 +156,15 @@ pub fn grade(question: &Question, answer: &Answer, resolved: &Resolved) -> Resul
                 _ => false,
             }
         }
+        (QuestionKind::Number { .. }, Answer::Never) => {
+            if !question.accepts_never() {
+                return Err(
+                    "this question has no \"it does not happen\" answer: answer with a number"
+                        .to_string(),
+                );
+            }
+            resolved.value == Measured::Never
+        }
         (QuestionKind::Node { brokers }, Answer::Node(b)) => {
             if !brokers.contains(b) {
                 return Err(format!("there is no broker {b} in the lesson's cluster"));
@@ -169,6 +181,7 @@ pub fn grade(question: &Question, answer: &Answer, resolved: &Resolved) -> Resul
                 Answer::Choice(_) => "an option",
                 Answer::Number(_) => "a number",
                 Answer::Node(_) => "a broker",
+                Answer::Never => "\"it does not happen\"",
             };
             return Err(format!(
                 "a {} question is answered with {expects}, not {got}",
@@ -181,5 +194,6 @@ pub fn grade(question: &Question, answer: &Answer, resolved: &Resolved) -> Resul
         expected: resolved.value.clone(),
         expected_option: resolved.option,
         event: resolved.decider.as_ref().map(|d| d.index),
+        decided_at_ms: resolved.decided_at_ms(),
     })
 }

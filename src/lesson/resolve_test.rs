@@ -2,7 +2,7 @@
 //! questions a run cannot decide, and grading answers.
 
 use super::parse_test::{asking, lesson, lesson_over, T};
-use super::{grade, load, parse, Answer, Measured, Resolution};
+use super::{grade, load, never_label, parse, report, Answer, Lang, Measured, Resolution};
 
 /// Parses and resolves; panics with the message when either fails.
 fn resolve(text: &str) -> Resolution {
@@ -269,7 +269,7 @@ fn a_question_the_run_cannot_decide_is_refused() {
             30000,
             r#""kind": "number", "tolerance": 1, "probe": {"what": "event_time", "event": {"kind": "controller_elected", "epoch": 3}}"#
         ),
-        r#"steps[0].question.probe: no event matching {"epoch":3,"kind":"controller_elected"} happened after 0 ms and by 30000 ms, so the run gives no time: the run cannot decide the answer"#
+        r#"steps[0].question.probe: no event matching {"epoch":3,"kind":"controller_elected"} happened after 0 ms and by 30000 ms, so the run gives no time (when "it does not happen" is the answer, give the probe "never": true): the run cannot decide the answer"#
     );
     let seen = format!(
         r#"{{"at_ms": 30000, "text": {T}}}, {}"#,
@@ -362,5 +362,82 @@ fn grading_compares_with_the_run_within_the_tolerance() {
     assert_eq!(
         grade(q(1), &Answer::Node(2), a(1)).unwrap_err(),
         "a number question is answered with a number, not a broker"
+    );
+}
+
+#[test]
+fn never_is_the_answer_when_nothing_matches_by_the_checkpoint() {
+    // SCENARIO: T-0 streams with acks=1 and loses nothing; broker 2 becomes controller at
+    // 27.533 s.
+    let never = |event: &str| {
+        format!(
+            r#""kind": "number", "tolerance": 2, "probe": {{"what": "event_time", "from_ms": 10000, "never": true, "event": {event}}}"#
+        )
+    };
+    let text = lesson(
+        &[
+            asking(30000, &never(r#"{"kind": "controller_elected", "epoch": 2}"#)),
+            asking(31000, &never(r#"{"kind": "records_lost", "partition": "T-0"}"#)),
+            asking(
+                32000,
+                &format!(
+                    r#""kind": "choice", "options": [{{"label": {T}, "value": 3}}, {{"label": {T}, "value": "never"}}], "probe": {{"what": "event_time", "from_ms": 31000, "never": true, "event": {{"kind": "records_lost"}}}}"#
+                ),
+            ),
+        ]
+        .join(","),
+    );
+    let (l, r) = load(&text).unwrap_or_else(|e| panic!("{e}"));
+    let q = |s: usize| l.steps[s].question.as_ref().unwrap();
+    let a = |s: usize| r.for_step(s).unwrap();
+    // When the event does happen, it is a number like any other, and never is wrong.
+    assert_eq!(a(0).value, Measured::Number(17.533));
+    assert_eq!(a(0).decided_at_ms(), 27533);
+    assert!(!grade(q(0), &Answer::Never, a(0)).unwrap().correct);
+    let graded = grade(q(0), &Answer::Number(18.0), a(0)).unwrap();
+    assert!(graded.correct);
+    assert_eq!(graded.decided_at_ms, 27533);
+    // Nothing is lost: the answer is never, decided by the checkpoint.
+    assert_eq!(a(1).value, Measured::Never);
+    assert_eq!(a(1).decider, None);
+    assert_eq!(a(1).decided_at_ms(), 31000, "the checkpoint decides it");
+    assert_eq!(a(1).value.label(Lang::ZhCn, None), never_label(Lang::ZhCn));
+    assert_eq!(never_label(Lang::ZhCn), "不会发生");
+    assert_eq!(a(1).value.to_string(), "never");
+    let right = grade(q(1), &Answer::Never, a(1)).unwrap();
+    assert!(right.correct);
+    assert_eq!((right.event, right.decided_at_ms), (None, 31000));
+    assert!(!grade(q(1), &Answer::Number(0.0), a(1)).unwrap().correct);
+    assert!(!grade(q(1), &Answer::Number(20.0), a(1)).unwrap().correct);
+    assert_eq!(
+        a(2).option,
+        Some(1),
+        "the option \"never\" is the right one"
+    );
+    assert_eq!(
+        grade(q(2), &Answer::Never, a(2)).unwrap_err(),
+        "a choice question is answered with one of its options, not \"it does not happen\""
+    );
+    let report = report(&l, &r);
+    assert!(
+        report.contains(
+            "  number question (± 2 s, or never), probe event_time of {\"kind\":\"records_lost\",\"partition\":\"T-0\"} after 10.000s, by 31.000s (in s, or never)\n  answer: never: no matching event by the checkpoint\n  decided at the checkpoint, 31.000s: no matching event by then\n"
+        ),
+        "{report}"
+    );
+    // A question without "never" is not answered that way.
+    let plain = lesson(&asking(
+        30000,
+        r#""kind": "number", "tolerance": 2, "probe": {"what": "event_time", "from_ms": 10000, "event": {"kind": "controller_elected", "epoch": 2}}"#,
+    ));
+    let (l, r) = load(&plain).unwrap();
+    assert_eq!(
+        grade(
+            l.steps[0].question.as_ref().unwrap(),
+            &Answer::Never,
+            r.for_step(0).unwrap()
+        )
+        .unwrap_err(),
+        "this question has no \"it does not happen\" answer: answer with a number"
     );
 }
