@@ -8,7 +8,9 @@
 //! glossary's words (`www/i18n/glossary.json`). A key the catalogue lacks falls back to
 //! English on the page (and is named in the console once); nothing panics.
 //!
-//! The event log's sentences and causes are not here: they are the core's, in English.
+//! The event log's sentences are not here: they are the core's, in English. The causes are
+//! ([`msg_causes`]): each cause renders its sentence from its figures in the reader's language
+//! (`Cause::render`), and its English one for the command line.
 
 /// Declares messages as constants (`NAME = "English";`) and `ALL`, every one of them in the
 /// order written.
