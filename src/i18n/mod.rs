@@ -273,6 +273,32 @@ impl Tr {
 #[cfg(test)]
 mod tests;
 
+/// For the unit tests of what the page renders: the Chinese catalogue of
+/// `www/i18n/zh-CN.json`, and a check of a text rendered with it.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Catalogue, Lang, Tr};
+    use std::rc::Rc;
+
+    /// Chinese words, from the catalogue the page fetches.
+    pub(crate) fn zh() -> Tr {
+        let c = Catalogue::parse(include_str!("../../www/i18n/zh-CN.json"))
+            .expect("www/i18n/zh-CN.json reads");
+        Tr::new(Lang::ZhCn, Some(Rc::new(c)))
+    }
+
+    /// `zh`, rendered in Chinese, has every placeholder filled, has Chinese, and is not the
+    /// English `en` (which a key missing from the catalogue falls back to).
+    pub(crate) fn assert_chinese(zh: &str, en: &str) {
+        assert!(!zh.contains('{'), "a placeholder is unfilled: {zh}");
+        assert_ne!(zh, en, "still English");
+        assert!(
+            zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "no Chinese: {zh}"
+        );
+    }
+}
+
 /// How a piece of a message is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Span {

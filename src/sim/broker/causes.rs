@@ -204,8 +204,10 @@ mod tests {
             (BrokerCause::ResignsOnExpiry, "its ZooKeeper session expired: ZooKeeperClient fails the requests of the old session and the Expire event resigns the controller (onControllerResignation) before the new session is made (beforeInitializingSession, from 1.1)".into()),
             (BrokerCause::ResignsOnShutdown, "the controller is shutting down (KafkaController.shutdown)".into()),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -41,8 +41,10 @@ mod tests {
             (ConsumerCause::CrashAction, "crash_consumer action: no LeaveGroup, no more heartbeats; the coordinator notices only when session.timeout.ms passes"),
             (ConsumerCause::CoordinatorFound, "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets"),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -20,8 +20,10 @@ fn every_epoch_bump_renders_its_words() {
         (EpochBump::ReassignmentLeaderStays { tp: tp(), target: vec![1, 4] }, "every target replica of T-0 is in the ISR: the replica list becomes the target [1, 4] and the leader, already in it, stays; the leader epoch is bumped so the leader stops counting the replicas being removed (KafkaController.moveReassignedPartitionLeaderIfRequired)"),
         (EpochBump::ReassignmentLeader { tp: tp(), target: vec![4, 5] }, "every target replica of T-0 is in the ISR, but the leader is not one of the target [4, 5] (or is dead): the first live, in-sync target replica leads (ReassignPartitionLeaderElectionStrategy); the ISR is unchanged until the removed replicas leave it"),
     ];
+    let zh = crate::i18n::testing::zh();
     for (why, text) in cases {
         assert_eq!(why.english(), text, "{why:?}");
+        crate::i18n::testing::assert_chinese(&why.render(&zh), &why.english());
         assert_eq!(
             ControllerCause::EpochBumped { why }.english(),
             format!("{text}; leader epoch +1")
@@ -68,7 +70,9 @@ fn every_controller_cause_renders_its_sentence() {
         (offline(OfflineWhy::Reassignment, Offlined::Follower), "reassignment: a replica being removed goes to OfflineReplica and leaves the ISR: the controller removes it from the ISR; leader epoch +1".into()),
         (ControllerCause::AlterPartitionWritten, "AlterPartition from the leader (KIP-497): the controller writes the new ISR; the leader epoch stays".into()),
     ];
+    let zh = crate::i18n::testing::zh();
     for (cause, text) in cases {
         assert_eq!(cause.english(), text, "{cause:?}");
+        crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
     }
 }

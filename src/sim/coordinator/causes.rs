@@ -260,8 +260,10 @@ mod tests {
             (CoordinatorCause::AssignmentStored { assignor: "range".into(), tp: tp.clone() }, "the leader's range assignment was written to __consumer_offsets-7 and committed; SyncGroup hands each member its part".into()),
             (CoordinatorCause::CoordinatorMoved { broker: 2, tp }, "broker 2 now leads __consumer_offsets-7, so it coordinates the group: it loads the group as stored there (same state, generation, leader and members) and gives every member a fresh session deadline, so there is no rebalance".into()),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

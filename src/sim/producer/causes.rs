@@ -316,8 +316,10 @@ mod tests {
             (ProduceError::BatchExpired, "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1)"),
             (ProduceError::Other, "the request failed"),
         ];
+        let zh = crate::i18n::testing::zh();
         for (error, text) in cases {
             assert_eq!(error.english(), text, "{error:?}");
+            crate::i18n::testing::assert_chinese(&error.render(&zh), &error.english());
         }
     }
 
@@ -338,8 +340,10 @@ mod tests {
             (ProducerCause::SentAgainAcksZero { leader: 3 }, "acks=0: a batch went out to leader 3 again, which is all the producer learns".into()),
             (ProducerCause::OffsetsGone { leader: 2, leader_epoch: 5, acked_epoch: 4 }, "leader 2 (leader epoch 5) does not hold these offsets from leader epoch 4".into()),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -167,8 +167,10 @@ mod tests {
             (ReplicationCause::DuplicateDropped { producer_id: 1000, sequence: 7, first_epoch: 2 }, "enable.idempotence=true: the batch (producer id 1000, sequence 7) is already in the log, written in leader epoch 2; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)"),
             (ReplicationCause::DuplicateWritten, "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice"),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -77,8 +77,10 @@ mod tests {
             (WorldCause::DeleteControllerAction, "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first"),
             (WorldCause::MonitorCheck, "the safety monitor checks every invariant after every step"),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -66,8 +66,10 @@ mod tests {
                 "the ZooKeeper server answers that the session expired",
             ),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -116,8 +116,10 @@ mod tests {
                 "ZooKeeper expired the session on request (expire_session)",
             ),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }
