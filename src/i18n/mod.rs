@@ -8,7 +8,9 @@
 //! glossary's words (`www/i18n/glossary.json`). A key the catalogue lacks falls back to
 //! English on the page (and is named in the console once); nothing panics.
 //!
-//! The event log's sentences and causes are not here: they are the core's, in English.
+//! The event log's sentences are not here: they are the core's, in English. The causes are
+//! ([`msg_causes`]): each cause renders its sentence from its figures in the reader's language
+//! (`Cause::render`), and its English one for the command line.
 
 /// Declares messages as constants (`NAME = "English";`) and `ALL`, every one of them in the
 /// order written.
@@ -270,6 +272,32 @@ impl Tr {
 
 #[cfg(test)]
 mod tests;
+
+/// For the unit tests of what the page renders: the Chinese catalogue of
+/// `www/i18n/zh-CN.json`, and a check of a text rendered with it.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Catalogue, Lang, Tr};
+    use std::rc::Rc;
+
+    /// Chinese words, from the catalogue the page fetches.
+    pub(crate) fn zh() -> Tr {
+        let c = Catalogue::parse(include_str!("../../www/i18n/zh-CN.json"))
+            .expect("www/i18n/zh-CN.json reads");
+        Tr::new(Lang::ZhCn, Some(Rc::new(c)))
+    }
+
+    /// `zh`, rendered in Chinese, has every placeholder filled, has Chinese, and is not the
+    /// English `en` (which a key missing from the catalogue falls back to).
+    pub(crate) fn assert_chinese(zh: &str, en: &str) {
+        assert!(!zh.contains('{'), "a placeholder is unfilled: {zh}");
+        assert_ne!(zh, en, "still English");
+        assert!(
+            zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "no Chinese: {zh}"
+        );
+    }
+}
 
 /// How a piece of a message is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

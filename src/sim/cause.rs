@@ -1,7 +1,8 @@
 //! Causes: why each event happened, as a value. A cause names the rule, and the settings and
-//! figures that drove it (`ZkClientCause::ReadTimeout { read_timeout_ms: 4000 }`); its English
-//! sentence is rendered from it ([`Cause::english`]), so that a page can render the same cause
-//! in another language from the same figures.
+//! figures that drove it (`ZkClientCause::ReadTimeout { read_timeout_ms: 4000 }`); its sentence
+//! is rendered from it in the reader's language ([`Cause::render`], with the messages of
+//! `crate::i18n::msg_causes`), and its English one ([`Cause::english`]) is what the command
+//! line, the golden traces and JSON print.
 //!
 //! Each role keeps its causes in a small types file of its own, beside its code: the ZooKeeper
 //! server's ([`super::zookeeper::causes`]) and client's ([`super::zk_client::causes`]); a
@@ -10,8 +11,8 @@
 //! coordinator ([`super::coordinator::causes`]); a consumer's ([`super::consumer::causes`]); the
 //! producer's ([`super::producer::causes`]); the world's ([`super::world::causes`]).
 //! This module wraps them in one [`Cause`], which the output type ([`super::message::Out`]) and
-//! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types,
-//! so every role can name its causes without an import circle.
+//! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types
+//! and the messages, so every role can name its causes without an import circle.
 //!
 //! In JSON a cause is its English sentence, a string.
 
@@ -24,6 +25,7 @@ use super::replication::causes::ReplicationCause;
 use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zookeeper::causes::ZkCause;
+use crate::i18n::Tr;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -53,16 +55,22 @@ pub enum Cause {
 impl Cause {
     /// The English sentence: the rule, and where one drives it the setting, with its figures.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language, from the same figures: the English one for
+    /// [`Tr::en`], the Chinese catalogue's for Chinese.
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            Cause::ZooKeeper(c) => c.english(),
-            Cause::ZkClient(c) => c.english(),
-            Cause::Broker(c) => c.english(),
-            Cause::Controller(c) => c.english(),
-            Cause::Replication(c) => c.english(),
-            Cause::Coordinator(c) => c.english(),
-            Cause::Consumer(c) => c.english(),
-            Cause::Producer(c) => c.english(),
-            Cause::World(c) => c.english(),
+            Cause::ZooKeeper(c) => c.render(tr),
+            Cause::ZkClient(c) => c.render(tr),
+            Cause::Broker(c) => c.render(tr),
+            Cause::Controller(c) => c.render(tr),
+            Cause::Replication(c) => c.render(tr),
+            Cause::Coordinator(c) => c.render(tr),
+            Cause::Consumer(c) => c.render(tr),
+            Cause::Producer(c) => c.render(tr),
+            Cause::World(c) => c.render(tr),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! requests (`ReplicaManager`), its controlled shutdown (`KafkaServer.controlledShutdown`), and
 //! the broker-side reasons its controller role resigns.
 
+use crate::i18n::{msg_causes as m, Tr};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
 
@@ -97,19 +98,28 @@ pub enum ShutdownNext {
 impl ShutdownFailure {
     /// The English words.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The words in `tr`'s language (an error is its name, as Kafka writes it).
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            ShutdownFailure::NoAnswer { socket_timeout_ms } => format!(
-                "no answer within controller.socket.timeout.ms ({socket_timeout_ms} ms)"
+            ShutdownFailure::NoAnswer { socket_timeout_ms } => tr.f(
+                m::CAUSE_BROKER_SHUTDOWN_NO_ANSWER,
+                &[("socket_timeout_ms", socket_timeout_ms)],
             ),
-            ShutdownFailure::NoController => "no controller is known".to_string(),
-            ShutdownFailure::LeadershipsLeft { partitions } => format!(
-                "the controller could not move leadership of {} elsewhere (no other live in-sync replica)",
-                partitions
+            ShutdownFailure::NoController => tr.t(m::CAUSE_BROKER_SHUTDOWN_NO_CONTROLLER),
+            ShutdownFailure::LeadershipsLeft { partitions } => {
+                let partitions = partitions
                     .iter()
                     .map(|tp| tp.to_string())
                     .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+                    .join(", ");
+                tr.f(
+                    m::CAUSE_BROKER_SHUTDOWN_LEADERSHIPS_LEFT,
+                    &[("partitions", &partitions)],
+                )
+            }
             ShutdownFailure::Error { error } => error.to_string(),
         }
     }
@@ -118,42 +128,49 @@ impl ShutdownFailure {
 impl BrokerCause {
     /// The English sentence.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            BrokerCause::Paused => "the process freezes (a long garbage-collection pause): no heartbeats, no work".to_string(),
-            BrokerCause::Resumed => "the pause is over; the process still holds the state it had before it froze".to_string(),
-            BrokerCause::RegisteredAtStartup => "startup: registerBroker creates the ephemeral /brokers/ids/N; its czxid is the broker epoch (KIP-380)".to_string(),
-            BrokerCause::RegisteredAfterExpiry => "new session after expiry: the broker creates /brokers/ids/N again (RegisterBrokerAndReelect from 1.1, KafkaHealthCheck's handleNewSession in 0.10), so the broker epoch grows".to_string(),
-            BrokerCause::RegisteredOwnSession => "the reply to its create of /brokers/ids/N was lost with the connection; sent again after the reconnect, the create met NODEEXISTS, but the znode's ephemeral owner is the broker's own session, so it is registered (checkedEphemeralCreate)".to_string(),
+            BrokerCause::Paused => tr.t(m::CAUSE_BROKER_PAUSED),
+            BrokerCause::Resumed => tr.t(m::CAUSE_BROKER_RESUMED),
+            BrokerCause::RegisteredAtStartup => tr.t(m::CAUSE_BROKER_REGISTERED_AT_STARTUP),
+            BrokerCause::RegisteredAfterExpiry => tr.t(m::CAUSE_BROKER_REGISTERED_AFTER_EXPIRY),
+            BrokerCause::RegisteredOwnSession => tr.t(m::CAUSE_BROKER_REGISTERED_OWN_SESSION),
             BrokerCause::StartFailedZnodeHeld {
                 broker,
                 session_timeout_ms,
-            } => format!(
-                "/brokers/ids/{broker} still belongs to the previous process's ZooKeeper session, which lives until zookeeper.session.timeout.ms ({session_timeout_ms} ms) passes without heartbeats (NODEEXISTS)"
+            } => tr.f(
+                m::CAUSE_BROKER_START_FAILED_ZNODE_HELD,
+                &[
+                    ("broker", broker),
+                    ("session_timeout_ms", session_timeout_ms),
+                ],
             ),
-            BrokerCause::StaleControllerEpoch => "a request from an older controller epoch than the broker has seen is refused: this fences zombie controllers".to_string(),
-            BrokerCause::StaleBrokerEpoch => "the request was meant for an earlier registration of this broker (broker epoch, KIP-380)".to_string(),
-            BrokerCause::MetadataFromController => "a request from the controller; brokers learn the controller epoch only from requests".to_string(),
-            BrokerCause::ShutdownRequested => "controlled shutdown: the broker asks the controller to move its leaderships before it stops".to_string(),
+            BrokerCause::StaleControllerEpoch => tr.t(m::CAUSE_BROKER_STALE_CONTROLLER_EPOCH),
+            BrokerCause::StaleBrokerEpoch => tr.t(m::CAUSE_BROKER_STALE_BROKER_EPOCH),
+            BrokerCause::MetadataFromController => tr.t(m::CAUSE_BROKER_METADATA_FROM_CONTROLLER),
+            BrokerCause::ShutdownRequested => tr.t(m::CAUSE_BROKER_SHUTDOWN_REQUESTED),
             BrokerCause::ShutdownFailed { why, next } => {
-                let why = why.english();
+                let why = why.render(tr);
                 match next {
-                    ShutdownNext::RetryAfter { backoff_ms } => format!(
-                        "{why}; retrying after controlled.shutdown.retry.backoff.ms ({backoff_ms} ms)"
+                    ShutdownNext::RetryAfter { backoff_ms } => tr.f(
+                        m::CAUSE_BROKER_SHUTDOWN_RETRY,
+                        &[("why", &why), ("backoff_ms", backoff_ms)],
                     ),
-                    ShutdownNext::GiveUp { max_retries } => format!(
-                        "{why}; all controlled.shutdown.max.retries ({max_retries}) attempts are used up, so the broker stops without a controlled shutdown"
+                    ShutdownNext::GiveUp { max_retries } => tr.f(
+                        m::CAUSE_BROKER_SHUTDOWN_GIVE_UP,
+                        &[("why", &why), ("max_retries", max_retries)],
                     ),
                 }
             }
-            BrokerCause::Stopped => {
-                "the broker process exits after closing its ZooKeeper session".to_string()
-            }
-            BrokerCause::ZombieResigns => "the controller handles its session expiry only after the ZooKeeper client (I0Itec zkclient) re-created the session and the event it was handling finished with its writes on it (0.10: SessionExpirationListener.handleNewSession waits for the controllerLock)".to_string(),
-            BrokerCause::ResignsOnNewSession => "its ZooKeeper session expired and it had no unfinished ZooKeeper work: the new session's handleNewSession resigns it (onControllerResignation)".to_string(),
-            BrokerCause::ResignsOnExpiry => "its ZooKeeper session expired: ZooKeeperClient fails the requests of the old session and the Expire event resigns the controller (onControllerResignation) before the new session is made (beforeInitializingSession, from 1.1)".to_string(),
-            BrokerCause::ResignsOnShutdown => {
-                "the controller is shutting down (KafkaController.shutdown)".to_string()
-            }
+            BrokerCause::Stopped => tr.t(m::CAUSE_BROKER_STOPPED),
+            BrokerCause::ZombieResigns => tr.t(m::CAUSE_BROKER_ZOMBIE_RESIGNS),
+            BrokerCause::ResignsOnNewSession => tr.t(m::CAUSE_BROKER_RESIGNS_ON_NEW_SESSION),
+            BrokerCause::ResignsOnExpiry => tr.t(m::CAUSE_BROKER_RESIGNS_ON_EXPIRY),
+            BrokerCause::ResignsOnShutdown => tr.t(m::CAUSE_BROKER_RESIGNS_ON_SHUTDOWN),
         }
     }
 }
@@ -187,8 +204,10 @@ mod tests {
             (BrokerCause::ResignsOnExpiry, "its ZooKeeper session expired: ZooKeeperClient fails the requests of the old session and the Expire event resigns the controller (onControllerResignation) before the new session is made (beforeInitializingSession, from 1.1)".into()),
             (BrokerCause::ResignsOnShutdown, "the controller is shutting down (KafkaController.shutdown)".into()),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

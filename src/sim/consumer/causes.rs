@@ -1,6 +1,8 @@
 //! A consumer's causes: the actions that end it (`KafkaConsumer.close` sends LeaveGroup; a
 //! crash sends nothing) and the coordinator it finds (`FindCoordinator`).
 
+use crate::i18n::{msg_causes as m, Tr};
+
 /// Why a consumer did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConsumerCause {
@@ -15,12 +17,16 @@ pub enum ConsumerCause {
 impl ConsumerCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        match self {
-            ConsumerCause::LeaveAction => "leave action: the consumer closes and sends LeaveGroup, so the coordinator need not wait for its session to expire",
-            ConsumerCause::CrashAction => "crash_consumer action: no LeaveGroup, no more heartbeats; the coordinator notices only when session.timeout.ms passes",
-            ConsumerCause::CoordinatorFound => "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets",
-        }
-        .to_string()
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
+        tr.t(match self {
+            ConsumerCause::LeaveAction => m::CAUSE_CONSUMER_LEAVE_ACTION,
+            ConsumerCause::CrashAction => m::CAUSE_CONSUMER_CRASH_ACTION,
+            ConsumerCause::CoordinatorFound => m::CAUSE_CONSUMER_COORDINATOR_FOUND,
+        })
     }
 }
 
@@ -35,8 +41,10 @@ mod tests {
             (ConsumerCause::CrashAction, "crash_consumer action: no LeaveGroup, no more heartbeats; the coordinator notices only when session.timeout.ms passes"),
             (ConsumerCause::CoordinatorFound, "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets"),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -4,6 +4,7 @@
 //! delays (`prepareRebalance`, `InitialDelayedJoin`, KIP-134), the stored assignment, and a
 //! coordinator moving with the leadership of its `__consumer_offsets` partition.
 
+use crate::i18n::{msg_causes as m, Tr};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
 
@@ -47,12 +48,17 @@ pub struct MapHead {
 impl MapHead {
     /// The English words.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The words in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
         let MapHead {
             kafka,
             scala,
             head_option,
             walk,
-            member: name,
+            member,
             bucket,
             buckets,
             hash,
@@ -63,23 +69,25 @@ impl MapHead {
         } else {
             "members.keys.head"
         };
-        let build = format!(
-            "Kafka {kafka}'s Scala {scala} build takes {head} of its mutable.HashMap of member ids"
-        );
-        match walk {
-            MapWalk::Scala213 => format!(
-                "{build}, which walks its buckets from 0 up (bucket = hash & (buckets - 1), hash = h ^ (h >>> 16) of String.hashCode h) and each bucket by ascending hash: {name} is in bucket {bucket} of {buckets} (hash {hash:#010x}, from String.hashCode {code:#010x})"
-            ),
-            MapWalk::HashTable { doubled } => format!(
-                "{build}, a HashTable that walks its buckets from the last down (bucket = the top {} bits of the improved hash rotateRight(byteswap32(String.hashCode), 4)) and each bucket newest first{}: {name} is in bucket {bucket} of {buckets}, the highest holding a member (improved hash {hash:#010x}, from String.hashCode {code:#010x})",
-                buckets.trailing_zeros(),
-                if *doubled {
-                    " (each doubling of the table reversed the order within a bucket)"
-                } else {
-                    ""
-                }
-            ),
-        }
+        let msg = match walk {
+            MapWalk::Scala213 => m::CAUSE_MAP_HEAD_SCALA_213,
+            MapWalk::HashTable { doubled: false } => m::CAUSE_MAP_HEAD_HASH_TABLE,
+            MapWalk::HashTable { doubled: true } => m::CAUSE_MAP_HEAD_HASH_TABLE_DOUBLED,
+        };
+        tr.f(
+            msg,
+            &[
+                ("kafka", kafka),
+                ("scala", scala),
+                ("head", &head),
+                ("bits", &buckets.trailing_zeros()),
+                ("member", member),
+                ("bucket", bucket),
+                ("buckets", buckets),
+                ("hash", &format!("{hash:#010x}")),
+                ("code", &format!("{code:#010x}")),
+            ],
+        )
     }
 }
 
@@ -155,47 +163,62 @@ pub enum CoordinatorCause {
 impl CoordinatorCause {
     /// The English sentence.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            CoordinatorCause::MemberAdded => "JoinGroup: the coordinator adds the member (its id is the client id plus a random UUID)".to_string(),
-            CoordinatorCause::FirstMemberLeads => "the first member added to the group leads (GroupMetadata.add: there was no leader yet)".to_string(),
+            CoordinatorCause::MemberAdded => tr.t(m::CAUSE_COORD_MEMBER_ADDED),
+            CoordinatorCause::FirstMemberLeads => tr.t(m::CAUSE_COORD_FIRST_MEMBER_LEADS),
             CoordinatorCause::LeaderLeft {
                 left,
                 head,
                 order,
                 by_join,
-            } => format!(
-                "leader {left} left; {}, so the map yields {} in that order; by join order {by_join} would lead",
-                head.english(),
-                order.join(", "),
+            } => tr.f(
+                m::CAUSE_COORD_LEADER_LEFT,
+                &[
+                    ("left", left),
+                    ("head", &head.render(tr)),
+                    ("order", &order.join(", ")),
+                    ("by_join", by_join),
+                ],
             ),
-            CoordinatorCause::LeftCleanly => "LeaveGroup: the consumer left cleanly".to_string(),
-            CoordinatorCause::SessionExpired { session_timeout_ms } => format!(
-                "session expired: no heartbeat within session.timeout.ms ({session_timeout_ms} ms)"
+            CoordinatorCause::LeftCleanly => tr.t(m::CAUSE_COORD_LEFT_CLEANLY),
+            CoordinatorCause::SessionExpired { session_timeout_ms } => tr.f(
+                m::CAUSE_COORD_SESSION_EXPIRED,
+                &[("session_timeout_ms", session_timeout_ms)],
             ),
-            CoordinatorCause::DidNotRejoin => "it did not rejoin within the rebalance timeout (max.poll.interval.ms)".to_string(),
-            CoordinatorCause::NoInitialDelay => "Kafka 0.10 has no initial rebalance delay (KIP-134 came in 0.11): the join completes as soon as every member has joined, here at once; a later member starts another rebalance".to_string(),
-            CoordinatorCause::EveryMemberRejoins => "every member must rejoin (JoinGroup) before the new generation starts; max.poll.interval.ms bounds the wait".to_string(),
-            CoordinatorCause::InitialDelayNewGroup { delay_ms } => format!(
-                "a brand-new group (generation 0) waits group.initial.rebalance.delay.ms ({delay_ms} ms) for more members, and another delay (up to max.poll.interval.ms in all) each time a new member arrived during the last one, then completes the join"
+            CoordinatorCause::DidNotRejoin => tr.t(m::CAUSE_COORD_DID_NOT_REJOIN),
+            CoordinatorCause::NoInitialDelay => tr.t(m::CAUSE_COORD_NO_INITIAL_DELAY),
+            CoordinatorCause::EveryMemberRejoins => tr.t(m::CAUSE_COORD_EVERY_MEMBER_REJOINS),
+            CoordinatorCause::InitialDelayNewGroup { delay_ms } => tr.f(
+                m::CAUSE_COORD_INITIAL_DELAY_NEW_GROUP,
+                &[("delay_ms", delay_ms)],
             ),
             CoordinatorCause::InitialDelayExtendedOnce {
                 generation,
                 delay_ms,
-            } => format!(
-                "an emptied group (generation {generation}) waits group.initial.rebalance.delay.ms ({delay_ms} ms), then completes the join with the members that came; only a brand-new group's delay is extended, but the new-member flag left set by its generation-0 delay extends this one once more"
+            } => tr.f(
+                m::CAUSE_COORD_INITIAL_DELAY_EXTENDED_ONCE,
+                &[("generation", generation), ("delay_ms", delay_ms)],
             ),
             CoordinatorCause::InitialDelayOnce {
                 generation,
                 delay_ms,
-            } => format!(
-                "an emptied group (generation {generation}) waits group.initial.rebalance.delay.ms ({delay_ms} ms) once, then completes the join with the members that came: only a brand-new group (generation 0) extends the delay while members keep arriving"
+            } => tr.f(
+                m::CAUSE_COORD_INITIAL_DELAY_ONCE,
+                &[("generation", generation), ("delay_ms", delay_ms)],
             ),
-            CoordinatorCause::EmptyAfterRebalance => "the rebalance completed with no members: the group is Empty, and the generation still moves on".to_string(),
-            CoordinatorCause::AssignmentStored { assignor, tp } => format!(
-                "the leader's {assignor} assignment was written to {tp} and committed; SyncGroup hands each member its part"
+            CoordinatorCause::EmptyAfterRebalance => tr.t(m::CAUSE_COORD_EMPTY_AFTER_REBALANCE),
+            CoordinatorCause::AssignmentStored { assignor, tp } => tr.f(
+                m::CAUSE_COORD_ASSIGNMENT_STORED,
+                &[("assignor", assignor), ("tp", tp)],
             ),
-            CoordinatorCause::CoordinatorMoved { broker, tp } => format!(
-                "broker {broker} now leads {tp}, so it coordinates the group: it loads the group as stored there (same state, generation, leader and members) and gives every member a fresh session deadline, so there is no rebalance"
+            CoordinatorCause::CoordinatorMoved { broker, tp } => tr.f(
+                m::CAUSE_COORD_COORDINATOR_MOVED,
+                &[("broker", broker), ("tp", tp)],
             ),
         }
     }
@@ -237,8 +260,10 @@ mod tests {
             (CoordinatorCause::AssignmentStored { assignor: "range".into(), tp: tp.clone() }, "the leader's range assignment was written to __consumer_offsets-7 and committed; SyncGroup hands each member its part".into()),
             (CoordinatorCause::CoordinatorMoved { broker: 2, tp }, "broker 2 now leads __consumer_offsets-7, so it coordinates the group: it loads the group as stored there (same state, generation, leader and members) and gives every member a fresh session deadline, so there is no rebalance".into()),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

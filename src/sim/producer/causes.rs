@@ -4,6 +4,7 @@
 //! `enable.idempotence`), batches expiring (`RecordAccumulator.expiredBatches` from 2.1,
 //! `RecordBatch.maybeExpire` before), and acknowledged records a leader no longer holds.
 
+use crate::i18n::{msg_causes as m, Tr};
 use crate::sim::net::BrokerId;
 
 /// What a produce error means, for the event log.
@@ -38,21 +39,28 @@ pub enum ProduceError {
 
 impl ProduceError {
     /// The English words.
-    pub fn english(self) -> &'static str {
-        match self {
-            ProduceError::NotEnoughReplicas => "acks=all and the ISR is smaller than min.insync.replicas: the leader refuses the write and appends nothing",
-            ProduceError::NotEnoughReplicasAfterAppend => "the ISR fell below min.insync.replicas while the write waited for the followers: appended but not acknowledged",
-            ProduceError::NotLeaderOrFollower => "the broker the producer's metadata named is no longer the leader",
-            ProduceError::LeaderNotAvailable => "no broker knows a leader for the partition: it is offline",
-            ProduceError::NoAnswer => "no answer within request.timeout.ms (a frozen broker, a cut link, or acks=all followers that do not catch up): the producer closed the connection and cannot know whether the records were written",
-            ProduceError::FollowersTooSlow => "acks=all: the followers did not catch up within request.timeout.ms",
-            ProduceError::ConnectionClosed => "the connection closed with the request in flight (the leader's process died, or request.timeout.ms passed without an answer; NETWORK_EXCEPTION names both before 3.5): the producer cannot know whether the records were written",
-            ProduceError::NoAnswerDisconnect => "no answer within request.timeout.ms: the producer closed the connection (reported as NETWORK_EXCEPTION before 3.5, KAFKA-14317) and cannot know whether the records were written",
-            ProduceError::LeaderDied => "the leader's process died: the connection reset with the request in flight, so the producer cannot know whether the records were written",
-            ProduceError::DeliveryTimeout => "the batch was created delivery.timeout.ms ago and is still not acknowledged: TimeoutException (\"Expiring N record(s) ... since batch creation\")",
-            ProduceError::BatchExpired => "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1)",
-            ProduceError::Other => "the request failed",
-        }
+    pub fn english(self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The words in `tr`'s language.
+    pub fn render(self, tr: &Tr) -> String {
+        tr.t(match self {
+            ProduceError::NotEnoughReplicas => m::CAUSE_PRODUCE_NOT_ENOUGH_REPLICAS,
+            ProduceError::NotEnoughReplicasAfterAppend => {
+                m::CAUSE_PRODUCE_NOT_ENOUGH_REPLICAS_AFTER_APPEND
+            }
+            ProduceError::NotLeaderOrFollower => m::CAUSE_PRODUCE_NOT_LEADER_OR_FOLLOWER,
+            ProduceError::LeaderNotAvailable => m::CAUSE_PRODUCE_LEADER_NOT_AVAILABLE,
+            ProduceError::NoAnswer => m::CAUSE_PRODUCE_NO_ANSWER,
+            ProduceError::FollowersTooSlow => m::CAUSE_PRODUCE_FOLLOWERS_TOO_SLOW,
+            ProduceError::ConnectionClosed => m::CAUSE_PRODUCE_CONNECTION_CLOSED,
+            ProduceError::NoAnswerDisconnect => m::CAUSE_PRODUCE_NO_ANSWER_DISCONNECT,
+            ProduceError::LeaderDied => m::CAUSE_PRODUCE_LEADER_DIED,
+            ProduceError::DeliveryTimeout => m::CAUSE_PRODUCE_DELIVERY_TIMEOUT,
+            ProduceError::BatchExpired => m::CAUSE_PRODUCE_BATCH_EXPIRED,
+            ProduceError::Other => m::CAUSE_PRODUCE_OTHER,
+        })
     }
 }
 
@@ -159,8 +167,13 @@ pub enum ProducerCause {
 impl ProducerCause {
     /// The English sentence.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            ProducerCause::StreamDone => "the stream's duration or record count is done".to_string(),
+            ProducerCause::StreamDone => tr.t(m::CAUSE_PRODUCER_STREAM_DONE),
             ProducerCause::Retrying {
                 error,
                 retries,
@@ -168,74 +181,116 @@ impl ProducerCause {
                 backoff,
                 idempotent,
             } => {
-                let mut how = format!("retries={retries}");
-                if let Some(d) = delivery_timeout_ms {
-                    how.push_str(&format!(" within delivery.timeout.ms={d}"));
-                }
-                match backoff {
-                    RetryBackoff::Exponential { backoff_ms, max_ms } => how.push_str(&format!(
-                        ", retry.backoff.ms={backoff_ms} doubling up to retry.backoff.max.ms={max_ms}"
-                    )),
-                    RetryBackoff::Fixed { backoff_ms } => {
-                        how.push_str(&format!(", retry.backoff.ms={backoff_ms}"))
-                    }
-                }
-                let dup = if *idempotent {
-                    "enable.idempotence=true: a batch the leader already wrote is not written again"
-                } else {
-                    "enable.idempotence=false: a batch that was written before the error is written again"
+                let how = match (backoff, delivery_timeout_ms) {
+                    (RetryBackoff::Fixed { backoff_ms }, None) => tr.f(
+                        m::CAUSE_PRODUCER_RETRY_FIXED,
+                        &[("retries", retries), ("backoff_ms", backoff_ms)],
+                    ),
+                    (RetryBackoff::Fixed { backoff_ms }, Some(d)) => tr.f(
+                        m::CAUSE_PRODUCER_RETRY_FIXED_DELIVERY,
+                        &[
+                            ("retries", retries),
+                            ("delivery_timeout_ms", d),
+                            ("backoff_ms", backoff_ms),
+                        ],
+                    ),
+                    (RetryBackoff::Exponential { backoff_ms, max_ms }, None) => tr.f(
+                        m::CAUSE_PRODUCER_RETRY_EXPONENTIAL,
+                        &[
+                            ("retries", retries),
+                            ("backoff_ms", backoff_ms),
+                            ("max_ms", max_ms),
+                        ],
+                    ),
+                    (RetryBackoff::Exponential { backoff_ms, max_ms }, Some(d)) => tr.f(
+                        m::CAUSE_PRODUCER_RETRY_EXPONENTIAL_DELIVERY,
+                        &[
+                            ("retries", retries),
+                            ("delivery_timeout_ms", d),
+                            ("backoff_ms", backoff_ms),
+                            ("max_ms", max_ms),
+                        ],
+                    ),
                 };
-                format!(
-                    "{}; the producer sends it again ({how}); {dup}",
-                    error.english()
+                let dup = tr.t(if *idempotent {
+                    m::CAUSE_PRODUCER_RESEND_IDEMPOTENT
+                } else {
+                    m::CAUSE_PRODUCER_RESEND_NOT_IDEMPOTENT
+                });
+                tr.f(
+                    m::CAUSE_PRODUCER_RETRYING,
+                    &[("error", &error.render(tr)), ("how", &how), ("dup", &dup)],
                 )
             }
             ProducerCause::GaveUp { error, because } => {
-                let why = match because {
-                    NoRetry::NotRetriable => String::new(),
+                let error = error.render(tr);
+                match because {
+                    NoRetry::NotRetriable => error,
                     NoRetry::DeliveryTimeoutPassed {
                         delivery_timeout_ms,
-                    } => format!(
-                        "; delivery.timeout.ms ({delivery_timeout_ms}) has passed since the batch was created"
+                    } => tr.f(
+                        m::CAUSE_PRODUCER_GAVE_UP_DELIVERY_TIMEOUT,
+                        &[
+                            ("error", &error),
+                            ("delivery_timeout_ms", delivery_timeout_ms),
+                        ],
                     ),
-                    NoRetry::NoRetries => "; the producer does not retry (retries=0)".to_string(),
-                    NoRetry::RetriesUsedUp { retries } => {
-                        format!("; its {retries} retries are used up")
+                    NoRetry::NoRetries => {
+                        tr.f(m::CAUSE_PRODUCER_GAVE_UP_NO_RETRIES, &[("error", &error)])
                     }
-                };
-                format!("{}{why}", error.english())
+                    NoRetry::RetriesUsedUp { retries } => tr.f(
+                        m::CAUSE_PRODUCER_GAVE_UP_RETRIES_USED_UP,
+                        &[("error", &error), ("retries", retries)],
+                    ),
+                }
             }
             ProducerCause::ExpiredQueued {
                 delivery_timeout_ms,
-            } => format!(
-                "{} (delivery.timeout.ms={delivery_timeout_ms})",
-                ProduceError::DeliveryTimeout.english()
+            } => tr.f(
+                m::CAUSE_PRODUCER_EXPIRED_QUEUED,
+                &[
+                    ("error", &ProduceError::DeliveryTimeout.render(tr)),
+                    ("delivery_timeout_ms", delivery_timeout_ms),
+                ],
             ),
-            ProducerCause::ExpiredInAccumulator { request_timeout_ms } => format!(
-                "{} (request.timeout.ms={request_timeout_ms}; delivery.timeout.ms came with 2.1)",
-                ProduceError::BatchExpired.english()
+            ProducerCause::ExpiredInAccumulator { request_timeout_ms } => tr.f(
+                m::CAUSE_PRODUCER_EXPIRED_IN_ACCUMULATOR,
+                &[
+                    ("error", &ProduceError::BatchExpired.render(tr)),
+                    ("request_timeout_ms", request_timeout_ms),
+                ],
             ),
             ProducerCause::ExpiredInFlight {
                 delivery_timeout_ms,
-            } => format!(
-                "{} (delivery.timeout.ms={delivery_timeout_ms}); its request was still unanswered",
-                ProduceError::DeliveryTimeout.english()
+            } => tr.f(
+                m::CAUSE_PRODUCER_EXPIRED_IN_FLIGHT,
+                &[
+                    ("error", &ProduceError::DeliveryTimeout.render(tr)),
+                    ("delivery_timeout_ms", delivery_timeout_ms),
+                ],
             ),
             ProducerCause::AckedAgain {
                 offset,
                 leader_epoch,
-            } => format!(
-                "the leader acknowledged a batch again (offset {offset}, leader epoch {leader_epoch})"
+            } => tr.f(
+                m::CAUSE_PRODUCER_ACKED_AGAIN,
+                &[("offset", offset), ("leader_epoch", leader_epoch)],
             ),
-            ProducerCause::SentAgainAcksZero { leader } => format!(
-                "acks=0: a batch went out to leader {leader} again, which is all the producer learns"
+            ProducerCause::SentAgainAcksZero { leader } => tr.f(
+                m::CAUSE_PRODUCER_SENT_AGAIN_ACKS_ZERO,
+                &[("leader", leader)],
             ),
             ProducerCause::OffsetsGone {
                 leader,
                 leader_epoch,
                 acked_epoch,
-            } => format!(
-                "leader {leader} (leader epoch {leader_epoch}) does not hold these offsets from leader epoch {acked_epoch}"
+            } => tr.f(
+                m::CAUSE_PRODUCER_OFFSETS_GONE,
+                &[
+                    ("leader", leader),
+                    ("leader_epoch", leader_epoch),
+                    ("acked_epoch", acked_epoch),
+                ],
             ),
         }
     }
@@ -261,8 +316,10 @@ mod tests {
             (ProduceError::BatchExpired, "the batch waited in the accumulator (no reachable leader) longer than request.timeout.ms: TimeoutException (\"Expiring N record(s)\", RecordBatch.maybeExpire before 2.1)"),
             (ProduceError::Other, "the request failed"),
         ];
+        let zh = crate::i18n::testing::zh();
         for (error, text) in cases {
             assert_eq!(error.english(), text, "{error:?}");
+            crate::i18n::testing::assert_chinese(&error.render(&zh), &error.english());
         }
     }
 
@@ -283,8 +340,10 @@ mod tests {
             (ProducerCause::SentAgainAcksZero { leader: 3 }, "acks=0: a batch went out to leader 3 again, which is all the producer learns".into()),
             (ProducerCause::OffsetsGone { leader: 2, leader_epoch: 5, acked_epoch: 4 }, "leader 2 (leader epoch 5) does not hold these offsets from leader epoch 4".into()),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -4,6 +4,8 @@
 //! (`Partition.maybeShrinkIsr` / `maybeExpandIsr`, `AlterPartitionManager`), and idempotent
 //! duplicates (`ProducerStateEntry.findDuplicateBatch`).
 
+use crate::i18n::{msg_causes as m, Tr};
+
 /// How a leader writes an ISR change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IsrWrite {
@@ -71,56 +73,75 @@ pub enum ReplicationCause {
 
 impl IsrWrite {
     /// The English words.
-    pub fn english(self) -> &'static str {
-        match self {
-            IsrWrite::AlterPartition => {
-                "AlterPartition to the controller (KIP-497), no leader epoch bump"
-            }
-            IsrWrite::ZkCompareAndSet => {
-                "the leader's compare-and-set of the partition state znode, no leader epoch bump"
-            }
-        }
+    pub fn english(self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The words in `tr`'s language.
+    pub fn render(self, tr: &Tr) -> String {
+        tr.t(match self {
+            IsrWrite::AlterPartition => m::CAUSE_ISR_WRITE_ALTER_PARTITION,
+            IsrWrite::ZkCompareAndSet => m::CAUSE_ISR_WRITE_ZK,
+        })
     }
 }
 
 impl ReplicationCause {
     /// The English sentence.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            ReplicationCause::TruncatedAtDivergence => "the follower's log diverged from the new leader's: it truncates to where their leader epochs part (KIP-101, KIP-279)".to_string(),
-            ReplicationCause::TruncatedToLeaderEnd => "the follower is ahead of the new leader (OFFSET_OUT_OF_RANGE): it truncates to the leader's log end".to_string(),
-            ReplicationCause::TruncatedToHighWatermark => "before 0.11 a follower truncates its log to its high watermark when it starts following (KafkaTruncateToHighWatermark): acknowledged records above it can be lost".to_string(),
-            ReplicationCause::OlderLeaderEpochIgnored => "a partition whose leader epoch is not newer than the broker's is ignored".to_string(),
-            ReplicationCause::IsrZkVersionChanged => "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr".to_string(),
-            ReplicationCause::IsrIneligibleReplica => "the controller refused the ISR change: it names a replica that is not live or is shutting down (INELIGIBLE_REPLICA, KIP-841); the leader goes back to its last committed ISR".to_string(),
-            ReplicationCause::IsrStalePartitionState => "the controller refused the ISR change: it was built on an older partition state (AlterPartition, KIP-497); the leader makes no ISR change until the controller's next LeaderAndIsr".to_string(),
+            ReplicationCause::TruncatedAtDivergence => tr.t(m::CAUSE_REPL_TRUNCATED_AT_DIVERGENCE),
+            ReplicationCause::TruncatedToLeaderEnd => tr.t(m::CAUSE_REPL_TRUNCATED_TO_LEADER_END),
+            ReplicationCause::TruncatedToHighWatermark => {
+                tr.t(m::CAUSE_REPL_TRUNCATED_TO_HIGH_WATERMARK)
+            }
+            ReplicationCause::OlderLeaderEpochIgnored => {
+                tr.t(m::CAUSE_REPL_OLDER_LEADER_EPOCH_IGNORED)
+            }
+            ReplicationCause::IsrZkVersionChanged => tr.t(m::CAUSE_REPL_ISR_ZK_VERSION_CHANGED),
+            ReplicationCause::IsrIneligibleReplica => tr.t(m::CAUSE_REPL_ISR_INELIGIBLE_REPLICA),
+            ReplicationCause::IsrStalePartitionState => {
+                tr.t(m::CAUSE_REPL_ISR_STALE_PARTITION_STATE)
+            }
             ReplicationCause::IsrShrunk {
                 replica_lag_time_max_ms,
                 rule,
                 via,
             } => {
-                let how = via.english();
-                match rule {
-                    ShrinkRule::BehindLogEnd => format!(
-                        "the follower was behind the leader's log end for longer than replica.lag.time.max.ms ({replica_lag_time_max_ms} ms); {how}"
-                    ),
-                    ShrinkRule::LagTimeAlone => format!(
-                        "the follower had not caught up with the leader's log end for longer than replica.lag.time.max.ms ({replica_lag_time_max_ms} ms): before 2.1 the lag time alone decides, so a follower that stops fetching leaves the ISR even when nothing is written (KAFKA-7152); {how}"
-                    ),
-                }
+                let how = via.render(tr);
+                let msg = match rule {
+                    ShrinkRule::BehindLogEnd => m::CAUSE_REPL_ISR_SHRUNK_BEHIND_LOG_END,
+                    ShrinkRule::LagTimeAlone => m::CAUSE_REPL_ISR_SHRUNK_LAG_TIME_ALONE,
+                };
+                tr.f(
+                    msg,
+                    &[
+                        ("replica_lag_time_max_ms", replica_lag_time_max_ms),
+                        ("how", &how),
+                    ],
+                )
             }
-            ReplicationCause::IsrExpanded { via } => format!(
-                "the follower caught up to the leader's high watermark; {}",
-                via.english()
-            ),
+            ReplicationCause::IsrExpanded { via } => {
+                tr.f(m::CAUSE_REPL_ISR_EXPANDED, &[("how", &via.render(tr))])
+            }
             ReplicationCause::DuplicateDropped {
                 producer_id,
                 sequence,
                 first_epoch,
-            } => format!(
-                "enable.idempotence=true: the batch (producer id {producer_id}, sequence {sequence}) is already in the log, written in leader epoch {first_epoch}; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)"
+            } => tr.f(
+                m::CAUSE_REPL_DUPLICATE_DROPPED,
+                &[
+                    ("producer_id", producer_id),
+                    ("sequence", sequence),
+                    ("first_epoch", first_epoch),
+                ],
             ),
-            ReplicationCause::DuplicateWritten => "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice".to_string(),
+            ReplicationCause::DuplicateWritten => tr.t(m::CAUSE_REPL_DUPLICATE_WRITTEN),
         }
     }
 }
@@ -146,8 +167,10 @@ mod tests {
             (ReplicationCause::DuplicateDropped { producer_id: 1000, sequence: 7, first_epoch: 2 }, "enable.idempotence=true: the batch (producer id 1000, sequence 7) is already in the log, written in leader epoch 2; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)"),
             (ReplicationCause::DuplicateWritten, "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice"),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -1,6 +1,8 @@
 //! A broker's ZooKeeper client's causes: the connection given up, resumed, or found expired
 //! (`org.apache.zookeeper.ClientCnxn`, ZooKeeper 3.4 to 3.8).
 
+use crate::i18n::{msg_causes as m, Tr};
+
 /// Why a broker's ZooKeeper client did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ZkClientCause {
@@ -21,17 +23,19 @@ pub enum ZkClientCause {
 impl ZkClientCause {
     /// The English sentence.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            ZkClientCause::ReadTimeout { read_timeout_ms } => format!(
-                "nothing heard from ZooKeeper for the client's readTimeout ({read_timeout_ms} ms, 2/3 of the negotiated session timeout)"
+            ZkClientCause::ReadTimeout { read_timeout_ms } => tr.f(
+                m::CAUSE_ZKC_READ_TIMEOUT,
+                &[("read_timeout_ms", read_timeout_ms)],
             ),
-            ZkClientCause::ConnectionLostOnCut => "the connection to ZooKeeper lost packets while the link was cut; the client reconnects".to_string(),
-            ZkClientCause::SessionNotExpiredYet => {
-                "the session had not expired yet, so the client resumes it".to_string()
-            }
-            ZkClientCause::ServerSaysExpired => {
-                "the ZooKeeper server answers that the session expired".to_string()
-            }
+            ZkClientCause::ConnectionLostOnCut => tr.t(m::CAUSE_ZKC_CONNECTION_LOST_ON_CUT),
+            ZkClientCause::SessionNotExpiredYet => tr.t(m::CAUSE_ZKC_SESSION_NOT_EXPIRED_YET),
+            ZkClientCause::ServerSaysExpired => tr.t(m::CAUSE_ZKC_SERVER_SAYS_EXPIRED),
         }
     }
 }
@@ -62,8 +66,10 @@ mod tests {
                 "the ZooKeeper server answers that the session expired",
             ),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The ZooKeeper server's causes: sessions opened, closed and expired
 //! (`ZooKeeperServer.processConnectRequest`, `SessionTrackerImpl` / `ExpiryQueue`).
 
+use crate::i18n::{msg_causes as m, Tr};
+
 /// Why the ZooKeeper server did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ZkCause {
@@ -38,29 +40,41 @@ pub enum ZkCause {
 impl ZkCause {
     /// The English sentence.
     pub fn english(&self) -> String {
+        self.render(&Tr::en())
+    }
+
+    /// The sentence in `tr`'s language.
+    pub fn render(&self, tr: &Tr) -> String {
         match self {
-            ZkCause::SessionCreated => {
-                "a new ZooKeeper client connects and gets a new session".to_string()
-            }
+            ZkCause::SessionCreated => tr.t(m::CAUSE_ZK_SESSION_CREATED),
             ZkCause::SessionCreatedBounded {
                 requested_ms,
                 min_ms,
                 max_ms,
                 tick_ms,
-            } => format!(
-                "a new ZooKeeper client connects and gets a new session; it asked for {requested_ms} ms, but the server grants only timeouts from minSessionTimeout ({min_ms} ms) to maxSessionTimeout ({max_ms} ms), 2 and 20 ticks of tickTime ({tick_ms} ms)"
+            } => tr.f(
+                m::CAUSE_ZK_SESSION_CREATED_BOUNDED,
+                &[
+                    ("requested_ms", requested_ms),
+                    ("min_ms", min_ms),
+                    ("max_ms", max_ms),
+                    ("tick_ms", tick_ms),
+                ],
             ),
-            ZkCause::SessionClosed => "clean shutdown closes the ZooKeeper session at once".to_string(),
+            ZkCause::SessionClosed => tr.t(m::CAUSE_ZK_SESSION_CLOSED),
             ZkCause::SessionTimedOut {
                 timeout_ms,
                 tick_ms,
                 after_last_contact_ms,
-            } => format!(
-                "no heartbeat for zookeeper.session.timeout.ms ({timeout_ms} ms); the session tracker expires sessions on its tickTime ({tick_ms} ms) boundaries, here the first after the last contact + the timeout ({after_last_contact_ms} ms after it)"
+            } => tr.f(
+                m::CAUSE_ZK_SESSION_TIMED_OUT,
+                &[
+                    ("timeout_ms", timeout_ms),
+                    ("tick_ms", tick_ms),
+                    ("after_last_contact_ms", after_last_contact_ms),
+                ],
             ),
-            ZkCause::ExpiredOnRequest => {
-                "ZooKeeper expired the session on request (expire_session)".to_string()
-            }
+            ZkCause::ExpiredOnRequest => tr.t(m::CAUSE_ZK_EXPIRED_ON_REQUEST),
         }
     }
 }
@@ -102,8 +116,10 @@ mod tests {
                 "ZooKeeper expired the session on request (expire_session)",
             ),
         ];
+        let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
             assert_eq!(cause.english(), text, "{cause:?}");
+            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
         }
     }
 }
