@@ -46,6 +46,7 @@ messages! {
     LESSON_UNIT_MS = "ms";
     LESSON_TOLERANCE = "within ± {tolerance} {unit}";
     LESSON_TOLERANCE_EXACT = "exactly";
+    LESSON_NEVER = "It does not happen";
     LESSON_NOT_A_NUMBER = "“{text}” is not a number: type one, such as 12 or 16.5.";
     LESSON_PICK_ONE = "Pick one of the answers first.";
     LESSON_ANSWER_FIRST = "Answer the question first: the lesson's run goes on once you have.";

@@ -187,6 +187,8 @@ pub enum StoredAnswer {
     Number(f64),
     /// The broker clicked.
     Node(crate::sim::BrokerId),
+    /// "It does not happen".
+    Never,
 }
 
 impl From<Answer> for StoredAnswer {
@@ -195,6 +197,7 @@ impl From<Answer> for StoredAnswer {
             Answer::Choice(i) => StoredAnswer::Choice(i),
             Answer::Number(x) => StoredAnswer::Number(x),
             Answer::Node(b) => StoredAnswer::Node(b),
+            Answer::Never => StoredAnswer::Never,
         }
     }
 }
@@ -205,6 +208,7 @@ impl From<StoredAnswer> for Answer {
             StoredAnswer::Choice(i) => Answer::Choice(i),
             StoredAnswer::Number(x) => Answer::Number(x),
             StoredAnswer::Node(b) => Answer::Node(b),
+            StoredAnswer::Never => Answer::Never,
         }
     }
 }

@@ -810,7 +810,7 @@ pub fn App(props: &AppProps) -> Html {
 
     let embed = m.chrome.embed;
     html! {
-        <div class={classes!("page", embed.then_some("embed"), asks_for_a_broker(m).then_some("lesson-pick"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
+        <div class={classes!("page", embed.then_some("embed"), in_lesson.then_some("in-lesson"), asks_for_a_broker(m).then_some("lesson-pick"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
             <main class="layout" inert={*help}>
                 <div class="stage">
                     <header class="top">

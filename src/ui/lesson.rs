@@ -8,7 +8,9 @@ use super::model::{Action, LessonRun, LessonSource, Model};
 use crate::i18n::{msg_lessons as msg, Lang, Tr};
 use crate::lesson::index::{index_ids, Catalog, Entry};
 use crate::lesson::play::Phase;
-use crate::lesson::{fmt_number, Answer, Measured, Question, QuestionKind, TimeUnit, ValueType};
+use crate::lesson::{
+    fmt_number, never_label, Answer, Measured, Question, QuestionKind, TimeUnit, ValueType,
+};
 use crate::sim::fmt_ms;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -260,6 +262,7 @@ fn value_text(v: &Measured, q: &Question, tr: &Tr, lang: crate::lesson::Lang) ->
         Measured::Member(m) => m.clone(),
         Measured::YesNo(true) => tr.t(msg::LESSON_YES),
         Measured::YesNo(false) => tr.t(msg::LESSON_NO),
+        Measured::Never => never_label(lang).to_string(),
     }
 }
 
@@ -272,6 +275,7 @@ fn answer_text(a: &Answer, q: &Question, tr: &Tr, lang: crate::lesson::Lang) -> 
             .unwrap_or_default(),
         (Answer::Number(x), _) => with_unit(*x, q, tr),
         (Answer::Node(b), _) => tr.f(msg::LESSON_BROKER_VALUE, &[("broker", b)]),
+        (Answer::Never, _) => never_label(lang).to_string(),
         _ => String::new(),
     }
 }
@@ -414,7 +418,7 @@ fn shown(run: &LessonRun, tr: &Tr, lang: crate::lesson::Lang, dispatch: &Callbac
                     <div class="lesson-decider" data-testid="lesson-decider" data-index={d.index.to_string()}>
                         <p>{ tr.f(msg::LESSON_DECIDED_BY, &[("at", &fmt_ms(d.event.time_ms))]) }</p>
                         <p class="decider-what"><strong>{ d.event.kind.to_string() }</strong></p>
-                        <p class="decider-why">{ d.event.cause.english() }</p>
+                        <p class="decider-why">{ d.event.cause.render(tr) }</p>
                         <button class="ghost" onclick={show} data-testid="lesson-show-event">{ tr.t(msg::LESSON_SHOW_EVENT) }</button>
                     </div>
                 }
@@ -540,6 +544,10 @@ pub fn QuestionForm(props: &QuestionProps) -> Html {
                     }
                 })
             };
+            let never = {
+                let d = d.clone();
+                Callback::from(move |_: MouseEvent| d.emit(Action::LessonAnswer(Answer::Never)))
+            };
             let unit = unit(q, tr);
             let tol = if *tolerance > 0.0 {
                 tr.f(
@@ -566,6 +574,9 @@ pub fn QuestionForm(props: &QuestionProps) -> Html {
                     </label>
                     <span class="tolerance" data-testid="lesson-tolerance">{ tol }</span>
                     <button class="primary" type="submit" data-testid="lesson-submit">{ tr.t(msg::LESSON_ANSWER) }</button>
+                    if q.accepts_never() {
+                        <button type="button" class="ghost" onclick={never} data-testid="lesson-never">{ tr.t(msg::LESSON_NEVER) }</button>
+                    }
                 </form>
             }
         }
