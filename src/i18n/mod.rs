@@ -161,13 +161,58 @@ impl Catalogue {
     }
 
     /// The catalogue's keys that no message has (left over from an old version), in order.
+    /// The stories' keys (`story.<name>.title`) are not messages: [`Catalogue::stories`]
+    /// lists them.
     pub fn unknown(&self) -> Vec<&str> {
         self.texts
             .keys()
-            .filter(|k| !all().any(|m| m.key == k.as_str()))
+            .filter(|k| !k.starts_with(STORY_PREFIX) && !all().any(|m| m.key == k.as_str()))
             .map(String::as_str)
             .collect()
     }
+
+    /// A story's title or description in this language: the text of key
+    /// `story.<name>.title` or `story.<name>.description`.
+    pub fn story(&self, name: &str, part: StoryPart) -> Option<&str> {
+        self.get(&story_key(name, part))
+    }
+
+    /// Every story key of the catalogue, as (story name, part), in order; a key that names
+    /// no part (`story.x.summary`) comes with `None`.
+    pub fn stories(&self) -> Vec<(&str, Option<StoryPart>)> {
+        self.texts
+            .keys()
+            .filter_map(|k| k.strip_prefix(STORY_PREFIX))
+            .map(|rest| match rest.rsplit_once('.') {
+                Some((name, "title")) => (name, Some(StoryPart::Title)),
+                Some((name, "description")) => (name, Some(StoryPart::Description)),
+                _ => (rest, None),
+            })
+            .collect()
+    }
+}
+
+/// Where the stories' texts are in a catalogue: their English is in their scenario files
+/// (`www/scenarios/<name>.json`), their translation under `story.<name>.title` and
+/// `story.<name>.description`.
+const STORY_PREFIX: &str = "story.";
+
+/// A part of a story that the page shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StoryPart {
+    /// Its title, in the story selector and its box.
+    Title,
+    /// What it shows, in its box.
+    Description,
+}
+
+/// The catalogue key of a story's part: `story.controller-crash.title`.
+pub fn story_key(name: &str, part: StoryPart) -> String {
+    let part = match part {
+        StoryPart::Title => "title",
+        StoryPart::Description => "description",
+    };
+    format!("{STORY_PREFIX}{name}.{part}")
 }
 
 /// The placeholders of a text (`{broker}` gives `broker`), in order, repeats included.
@@ -260,6 +305,16 @@ impl Tr {
     /// The text of `m` with its placeholders filled from `args`.
     pub fn f(&self, m: Msg, args: &[(&str, &dyn Display)]) -> String {
         fill(self.raw(m), args)
+    }
+
+    /// Story `name`'s `part` in this language; `en`, the scenario file's own text, in
+    /// English or when the catalogue lacks it.
+    pub fn story(&self, name: &str, part: StoryPart, en: &str) -> String {
+        self.catalogue
+            .as_deref()
+            .and_then(|c| c.story(name, part))
+            .unwrap_or(en)
+            .to_string()
     }
 
     fn raw(&self, m: Msg) -> &str {

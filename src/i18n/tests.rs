@@ -8,10 +8,20 @@ const ZH: &str = include_str!("../../www/i18n/zh-CN.json");
 const GLOSSARY: &str = include_str!("../../www/i18n/glossary.json");
 
 /// Messages whose Chinese is rightly the same as their English (a Kafka word and a number).
-const SAME_IN_BOTH: [&str; 6] = [
+const SAME_IN_BOTH: &[&str] = &[
     "STAT_BROKER",
     "STAT_EPOCH",
     "MENU_TITLE",
+    // The graph's and panels' (msg_graph.rs).
+    "BROKER_N",
+    "CAPTION_BROKER",
+    "ARIA_BROKER",
+    "ARIA_EPOCH",
+    "COL_LEO",
+    "COL_HW",
+    "PANEL_BROKER_TITLE",
+    "PANEL_FOLLOWS",
+    // The lessons' (msg_lessons.rs).
     "LESSON_PROFILE",
     "LESSON_BROKER",
     "LESSON_BROKER_VALUE",
@@ -19,7 +29,7 @@ const SAME_IN_BOTH: [&str; 6] = [
 
 /// The page's files whose every word comes from the catalogue: no English of their own in
 /// text, `title` or `aria-label`.
-const CONVERTED: [(&str, &str); 6] = [
+const CONVERTED: [(&str, &str); 9] = [
     ("src/ui/a11y.rs", include_str!("../ui/a11y.rs")),
     ("src/ui/controls.rs", include_str!("../ui/controls.rs")),
     ("src/ui/timeline.rs", include_str!("../ui/timeline.rs")),
@@ -29,6 +39,9 @@ const CONVERTED: [(&str, &str); 6] = [
         include_str!("../ui/broker_menu.rs"),
     ),
     ("src/ui/overlay.rs", include_str!("../ui/overlay.rs")),
+    ("src/ui/panel.rs", include_str!("../ui/panel.rs")),
+    ("src/ui/partitions.rs", include_str!("../ui/partitions.rs")),
+    ("src/ui/groups.rs", include_str!("../ui/groups.rs")),
 ];
 
 fn zh() -> Catalogue {
@@ -81,7 +94,11 @@ fn chinese_is_not_left_in_english() {
             "{} is empty",
             m.key
         );
-        if m.en.chars().any(|ch| ch.is_ascii_alphabetic()) && !SAME_IN_BOTH.contains(&m.key) {
+        // Words outside the placeholders: `{what}: {action}` has none to translate.
+        let words = placeholders(m.en)
+            .into_iter()
+            .fold(m.en.to_string(), |t, p| t.replace(&format!("{{{p}}}"), ""));
+        if words.chars().any(|ch| ch.is_ascii_alphabetic()) && !SAME_IN_BOTH.contains(&m.key) {
             assert_ne!(z, m.en, "{} is still English", m.key);
             assert!(
                 z.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)),
@@ -234,21 +251,33 @@ fn blank(text: &mut String, ranges: &[(usize, usize)]) {
 fn kafka_names(text: &str) -> Vec<&str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-".contains(c)))
         .map(|t| t.trim_end_matches(['.', '-']))
-        .filter(|t| {
-            let b = t.as_bytes();
-            let dotted = (1..b.len().saturating_sub(1)).any(|i| {
-                b[i] == b'.' && b[i - 1].is_ascii_alphabetic() && b[i + 1].is_ascii_alphabetic()
-            });
-            let caps = b.len() >= 2
-                && b.iter().any(u8::is_ascii_uppercase)
-                && b.iter()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_');
-            let camel = b
-                .windows(2)
-                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-            (t.starts_with('/') && t.len() > 1) || t.contains('_') || dotted || caps || camel
+        .flat_map(|t| {
+            // `ZooKeeper-mode` is a name and a word: only the name is kept.
+            let compound = t.contains('-') && !t.starts_with('/') && !t.contains(['_', '.']);
+            if compound {
+                t.split('-').filter(|p| looks_kafka(p)).collect()
+            } else if looks_kafka(t) {
+                vec![t]
+            } else {
+                Vec::new()
+            }
         })
         .collect()
+}
+
+/// Whether a token reads as one of Kafka's own names (see [`kafka_names`]).
+fn looks_kafka(t: &str) -> bool {
+    let b = t.as_bytes();
+    let dotted = (1..b.len().saturating_sub(1))
+        .any(|i| b[i] == b'.' && b[i - 1].is_ascii_alphabetic() && b[i + 1].is_ascii_alphabetic());
+    let caps = b.len() >= 2
+        && b.iter().any(u8::is_ascii_uppercase)
+        && b.iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_');
+    let camel = b
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    (t.starts_with('/') && t.len() > 1) || t.contains('_') || dotted || caps || camel
 }
 
 #[test]
@@ -272,40 +301,132 @@ fn the_catalogue_uses_the_glossarys_words() {
     let mut problems = Vec::new();
     for m in all() {
         let Some(z) = c.get(m.key) else { continue };
-        let zl = z.to_lowercase();
-        // What is settled is blanked out, so that a longer term hides its parts.
-        let mut en = m.en.to_string();
-        for p in placeholders(m.en) {
-            en = en.replace(&format!("{{{p}}}"), " ");
+        problems.extend(glossary_problems(&g, m.key, m.en, z));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Where the Chinese `z` of English `en` (the text of `key`) breaks the glossary: a Kafka
+/// name or a kept term it does not keep, a term without its word, a forbidden word.
+fn glossary_problems(g: &Glossary, key: &str, en: &str, z: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let zl = z.to_lowercase();
+    // What is settled is blanked out, so that a longer term hides its parts.
+    let mut text = en.to_string();
+    for p in placeholders(en) {
+        text = text.replace(&format!("{{{p}}}"), " ");
+    }
+    for name in kafka_names(&text.clone()) {
+        if !z.contains(name) {
+            problems.push(format!("{key}: keeps no {name:?}: {z:?}"));
         }
-        for name in kafka_names(&en.clone()) {
-            if !z.contains(name) {
-                problems.push(format!("{}: keeps no {name:?}: {z:?}", m.key));
-            }
-            en = en.replace(name, &" ".repeat(name.len()));
+        text = text.replace(name, &" ".repeat(name.len()));
+    }
+    let mut lower = text.to_lowercase();
+    for k in &g.kept {
+        let at = word_at(&lower, &k.to_lowercase());
+        if !at.is_empty() && !zl.contains(&k.to_lowercase()) {
+            problems.push(format!("{key}: keeps no {k:?}: {z:?}"));
         }
-        let mut lower = en.to_lowercase();
-        for k in &g.kept {
-            let at = word_at(&lower, &k.to_lowercase());
-            if !at.is_empty() && !zl.contains(&k.to_lowercase()) {
-                problems.push(format!("{}: keeps no {k:?}: {z:?}", m.key));
-            }
-            blank(&mut lower, &at);
+        blank(&mut lower, &at);
+    }
+    for (term, word, forbidden) in &g.terms {
+        let at = word_at(&lower, term);
+        if !at.is_empty() && !z.contains(word.as_str()) {
+            problems.push(format!("{key}: {term:?} is not {word:?}: {z:?}"));
         }
-        for (term, word, forbidden) in &g.terms {
-            let at = word_at(&lower, term);
-            if !at.is_empty() && !z.contains(word.as_str()) {
-                problems.push(format!("{}: {term:?} is not {word:?}: {z:?}", m.key));
-            }
-            blank(&mut lower, &at);
-            for f in forbidden {
-                if z.contains(f.as_str()) {
-                    problems.push(format!("{}: {f:?} instead of {word:?}: {z:?}", m.key));
-                }
+        blank(&mut lower, &at);
+        for f in forbidden {
+            if z.contains(f.as_str()) {
+                problems.push(format!("{key}: {f:?} instead of {word:?}: {z:?}"));
             }
         }
     }
+    problems
+}
+
+/// The stories the page lists (`src/ui/stories.rs`, which embeds their files), by name.
+fn story_names() -> Vec<&'static str> {
+    const MARK: &str = "include_str!(\"../../www/scenarios/";
+    let list = include_str!("../ui/stories.rs");
+    list.match_indices(MARK)
+        .filter_map(|(i, _)| list[i + MARK.len()..].split_once(".json\""))
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Every story the page lists has its title and description in Chinese, in the glossary's
+/// words, and the catalogue translates no other story and no other part.
+#[test]
+fn every_story_has_chinese_and_no_other() {
+    let names = story_names();
+    assert!(
+        names.len() >= 20 && names.contains(&"controller-crash"),
+        "{names:?}"
+    );
+    let (g, c) = (glossary(), zh());
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for name in &names {
+        let path = root.join(format!("www/scenarios/{name}.json"));
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("the story's file"))
+                .expect("the story's JSON");
+        for (part, field) in [
+            (StoryPart::Title, "title"),
+            (StoryPart::Description, "description"),
+        ] {
+            let key = story_key(name, part);
+            let en = file[field].as_str().unwrap_or_default();
+            match c.story(name, part) {
+                None if !en.is_empty() => problems.push(format!("{key}: no Chinese")),
+                None => {}
+                Some(z) if !z.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)) => {
+                    problems.push(format!("{key}: {z:?} has no Chinese"))
+                }
+                Some(z) => problems.extend(glossary_problems(&g, &key, en, z)),
+            }
+        }
+    }
+    for (name, part) in c.stories() {
+        if part.is_none() || !names.contains(&name) {
+            problems.push(format!("story.{name}…: no such story or part on the page"));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The page's words for a story: the catalogue's, else the file's.
+    let tr = Tr::new(Lang::ZhCn, Some(Rc::new(c)));
+    assert_eq!(
+        tr.story(
+            "controller-crash",
+            StoryPart::Title,
+            "The controller crashes"
+        ),
+        "控制器崩溃"
+    );
+    assert_eq!(
+        tr.story("no-such", StoryPart::Title, "Its title"),
+        "Its title"
+    );
+    assert_eq!(
+        Tr::en().story(
+            "controller-crash",
+            StoryPart::Title,
+            "The controller crashes"
+        ),
+        "The controller crashes"
+    );
+    // A leftover is named.
+    let odd =
+        Catalogue::parse(r#"{"story.gone.title": "旧", "story.cold-start.summary": "x"}"#).unwrap();
+    assert_eq!(
+        odd.stories(),
+        vec![
+            ("cold-start.summary", None),
+            ("gone", Some(StoryPart::Title))
+        ]
+    );
+    assert!(odd.unknown().is_empty());
 }
 
 #[test]
@@ -323,6 +444,10 @@ fn the_glossary_check_catches_a_wrong_word() {
     assert_eq!(
         kafka_names("set zookeeper.session.timeout.ms, delete /controller: NOT_CONTROLLER, ISR, LeaderAndIsr. A sentence."),
         vec!["zookeeper.session.timeout.ms", "/controller", "NOT_CONTROLLER", "ISR", "LeaderAndIsr"]
+    );
+    assert_eq!(
+        kafka_names("a ZooKeeper-mode cluster, client-id-UUID, zombie-controller-2.0"),
+        vec!["ZooKeeper", "UUID"]
     );
 }
 
@@ -344,6 +469,7 @@ fn converted_parts_of_the_page_write_no_english_of_their_own() {
                     let lit: String = after.chars().take_while(|c| *c != '"').collect();
                     if lit.chars().filter(|c| c.is_ascii_alphabetic()).count() > 1
                         && !kept.contains(&lit)
+                        && !looks_kafka(&lit)
                     {
                         problems.push(format!("{file}:{}: {lit:?}", n + 1));
                     }

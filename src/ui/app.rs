@@ -16,7 +16,7 @@ use super::event_log::EventLog;
 use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
 use super::hooks::use_animation_frames;
-use super::i18n::{lang_switch, load, mark_document};
+use super::i18n::{lang_switch, load, mark_document, rich};
 use super::lesson::{
     asks_for_a_broker, graph_commands, lesson_card, lessons_button, use_lessons, LessonList,
 };
@@ -28,7 +28,7 @@ use super::seen::use_when_seen;
 use super::shell::{now_strip, panel_id, part_classes, tab_bar, tab_id, Tab};
 use super::stories;
 use super::timeline::{compact_timeline, read_file, timeline};
-use crate::i18n::{msg, Lang, Tr};
+use crate::i18n::{msg, msg_graph as g, Lang, Msg, Tr};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
 use crate::view::announce::{latest, next_try};
 use crate::view::format::{
@@ -43,32 +43,26 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
-const LEGEND: [(&str, &str); 5] = [
-    ("heartbeat", "heartbeat (ping / pong)"),
-    ("zookeeper", "ZooKeeper request / reply"),
-    ("watch", "watch notification"),
-    ("request", "controller request"),
-    ("response", "broker response"),
+const LEGEND: [(&str, Msg); 5] = [
+    ("heartbeat", g::LEGEND_HEARTBEAT),
+    ("zookeeper", g::LEGEND_ZOOKEEPER),
+    ("watch", g::LEGEND_WATCH),
+    ("request", g::LEGEND_REQUEST),
+    ("response", g::LEGEND_RESPONSE),
 ];
 
 /// The message classes of replication and the producer (shown when there are partitions).
-const LEGEND_DATA: [(&str, &str); 2] = [
-    ("fetch", "follower fetch (sampled)"),
-    ("produce", "produce request / response"),
-];
+const LEGEND_DATA: [(&str, Msg); 2] = [("fetch", g::LEGEND_FETCH), ("produce", g::LEGEND_PRODUCE)];
 
 /// The message classes of consumer groups (shown when there is a group).
-const LEGEND_GROUP: [(&str, &str); 1] = [(
-    "group",
-    "group request / response (FindCoordinator, JoinGroup, SyncGroup, LeaveGroup)",
-)];
+const LEGEND_GROUP: [(&str, Msg); 1] = [("group", g::LEGEND_GROUP)];
 
 /// The replica badges' states.
-const REPLICA_LEGEND: [(&str, &str, &str); 4] = [
-    ("leader", "T-0 e1", "leader, leader epoch"),
-    ("in_sync", "T-0", "in-sync follower"),
-    ("out_of_sync", "T-0", "out-of-sync follower"),
-    ("offline", "T-0", "offline"),
+const REPLICA_LEGEND: [(&str, &str, Msg); 4] = [
+    ("leader", "T-0 e1", g::LEGEND_LEADER),
+    ("in_sync", "T-0", g::REPLICA_IN_SYNC),
+    ("out_of_sync", "T-0", g::REPLICA_OUT_OF_SYNC),
+    ("offline", "T-0", g::LEGEND_OFFLINE),
 ];
 
 fn controller_stat(state: &ClusterState, tr: &Tr) -> Html {
@@ -88,59 +82,40 @@ fn controller_stat(state: &ClusterState, tr: &Tr) -> Html {
 }
 
 fn intro(
-    session_timeout_ms: u64,
-    lag_max_ms: u64,
+    (session_timeout_ms, lag_max_ms): (u64, u64),
     profile: &str,
     with_topic: bool,
     with_group: bool,
+    tr: &Tr,
 ) -> Html {
+    let li = |m: Msg| html! { <li>{ rich(&tr.t(m)) }</li> };
     html! {
-        <section class="intro" aria-label="What to try">
-            <p class="subtitle">{ "How a ZooKeeper-mode Kafka cluster elects its controller, its partition leaders and its consumer groups' leaders." }</p>
-            <p>
-                { "One broker is the " }<strong>{ "controller" }</strong>
-                { ": the one that created the ephemeral znode " }<code>{ "/controller" }</code>{ " in ZooKeeper. " }
-                <strong>{ "Click the controller to crash it." }</strong>
-                { " ZooKeeper notices only after " }<code>{ "zookeeper.session.timeout.ms" }</code>
-                { format!(" ({} s in Kafka {profile}) without a heartbeat. Then it expires the session and deletes ", session_timeout_ms / 1000) }
-                <code>{ "/controller" }</code>
-                { "; the watches fire and the other brokers race to create it. The winner raises the " }
-                <strong>{ "controller epoch" }</strong>{ "." }
-            </p>
+        <section class="intro" aria-label={tr.t(g::INTRO_LABEL)}>
+            <p class="subtitle">{ tr.t(g::INTRO_SUBTITLE) }</p>
+            <p>{ rich(&tr.f(g::INTRO_CONTROLLER, &[("secs", &(session_timeout_ms / 1000)), ("profile", &profile)])) }</p>
             if with_topic {
-                <p>
-                    { "Under each broker are its " }<strong>{ "replicas" }</strong>
-                    { " of the topic's partitions: the filled badge is the partition's " }<strong>{ "leader" }</strong>
-                    { " with its leader epoch. Start a stream in the partition table, crash the broker leading it, and watch the controller elect a new leader from the ISR (the in-sync replicas) and raise the " }
-                    <strong>{ "leader epoch" }</strong>{ "." }
-                </p>
+                <p>{ rich(&tr.t(g::INTRO_REPLICAS)) }</p>
             }
             if with_group {
-                <p>
-                    { "Below the brokers are the " }<strong>{ "consumers" }</strong>{ " of the group " }<code>{ "my-group" }</code>
-                    { ". Add a few: the first member the coordinator adds becomes the " }<strong>{ "group leader" }</strong>
-                    { " (the crown) and hands out the partitions. " }<strong>{ "Click the leader to crash it" }</strong>
-                    { " (shift-click: it leaves cleanly) and see who leads the next " }<strong>{ "generation" }</strong>
-                    { ": not the next in join order, but the first in Kafka's hash map of member ids." }
-                </p>
+                <p>{ rich(&tr.t(g::INTRO_GROUP)) }</p>
             }
             <details class="try">
-                <summary>{ "More to try" }</summary>
+                <summary>{ tr.t(g::MORE_TO_TRY) }</summary>
                 <ul>
                     if with_topic {
-                        <li>{ format!("Stall a follower's fetchers (broker ⋯) while a stream runs: after replica.lag.time.max.ms ({} s in Kafka {profile}) the leader drops it from the ISR; resume and it catches up and rejoins.", lag_max_ms / 1000) }</li>
-                        <li>{ "Let a follower fall out of the ISR (stall its fetchers while a stream runs), then crash the other replicas: the partition goes offline. Turn on unclean.leader.election.enable and the out-of-sync follower leads: the partition is back, and the acknowledged records it lacked are lost." }</li>
-                        <li>{ "Crash and restart a leader, then run a preferred election to move leadership back to each partition's first replica." }</li>
+                        <li>{ rich(&tr.f(g::TRY_MORE_STALL, &[("secs", &(lag_max_ms / 1000)), ("profile", &profile)])) }</li>
+                        { li(g::TRY_MORE_UNCLEAN) }
+                        { li(g::TRY_MORE_PREFERRED) }
                     }
                     if with_group {
-                        <li>{ "Crash the broker that coordinates my-group: the consumers look for it again, and once the controller elects a new leader for its __consumer_offsets partition the group moves there as it was, with no rebalance." }</li>
-                        <li>{ "Make the leader leave instead of crashing it: the coordinator removes it at once instead of after session.timeout.ms." }</li>
+                        { li(g::TRY_MORE_COORDINATOR) }
+                        { li(g::TRY_MORE_LEAVE) }
                     }
-                    <li>{ "Click a crashed broker to start it again: it can register only once its old session is gone." }</li>
-                    <li>{ "Open a broker's ⋯ and shut it down cleanly: its session closes at once, nobody waits for a timeout." }</li>
-                    <li>{ "Pause the controller for longer than the session timeout: it wakes up as a zombie that still thinks it is in charge." }</li>
-                    <li>{ "Cut a broker's ZooKeeper link, or switch to an older profile to see what epoch fencing prevents." }</li>
-                    <li>{ "Open a broker's ⋯ and press Delete /controller, as an operator moves the controller: the brokers race again and nobody crashes. The zombie-controller-2.0 story shows why it was risky before 2.1." }</li>
+                    { li(g::TRY_MORE_RESTART) }
+                    { li(g::TRY_MORE_SHUTDOWN) }
+                    { li(g::TRY_MORE_PAUSE) }
+                    { li(g::TRY_MORE_CUT) }
+                    { li(g::TRY_MORE_DELETE) }
                 </ul>
             </details>
         </section>
@@ -154,60 +129,61 @@ fn story_box(
     description: String,
     upcoming: Option<(u64, String)>,
     dispatch: &Callback<Action>,
+    tr: &Tr,
 ) -> Html {
     let leave = {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::SetStory(None)))
     };
     html! {
-        <section class="intro story" aria-label="Story" data-testid="story-box">
+        <section class="intro story" aria-label={tr.t(g::STORY_BOX_LABEL)} data-testid="story-box">
             <p class="story-title"><span class="story-tag">{ tag.to_string() }</span><strong data-testid="story-title">{ title }</strong></p>
             <details class="story-about">
-                <summary>{ "What this story shows" }</summary>
+                <summary>{ tr.t(g::STORY_SHOWS) }</summary>
                 <p>{ description }</p>
             </details>
             <p class="story-next" data-testid="story-next">
                 { match upcoming {
-                    Some((at, what)) => html! { <>{ "Next scripted step: " }<strong>{ what }</strong>{ format!(" at t = {}", fmt_ms(at)) }</> },
-                    None => html! { { "Every scripted step has happened: watch the log, or click the brokers yourself." } },
+                    Some((at, what)) => html! { <>{ tr.t(g::STORY_NEXT_STEP) }<strong>{ what }</strong>{ tr.f(g::STORY_NEXT_AT, &[("at", &fmt_ms(at))]) }</> },
+                    None => html! { { tr.t(g::STORY_ALL_DONE) } },
                 } }
             </p>
-            <button class="ghost" onclick={leave}>{ "Back to free play" }</button>
+            <button class="ghost" onclick={leave}>{ tr.t(g::STORY_BACK) }</button>
         </section>
     }
 }
 
-fn legend(with_topic: bool, with_group: bool) -> Html {
+fn legend(with_topic: bool, with_group: bool, tr: &Tr) -> Html {
     html! {
         <>
-            <ul class="legend" aria-label="Message colours">
+            <ul class="legend" aria-label={tr.t(g::LEGEND_LABEL)}>
                 { for LEGEND.iter().map(|(class, text)| {
                     // Consumers heartbeat their coordinator too (drawn smaller, sampled).
                     let text = if with_group && *class == "heartbeat" {
-                        "heartbeat (ZooKeeper ping / pong, consumer Heartbeat)"
+                        g::LEGEND_HEARTBEAT_GROUP
                     } else {
-                        text
+                        *text
                     };
                     html! {
-                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ text }</li>
+                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ tr.t(text) }</li>
                     }
                 }) }
                 if with_topic {
                     { for LEGEND_DATA.iter().map(|(class, text)| html! {
-                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
+                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ tr.t(*text) }</li>
                     }) }
                 }
                 if with_group {
                     { for LEGEND_GROUP.iter().map(|(class, text)| html! {
-                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ *text }</li>
+                        <li><span class={classes!("swatch", format!("msg-{class}"))} aria-hidden="true"></span>{ tr.t(*text) }</li>
                     }) }
                 }
-                <li><span class="swatch dropped" aria-hidden="true"></span>{ "dropped (cut link)" }</li>
+                <li><span class="swatch dropped" aria-hidden="true"></span>{ tr.t(g::LEGEND_DROPPED) }</li>
             </ul>
             if with_topic {
-                <ul class="legend replica-legend" aria-label="Replica badges">
+                <ul class="legend replica-legend" aria-label={tr.t(g::LEGEND_REPLICAS_LABEL)}>
                     { for REPLICA_LEGEND.iter().map(|(state, sample, text)| html! {
-                        <li><span class={classes!("replica-swatch", format!("rs-{state}"))} aria-hidden="true">{ *sample }</span>{ *text }</li>
+                        <li><span class={classes!("replica-swatch", format!("rs-{state}"))} aria-hidden="true">{ *sample }</span>{ tr.t(*text) }</li>
                     }) }
                 </ul>
             }
@@ -701,6 +677,7 @@ pub fn App(props: &AppProps) -> Html {
         topic_count: topics.iter().filter(|t| !is_internal(&t.name)).count(),
         consumers: consumers.clone(),
         add_to,
+        tr: tr.clone(),
     };
     let event_count = world.events().len();
     let keep_internal = coordinator_keys(&state);
@@ -743,7 +720,7 @@ pub fn App(props: &AppProps) -> Html {
         .map(|(at, c)| (*at, c.to_string()));
     let story = match (&m.imported, m.story) {
         (Some(file), _) => story_box(
-            "imported",
+            &tr.t(g::STORY_TAG_IMPORTED),
             file.1.clone(),
             file.0
                 .file
@@ -753,16 +730,15 @@ pub fn App(props: &AppProps) -> Html {
                 .to_string(),
             upcoming,
             &dispatch,
+            &tr,
         ),
         (None, Some(i)) => story_box(
-            "story",
-            stories::title(i),
-            stories::load(i)
-                .ok()
-                .and_then(|s| s.file.description)
-                .unwrap_or_default(),
+            &tr.t(g::STORY_TAG),
+            stories::title_in(i, &tr),
+            stories::description_in(i, &tr),
             upcoming,
             &dispatch,
+            &tr,
         ),
         (None, None) => html! {},
     };
@@ -772,7 +748,7 @@ pub fn App(props: &AppProps) -> Html {
     } else {
         story
     };
-    let next = (m.story.is_none() && m.imported.is_none() && !in_lesson).then(|| next_try(&state));
+    let next = (m.story.is_none() && m.imported.is_none() && !in_lesson).then(|| next_try(&state, &tr));
     let menu_html = (*menu).and_then(|at| {
         let b = state.brokers.get(&at.broker)?;
         let items = broker_menu(at.broker, b, with_topic, m.pause_secs().unwrap_or(20), &tr);
@@ -859,11 +835,11 @@ pub fn App(props: &AppProps) -> Html {
                         <div class={part(Tab::Explain)} id={tabpanel(Tab::Explain).0} role="tabpanel"
                              aria-labelledby={tabpanel(Tab::Explain).1}>
                             <details class="explain panel">
-                                <summary>{ "How to read the graph, and what to try" }</summary>
+                                <summary>{ tr.t(g::EXPLAIN_SUMMARY) }</summary>
                                 if !embed {
-                                    { intro(settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms, settings.profile.name(), with_topic, with_group) }
+                                    { intro((settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms), settings.profile.name(), with_topic, with_group, &tr) }
                                 }
-                                { legend(with_topic, with_group) }
+                                { legend(with_topic, with_group, &tr) }
                             </details>
                         </div>
                         if with_group {

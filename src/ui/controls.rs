@@ -145,7 +145,7 @@ pub fn controls(
                     <select data-testid="story" onchange={story} aria-label={tr.t(msg::STORY_LABEL)}>
                         <option value="" selected={m.story.is_none()}>{ tr.t(msg::FREE_PLAY) }</option>
                         { for STORIES.iter().enumerate().map(|(i, (name, _))| html! {
-                            <option value={*name} selected={m.story == Some(i)}>{ stories::title(i) }</option>
+                            <option value={*name} selected={m.story == Some(i)}>{ stories::title_in(i, &tr) }</option>
                         }) }
                     </select>
                 </label>

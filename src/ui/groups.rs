@@ -9,7 +9,9 @@
 //!
 //! [`ConsumerView`]: crate::sim::ConsumerView
 
+use super::i18n::rich;
 use super::model::{Action, Model};
+use crate::i18n::{msg_graph as t, Tr};
 use crate::sim::assignors::Assignor;
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{ClusterState, Command, ConsumerState, GroupState, GroupView, Settings};
@@ -22,19 +24,19 @@ use yew::prelude::*;
 const ASSIGNORS: [Assignor; 2] = [Assignor::Range, Assignor::RoundRobin];
 
 /// What a group state means, in a few words.
-fn state_meaning(state: Option<GroupState>) -> &'static str {
-    match state {
-        Some(GroupState::Empty) => "no members",
-        Some(GroupState::PreparingRebalance) => "waiting for every member to join (JoinGroup)",
-        Some(GroupState::CompletingRebalance) => "waiting for the leader's assignment (SyncGroup)",
-        Some(GroupState::Stable) => "every member has its partitions",
-        Some(GroupState::Dead) => "the group is gone",
-        None => "no broker holds the group: its partition has no acting leader",
-    }
+fn state_meaning(state: Option<GroupState>, tr: &Tr) -> String {
+    tr.t(match state {
+        Some(GroupState::Empty) => t::GROUP_EMPTY,
+        Some(GroupState::PreparingRebalance) => t::GROUP_PREPARING,
+        Some(GroupState::CompletingRebalance) => t::GROUP_COMPLETING,
+        Some(GroupState::Stable) => t::GROUP_STABLE,
+        Some(GroupState::Dead) => t::GROUP_DEAD,
+        None => t::GROUP_UNHELD,
+    })
 }
 
 fn command_button(
-    label: &str,
+    label: String,
     action: &'static str,
     class: Option<&'static str>,
     title: String,
@@ -44,13 +46,18 @@ fn command_button(
     let d = dispatch.clone();
     let onclick = Callback::from(move |_: MouseEvent| d.emit(Action::Apply(cmd.clone())));
     html! {
-        <button class={classes!("small", class)} data-action={action} {title} {onclick}>{ label.to_string() }</button>
+        <button class={classes!("small", class)} data-action={action} {title} {onclick}>{ label }</button>
     }
 }
 
 /// One consumer's row: its place in the coordinator's member map, name, member id, state,
 /// partitions and actions.
-fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Action>) -> Html {
+fn member_row(
+    c: &ConsumerRef<'_>,
+    place: Option<usize>,
+    dispatch: &Callback<Action>,
+    tr: &Tr,
+) -> Html {
     let g = c.group_view;
     let leads = c.leads();
     let in_group = place.is_some();
@@ -66,31 +73,28 @@ fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Act
         _ => Vec::new(),
     };
     let state = match c.view.state {
-        ConsumerState::Stable => format!("stable · gen {}", c.view.generation),
-        s => consumer_words(s).to_string(),
+        ConsumerState::Stable => tr.f(t::NODE_STABLE_GEN, &[("generation", &c.view.generation)]),
+        s => consumer_words(s, tr),
     };
     let actions = if c.alive() {
         html! {
             <>
-                { command_button("Crash", "crash", Some("danger"),
-                    format!("Consumer {} dies without a word: the coordinator notices only when its session times out", c.name),
+                { command_button(tr.t(t::MEMBER_CRASH), "crash", Some("danger"),
+                    tr.f(t::MEMBER_CRASH_TITLE, &[("member", &c.name)]),
                     c.click(), dispatch) }
                 if let Some(leave) = c.leave() {
-                    { command_button("Leave", "leave", None,
-                        format!("Consumer {} sends LeaveGroup: the coordinator removes it at once", c.name),
+                    { command_button(tr.t(t::MEMBER_LEAVE), "leave", None,
+                        tr.f(t::MEMBER_LEAVE_TITLE, &[("member", &c.name)]),
                         leave, dispatch) }
                 }
             </>
         }
     } else {
         command_button(
-            "Rejoin",
+            tr.t(t::MEMBER_REJOIN),
             "rejoin",
             Some("primary"),
-            format!(
-                "Start consumer {} again: it joins with a fresh member id",
-                c.name
-            ),
+            tr.f(t::MEMBER_REJOIN_TITLE, &[("member", &c.name)]),
             c.click(),
             dispatch,
         )
@@ -98,13 +102,13 @@ fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Act
     html! {
         <li class={classes!("member", format!("cs-{}", c.look()), leads.then_some("is-leader"), (!in_group).then_some("outside"))}
             data-member-row={c.name.to_string()} data-in-group={in_group.to_string()} data-state={c.view.state.name()}>
-            <span class="m-place" title={if in_group { "place in the coordinator's member map" } else { "not a member" }}>
+            <span class="m-place" title={tr.t(if in_group { t::MEMBER_PLACE_TITLE } else { t::MEMBER_NOT_MEMBER })}>
                 { place.map_or("–".to_string(), |p| (p + 1).to_string()) }
             </span>
             <span class="m-who">
                 <strong class="m-name">{ c.name.to_string() }</strong>
                 if leads {
-                    <span class="leader-tag" title="the group leader: it computes the assignment">{ format!("♛ leader · gen {}", c.group_generation()) }</span>
+                    <span class="leader-tag" title={tr.t(t::LEADER_TAG_TITLE)}>{ format!("♛ {}", tr.f(t::PILL_LEADER, &[("generation", &c.group_generation())])) }</span>
                 }
                 if !member_id.is_empty() {
                     <code class="m-id" title={member_id.clone()}>{ short_member_id(c.name, &member_id) }</code>
@@ -112,13 +116,13 @@ fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Act
             </span>
             <span class="m-state">
                 { state }
-                if let Some(w) = consumer_wait(c) {
-                    <span class="m-wait wait" data-testid="member-wait">{ w.sentence() }</span>
+                if let Some(w) = consumer_wait(c, tr) {
+                    <span class="m-wait wait" data-testid="member-wait">{ w.sentence(tr) }</span>
                 }
             </span>
             <span class="m-assign">
                 if assignment.is_empty() {
-                    <span class="m-none">{ if c.alive() { "no partitions" } else { "" } }</span>
+                    <span class="m-none">{ if c.alive() { tr.t(t::MEMBER_NO_PARTITIONS) } else { String::new() } }</span>
                 }
                 { for assignment.iter().map(|p| html! { <span class="pchip">{ p.clone() }</span> }) }
             </span>
@@ -128,7 +132,7 @@ fn member_row(c: &ConsumerRef<'_>, place: Option<usize>, dispatch: &Callback<Act
 }
 
 /// The group's facts: state, generation, leader, coordinator.
-fn stats(g: &GroupView) -> Html {
+fn stats(g: &GroupView, tr: &Tr) -> Html {
     // While no broker holds the group, the coordinator's figures are not known.
     let held = g.state.is_some();
     let generation = if held {
@@ -140,48 +144,52 @@ fn stats(g: &GroupView) -> Html {
     // partition will create it.
     let to_be = g.awaits_first_join.then_some(g.offsets_leader).flatten();
     let (state, meaning, look) = match (g.state, to_be) {
-        (Some(s), _) => (s.name(), state_meaning(Some(s)).to_string(), s.name()),
+        (Some(s), _) => (s.name().to_string(), state_meaning(Some(s), tr), s.name()),
         (None, Some(b)) => (
-            "not created yet",
-            format!("broker {b} creates it at the first JoinGroup"),
+            tr.t(t::GROUP_NOT_CREATED),
+            tr.f(t::GROUP_CREATED_BY, &[("broker", &b)]),
             "pending",
         ),
-        (None, None) => ("no coordinator", state_meaning(None).to_string(), "none"),
+        (None, None) => (
+            tr.t(t::GROUP_NO_COORDINATOR),
+            state_meaning(None, tr),
+            "none",
+        ),
     };
     let coordinator = match (g.coordinator, to_be) {
-        (Some(b), _) => format!("broker {b}"),
-        (None, Some(b)) => format!("broker {b}, from the first join"),
-        (None, None) => "none".to_string(),
+        (Some(b), _) => tr.f(t::BROKER_N, &[("broker", &b)]),
+        (None, Some(b)) => tr.f(t::GROUP_COORDINATOR_FIRST_JOIN, &[("broker", &b)]),
+        (None, None) => tr.t(t::PANEL_NONE),
     };
     html! {
         <dl class="group-stats">
             <div class={classes!("gstat", "gstate", format!("gs-{look}"))} data-testid="group-state" data-state={g.state.map_or("none", GroupState::name)}>
-                <dt>{ "state" }</dt>
+                <dt>{ tr.t(t::FACT_STATE) }</dt>
                 <dd><strong>{ state }</strong><small>{ meaning }</small></dd>
             </div>
             <div class="gstat" data-testid="group-generation" data-generation={generation}>
-                <dt>{ "generation" }</dt>
+                <dt>{ tr.t(t::GROUP_GENERATION) }</dt>
                 if held {
-                    <dd><strong>{ g.generation }</strong><small>{ "+1 at every completed rebalance" }</small></dd>
+                    <dd><strong>{ g.generation }</strong><small>{ tr.t(t::GROUP_GENERATION_HELD) }</small></dd>
                 } else if to_be.is_some() {
-                    <dd><strong>{ "—" }</strong><small>{ "1 once the first rebalance completes" }</small></dd>
+                    <dd><strong>{ "—" }</strong><small>{ tr.t(t::GROUP_GENERATION_TO_BE) }</small></dd>
                 } else {
-                    <dd><strong>{ "—" }</strong><small>{ "unknown until a broker loads the group" }</small></dd>
+                    <dd><strong>{ "—" }</strong><small>{ tr.t(t::GROUP_GENERATION_UNKNOWN) }</small></dd>
                 }
             </div>
             <div class="gstat gleader" data-testid="group-leader" data-leader={g.leader.clone().unwrap_or_default()}>
-                <dt>{ "leader" }</dt>
+                <dt>{ tr.t(t::GROUP_LEADER) }</dt>
                 if held {
-                    <dd><strong>{ g.leader.clone().unwrap_or_else(|| "none".to_string()) }</strong><small>{ "computes the assignment" }</small></dd>
+                    <dd><strong>{ g.leader.clone().unwrap_or_else(|| tr.t(t::PANEL_NONE)) }</strong><small>{ tr.t(t::GROUP_LEADER_HELD) }</small></dd>
                 } else if to_be.is_some() {
-                    <dd><strong>{ "—" }</strong><small>{ "the first consumer to join" }</small></dd>
+                    <dd><strong>{ "—" }</strong><small>{ tr.t(t::GROUP_LEADER_TO_BE) }</small></dd>
                 } else {
-                    <dd><strong>{ "—" }</strong><small>{ "the consumers still follow the one they know" }</small></dd>
+                    <dd><strong>{ "—" }</strong><small>{ tr.t(t::GROUP_LEADER_UNKNOWN) }</small></dd>
                 }
             </div>
             <div class="gstat" data-testid="group-coordinator" data-coordinator={g.coordinator.map(|b| b.to_string()).unwrap_or_default()}>
-                <dt>{ "coordinator" }</dt>
-                <dd><strong>{ coordinator }</strong><small>{ format!("leader of {OFFSETS_TOPIC}-{}", g.coordinator_partition) }</small></dd>
+                <dt>{ tr.t(t::GROUP_COORDINATOR) }</dt>
+                <dd><strong>{ coordinator }</strong><small>{ tr.f(t::GROUP_COORDINATOR_OF, &[("partition", &format!("{OFFSETS_TOPIC}-{}", g.coordinator_partition))]) }</small></dd>
             </div>
         </dl>
     }
@@ -196,6 +204,7 @@ fn group_panel(
     settings: &Settings,
     dispatch: &Callback<Action>,
 ) -> Html {
+    let tr = &m.tr();
     let mine: Vec<&ConsumerRef<'_>> = consumers.iter().filter(|c| c.group == id).collect();
     // Members first, in the coordinator's map order; then the consumers it does not count.
     let mut rows: Vec<Html> = g
@@ -205,13 +214,13 @@ fn group_panel(
         .filter_map(|(i, name)| {
             mine.iter()
                 .find(|c| c.name == name)
-                .map(|c| member_row(c, Some(i), dispatch))
+                .map(|c| member_row(c, Some(i), dispatch, tr))
         })
         .collect();
     rows.extend(
         mine.iter()
             .filter(|c| !c.is_member())
-            .map(|c| member_row(c, None, dispatch)),
+            .map(|c| member_row(c, None, dispatch, tr)),
     );
     let next = m.next_consumer(Some(g));
     let add = {
@@ -237,12 +246,12 @@ fn group_panel(
     html! {
         <section class="panel group-panel" data-testid="group-panel" data-group={id.to_string()} aria-labelledby={title_id.clone()}>
             <div class="panel-head">
-                <h2 id={title_id}>{ "Consumer group " }<code>{ id.to_string() }</code></h2>
+                <h2 id={title_id}>{ tr.t(t::GROUP_TITLE) }<code>{ id.to_string() }</code></h2>
                 <div class="group-controls">
                     if m.story.is_none() {
-                        <label class="field" title="How the leader spreads the partitions over the members. Changing it starts again.">
-                            <span>{ "assignor" }</span>
-                            <select data-testid="assignor" onchange={on_assignor} aria-label="Partition assignor (resets)">
+                        <label class="field" title={tr.t(t::ASSIGNOR_TITLE)}>
+                            <span>{ tr.t(t::ASSIGNOR) }</span>
+                            <select data-testid="assignor" onchange={on_assignor} aria-label={tr.t(t::ASSIGNOR_LABEL)}>
                                 { for ASSIGNORS.iter().map(|a| html! {
                                     <option value={a.name()} selected={*a == m.assignor}>{ a.name() }</option>
                                 }) }
@@ -250,33 +259,33 @@ fn group_panel(
                         </label>
                     }
                     <button class="primary" data-testid="add-consumer" onclick={add} disabled={next.is_none()}
-                            title="Start a new consumer: it finds the coordinator and joins the group">
+                            title={tr.t(t::ADD_CONSUMER_TITLE)}>
                         { match &next {
-                            Some(n) => format!("+ Add consumer {n}"),
-                            None => "+ Add consumer".to_string(),
+                            Some(n) => tr.f(t::ADD_CONSUMER_N, &[("member", n)]),
+                            None => tr.t(t::ADD_CONSUMER),
                         } }
                     </button>
                 </div>
             </div>
-            { stats(g) }
-            if let Some(w) = rebalance_wait(g) {
-                <p class="wait group-wait" data-testid="group-wait">{ w.sentence() }</p>
+            { stats(g, tr) }
+            if let Some(w) = rebalance_wait(g, tr) {
+                <p class="wait group-wait" data-testid="group-wait">{ w.sentence(tr) }</p>
             }
-            if let Some(text) = sync_wait(g) {
+            if let Some(text) = sync_wait(g, tr) {
                 <p class="wait group-wait" data-testid="sync-wait">{ text }</p>
             }
             <p class="hint">
-                { "The coordinator is the broker leading " }
-                <code>{ format!("{OFFSETS_TOPIC}-{}", g.coordinator_partition) }</code>
-                { format!(": abs(\"{id}\".hashCode()) % {partitions} = {}. ", g.coordinator_partition) }
-                { "The first member added leads and computes the assignment. When the leader goes, Kafka takes the first key of its member map, a Scala HashMap keyed by member id: the members are listed in that map's order, not in join order. A crashed consumer stays a member until " }
-                <code>{ "session.timeout.ms" }</code>
-                { format!(" ({session_s} s in Kafka {}) passes without its heartbeat; one that leaves is removed at once.", settings.profile.name()) }
+                { rich(&tr.f(t::GROUP_HINT, &[
+                    ("partition", &format!("{OFFSETS_TOPIC}-{}", g.coordinator_partition)),
+                    ("formula", &format!("abs(\"{id}\".hashCode()) % {partitions} = {}", g.coordinator_partition)),
+                    ("secs", &session_s),
+                    ("profile", &settings.profile.name()),
+                ])) }
             </p>
             if rows.is_empty() {
-                <p class="members-empty">{ "No consumers yet. Add one: it asks any broker for the coordinator (FindCoordinator), then joins (JoinGroup)." }</p>
+                <p class="members-empty">{ tr.t(t::MEMBERS_EMPTY) }</p>
             } else {
-                <ol class="members" aria-label={format!("Consumers of group {id}, members in the coordinator's map order")}>
+                <ol class="members" aria-label={tr.f(t::MEMBERS_LABEL, &[("group", &id)])}>
                     { for rows }
                 </ol>
             }

@@ -11,7 +11,9 @@
 //! Everything shown is the world's [`PartitionView`]; every control sends a [`Command`] and
 //! shows the world's refusal, if any. Nothing here decides a Kafka rule.
 
+use super::i18n::rich;
 use super::model::{Action, Model, MAX_BROKERS, MAX_PARTITIONS, MAX_SEND};
+use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{Acks, ClusterState, Command, PartitionView, ReplicaState, TopicSpec};
 use crate::view::first_steps::default_produce_target;
 use crate::view::format::{
@@ -32,9 +34,9 @@ fn input_value(e: &InputEvent) -> Option<String> {
     e.target_dyn_into::<HtmlInputElement>().map(|i| i.value())
 }
 
-fn ids(list: &[u32]) -> String {
+fn ids(list: &[u32], tr: &Tr) -> String {
     if list.is_empty() {
-        "none".to_string()
+        tr.t(g::PANEL_NONE)
     } else {
         list.iter()
             .map(|b| b.to_string())
@@ -45,68 +47,72 @@ fn ids(list: &[u32]) -> String {
 
 /// Why a row needs attention, as the world's [`PartitionView::health`] says: short tags
 /// (class, text, explanation).
-fn attention(p: &PartitionView, lost: u64) -> Vec<(&'static str, String, String)> {
+fn attention(p: &PartitionView, lost: u64, tr: &Tr) -> Vec<(&'static str, String, String)> {
     let h = &p.health;
     let l = p.leader;
     let mut tags = Vec::new();
     if h.offline {
-        tags.push((
-            "bad",
-            "offline".to_string(),
-            "no leader: nobody can read or write this partition".to_string(),
-        ));
+        tags.push(("bad", tr.t(g::TAG_OFFLINE), tr.t(g::TAG_OFFLINE_TITLE)));
     }
     if h.leader_down {
         tags.push((
             "bad",
-            "leader down".to_string(),
-            format!("ZooKeeper still names broker {l} the leader, but it is down: the controller has not noticed yet"),
+            tr.t(g::TAG_LEADER_DOWN),
+            tr.f(g::TAG_LEADER_DOWN_TITLE, &[("broker", &l)]),
         ));
     }
     if h.leader_frozen {
         tags.push((
             "warn",
-            "leader frozen".to_string(),
-            format!("the leader, broker {l}, is paused: nothing is written until it wakes or loses leadership"),
+            tr.t(g::TAG_LEADER_FROZEN),
+            tr.f(g::TAG_LEADER_FROZEN_TITLE, &[("broker", &l)]),
         ));
     }
     // Two views of the leader: ZooKeeper names one broker, another acts as leader.
     if !h.split_brain.is_empty() {
         tags.push((
             "bad",
-            "split brain".to_string(),
-            format!(
-                "ZooKeeper names broker {l} the leader, but broker {} still acts as leader: it never accepted the request that deposed it",
-                h.split_brain.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")
+            tr.t(g::TAG_SPLIT_BRAIN),
+            tr.f(
+                g::TAG_SPLIT_BRAIN_TITLE,
+                &[
+                    ("broker", &l),
+                    (
+                        "acting",
+                        &h.split_brain
+                            .iter()
+                            .map(|b| b.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                ],
             ),
         ));
     }
     if lost > 0 {
         tags.push((
             "bad",
-            format!("{lost} lost"),
-            format!("{lost} acknowledged record(s) are gone for good"),
+            tr.f(g::TAG_LOST, &[("lost", &lost)]),
+            tr.f(g::TAG_LOST_TITLE, &[("lost", &lost)]),
         ));
     }
     if h.under_replicated {
         tags.push((
             "warn",
-            "under-replicated".to_string(),
-            format!(
-                "the ISR holds {} of {} replicas",
-                p.isr.len(),
-                p.replicas.len()
+            tr.t(g::TAG_UNDER_REPLICATED),
+            tr.f(
+                g::TAG_UNDER_REPLICATED_TITLE,
+                &[("isr", &p.isr.len()), ("replicas", &p.replicas.len())],
             ),
         ));
     }
     if h.under_min_isr {
         tags.push((
             "warn",
-            "below min ISR".to_string(),
-            format!(
-                "ISR of {} < min.insync.replicas {}: acks=all writes fail",
-                p.isr.len(),
-                p.min_insync_replicas
+            tr.t(g::TAG_BELOW_MIN_ISR),
+            tr.f(
+                g::TAG_BELOW_MIN_ISR_TITLE,
+                &[("isr", &p.isr.len()), ("min", &p.min_insync_replicas)],
             ),
         ));
     }
@@ -115,17 +121,17 @@ fn attention(p: &PartitionView, lost: u64) -> Vec<(&'static str, String, String)
 
 /// What the partition waits on, in a row of its own under it: followers counting down to
 /// leaving the ISR, and the producer's acks=all requests waiting for the ISR.
-fn waits_row(key: &str, p: &PartitionView, produce: Option<String>) -> Html {
-    let isr = isr_waits(key, p);
+fn waits_row(key: &str, p: &PartitionView, produce: Option<String>, tr: &Tr) -> Html {
+    let isr = isr_waits(key, p, tr);
     if isr.is_empty() && produce.is_none() {
         return html! {};
     }
     html! {
         <tr class="waits-row" data-waits-for={key.to_string()}>
             <td colspan="11">
-                <ul class="waits" aria-label={format!("What {key} waits on")}>
+                <ul class="waits" aria-label={tr.f(g::WAITS_LABEL, &[("partition", &key)])}>
                     { for isr.iter().map(|(b, w)| html! {
-                        <li class="wait isr-wait" data-testid="isr-wait" data-broker={b.to_string()}>{ w.sentence() }</li>
+                        <li class="wait isr-wait" data-testid="isr-wait" data-broker={b.to_string()}>{ w.sentence(tr) }</li>
                     }) }
                     if let Some(text) = produce {
                         <li class="wait produce-wait" data-testid="produce-wait">{ text }</li>
@@ -137,22 +143,25 @@ fn waits_row(key: &str, p: &PartitionView, produce: Option<String>) -> Html {
 }
 
 /// One replica's log end offset and lag.
-fn leo_cell(p: &PartitionView) -> Html {
+fn leo_cell(p: &PartitionView, tr: &Tr) -> Html {
     html! {
         <ul class="leos">
             { for p.replicas.iter().map(|&b| {
                 let st = replica_state(p, b);
                 let leo = p.log_end_offsets.get(&b).copied().unwrap_or(0);
                 let behind = lag(p, b);
-                let title = format!("broker {b}: {}, log end offset {leo}, lag {behind}", replica_words(st));
+                let title = tr.f(
+                    g::LEO_TITLE,
+                    &[("broker", &b), ("role", &replica_words(st, tr)), ("leo", &leo), ("lag", &behind)],
+                );
                 html! {
                     <li class={classes!("leo", format!("rs-{}", st.name()))} data-leo-broker={b.to_string()} data-state={st.name()} {title}>
                         <span class="leo-broker">{ b }</span>
                         <span class="leo-value">{ leo }</span>
                         if st == ReplicaState::Leader {
-                            <span class="leo-lag leader-mark">{ "leader" }</span>
+                            <span class="leo-lag leader-mark">{ tr.t(g::REPLICA_LEADER) }</span>
                         } else if behind > 0 {
-                            <span class="leo-lag">{ format!("lag {behind}") }</span>
+                            <span class="leo-lag">{ tr.f(g::LEO_LAG, &[("lag", &behind)]) }</span>
                         }
                     </li>
                 }
@@ -168,23 +177,24 @@ fn row(
     producing_to: bool,
     groups_here: &[&str],
     produce: Option<String>,
+    tr: &Tr,
 ) -> Html {
     let Some(p) = p.filter(|p| p.exists) else {
         return html! {
             <tr data-partition={r.key.clone()} class="pending">
                 <th scope="row">{ r.key.clone() }</th>
-                <td colspan="9" class="pending-note">{ "not created yet: the admin writes the topic once the brokers are up" }</td>
+                <td colspan="9" class="pending-note">{ tr.t(g::PARTITION_PENDING) }</td>
             </tr>
         };
     };
-    let tags = attention(p, lost);
+    let tags = attention(p, lost, tr);
     let leader = if p.health.offline {
-        "none (offline)".to_string()
+        tr.t(g::LEADER_NONE_OFFLINE)
     } else {
         p.leader.to_string()
     };
     let stream = p.stream.as_ref().map(|s| {
-        html! { <span class="tag stream" title="the producer streams to this partition">{ format!("▶ {}/s acks={}", s.rate_per_s, s.acks) }</span> }
+        html! { <span class="tag stream" title={tr.t(g::TAG_STREAM_TITLE)}>{ format!("▶ {}/s acks={}", s.rate_per_s, s.acks) }</span> }
     });
     html! {
         <>
@@ -198,8 +208,8 @@ fn row(
             <th scope="row">
                 <span class="pname">{ r.key.clone() }</span>
                 <span class="tags">
-                    { for groups_here.iter().map(|g| html! {
-                        <span class="tag group" title={format!("holds group {g}: its leader is the group's coordinator")}>{ format!("group {g}") }</span>
+                    { for groups_here.iter().map(|grp| html! {
+                        <span class="tag group" title={tr.f(g::TAG_GROUP_TITLE, &[("group", grp)])}>{ tr.f(g::TAG_GROUP, &[("group", grp)]) }</span>
                     }) }
                     { stream.unwrap_or_default() }
                     { for tags.iter().map(|(class, text, title)| html! {
@@ -207,29 +217,29 @@ fn row(
                     }) }
                 </span>
             </th>
-            <td data-field="replicas" data-label="replicas" class="ids">
+            <td data-field="replicas" data-label={tr.t(g::COL_REPLICAS)} class="ids">
                 { for p.replicas.iter().enumerate().map(|(i, b)| html! {
                     <>
                         if i > 0 { { ", " } }
                         if *b == p.preferred {
-                            <span class="preferred" title="preferred replica (first in the assignment)">{ format!("{b}★") }</span>
+                            <span class="preferred" title={tr.t(g::PREFERRED_TITLE)}>{ format!("{b}★") }</span>
                         } else {
                             { b.to_string() }
                         }
                     </>
                 }) }
             </td>
-            <td data-field="leader" data-label="leader" class={classes!(p.health.offline.then_some("offline"))}>{ leader }</td>
+            <td data-field="leader" data-label={tr.t(g::COL_LEADER)} class={classes!(p.health.offline.then_some("offline"))}>{ leader }</td>
             <td data-field="leader_epoch" data-label="leader epoch" class="num">{ p.leader_epoch }</td>
-            <td data-field="isr" data-label="ISR" class="ids">{ ids(&p.isr) }</td>
-            <td data-field="hw" data-label="high watermark" class="num">{ p.high_watermark }</td>
-            <td data-field="leo" data-label="log end offset, lag" class="leo-cell">{ leo_cell(p) }</td>
-            <td data-field="acked" data-label="acked" class="num">{ p.acked_records }</td>
-            <td data-field="failed" data-label="failed" class={classes!("num", (p.failed_records > 0).then_some("warn"))}
-                title={format!("{} record(s) given up; {} record(s) sent again after an error", p.failed_records, p.retried_records)}>{ p.failed_records }</td>
-            <td data-field="dup" data-label="duplicates" class={classes!("num", (p.duplicate_records > 0).then_some("warn"))}
-                title="records in the leader's log written twice: a producer without idempotence retried a batch that had been written">{ p.duplicate_records }</td>
-            <td data-field="lost" data-label="lost" class={classes!("num", (lost > 0).then_some("bad"))}>
+            <td data-field="isr" data-label="ISR" class="ids">{ ids(&p.isr, tr) }</td>
+            <td data-field="hw" data-label={tr.t(g::LABEL_HW)} class="num">{ p.high_watermark }</td>
+            <td data-field="leo" data-label={tr.t(g::LABEL_LEO_LAG)} class="leo-cell">{ leo_cell(p, tr) }</td>
+            <td data-field="acked" data-label={tr.t(g::COL_ACKED)} class="num">{ p.acked_records }</td>
+            <td data-field="failed" data-label={tr.t(g::COL_FAILED)} class={classes!("num", (p.failed_records > 0).then_some("warn"))}
+                title={tr.f(g::FAILED_CELL_TITLE, &[("failed", &p.failed_records), ("retried", &p.retried_records)])}>{ p.failed_records }</td>
+            <td data-field="dup" data-label={tr.t(g::LABEL_DUP)} class={classes!("num", (p.duplicate_records > 0).then_some("warn"))}
+                title={tr.t(g::DUP_CELL_TITLE)}>{ p.duplicate_records }</td>
+            <td data-field="lost" data-label={tr.t(g::COL_LOST)} class={classes!("num", (lost > 0).then_some("bad"))}>
                 if lost > 0 {
                     <span class="lost-pill">{ lost }</span>
                 } else {
@@ -237,13 +247,18 @@ fn row(
                 }
             </td>
         </tr>
-        { waits_row(&r.key, p, produce) }
+        { waits_row(&r.key, p, produce, tr) }
         </>
     }
 }
 
 /// A topic's settings and actions.
-fn topic_head(t: &TopicSpec, first: Option<&PartitionView>, dispatch: &Callback<Action>) -> Html {
+fn topic_head(
+    t: &TopicSpec,
+    first: Option<&PartitionView>,
+    dispatch: &Callback<Action>,
+    tr: &Tr,
+) -> Html {
     let name = t.name.clone();
     let unclean = first.is_some_and(|p| p.unclean_leader_election);
     let min_isr = first.map_or(1, |p| p.min_insync_replicas);
@@ -286,29 +301,34 @@ fn topic_head(t: &TopicSpec, first: Option<&PartitionView>, dispatch: &Callback<
     };
     html! {
         <div class="topic-head" data-topic={name.clone()}>
-            <h3>{ "topic " }<code>{ name.clone() }</code></h3>
-            <label class="toggle" title="Let an out-of-sync replica become leader when no in-sync replica is left: the partition comes back, acknowledged records may be lost.">
+            <h3>{ tr.t(g::TOPIC) }<code>{ name.clone() }</code></h3>
+            <label class="toggle" title={tr.t(g::UNCLEAN_TITLE)}>
                 <input type="checkbox" data-testid="unclean-toggle" data-topic={name.clone()} checked={unclean} onchange={on_unclean} />
                 <code>{ "unclean.leader.election.enable" }</code>
             </label>
-            <label class="field" title="acks=all needs at least this many in-sync replicas">
+            <label class="field" title={tr.t(g::MIN_ISR_TITLE)}>
                 <code>{ "min.insync.replicas" }</code>
-                <select data-testid="min-isr" data-topic={name.clone()} onchange={on_min_isr} aria-label={format!("min.insync.replicas of topic {name}")}>
+                <select data-testid="min-isr" data-topic={name.clone()} onchange={on_min_isr} aria-label={tr.f(g::MIN_ISR_LABEL, &[("topic", &name)])}>
                     { for (1..=rf.max(min_isr)).map(|n| html! {
                         <option value={n.to_string()} selected={n == min_isr}>{ n }</option>
                     }) }
                 </select>
             </label>
             <button data-testid="preferred-election" data-topic={name.clone()} onclick={preferred}
-                    title="Move leadership back to each partition's preferred replica, where it is alive and in sync">
-                { "Preferred election" }
+                    title={tr.t(g::PREFERRED_ELECTION_TITLE)}>
+                { tr.t(g::PREFERRED_ELECTION) }
             </button>
         </div>
     }
 }
 
 /// The internal topic's head: what it is, and whether every partition is listed.
-fn internal_head(t: &TopicSpec, shown: usize, show_all: bool, dispatch: &Callback<Action>) -> Html {
+fn internal_head(
+    t: &TopicSpec,
+    (shown, show_all): (usize, bool),
+    dispatch: &Callback<Action>,
+    tr: &Tr,
+) -> Html {
     let total = t.replicas.len();
     let onchange = {
         let d = dispatch.clone();
@@ -320,16 +340,16 @@ fn internal_head(t: &TopicSpec, shown: usize, show_all: bool, dispatch: &Callbac
     };
     html! {
         <div class="topic-head internal" data-topic={t.name.clone()}>
-            <h3>{ "topic " }<code>{ t.name.clone() }</code>{ " " }<span class="internal-tag">{ "internal" }</span></h3>
+            <h3>{ tr.t(g::TOPIC) }<code>{ t.name.clone() }</code>{ " " }<span class="internal-tag">{ tr.t(g::INTERNAL) }</span></h3>
             <span class="topic-note">
-                { format!("{total} partitions; the consumer groups live here, each in one partition whose leader is its coordinator.") }
+                { tr.f(g::INTERNAL_NOTE, &[("total", &total)]) }
                 if !show_all {
-                    { format!(" Showing the {shown} that hold a group.") }
+                    { tr.f(g::INTERNAL_SHOWING, &[("shown", &shown)]) }
                 }
             </span>
             <label class="toggle">
                 <input type="checkbox" data-testid="show-internal" checked={show_all} {onchange} />
-                { format!("show all {total}") }
+                { tr.f(g::INTERNAL_SHOW_ALL, &[("total", &total)]) }
             </label>
         </div>
     }
@@ -462,26 +482,31 @@ fn produce_controls(
         })
     };
     let streaming = stream.is_some();
+    let toggle_class = match streaming {
+        true => "danger",
+        false => "primary",
+    };
+    let tr = &m.tr();
     let send_label = match m.send_count() {
-        Ok(n) => format!("Send {n}"),
-        Err(_) => "Send".to_string(),
+        Ok(n) => tr.f(g::SEND_N, &[("count", &n)]),
+        Err(_) => tr.t(g::SEND),
     };
 
     html! {
-        <div class="produce" role="group" aria-label="Producer">
-            <span class="produce-title">{ "producer" }</span>
+        <div class="produce" role="group" aria-label={tr.t(g::PRODUCER_LABEL)}>
+            <span class="produce-title">{ tr.t(g::CAPTION_PRODUCER) }</span>
             <label class="field">
-                <span>{ "to" }</span>
-                <select data-testid="stream-partition" onchange={on_target} aria-label="Partition to produce to">
+                <span>{ tr.t(g::PRODUCE_TO) }</span>
+                <select data-testid="stream-partition" onchange={on_target} aria-label={tr.t(g::PRODUCE_TO_LABEL)}>
                     { for list.iter().map(|r| html! {
                         <option value={r.key.clone()} selected={r.key == target}>{ r.key.clone() }</option>
                     }) }
                 </select>
             </label>
             <label class="field">
-                <span>{ "rate" }</span>
+                <span>{ tr.t(g::RATE) }</span>
                 <input type="number" min="1" step="1" data-testid="stream-rate" value={m.rate_text.clone()}
-                       oninput={on_rate_input} onchange={on_rate_change} aria-label="Stream rate, records per second" />
+                       oninput={on_rate_input} onchange={on_rate_change} aria-label={tr.t(g::RATE_LABEL)} />
                 <span>{ "/s" }</span>
             </label>
             <label class="field">
@@ -489,25 +514,25 @@ fn produce_controls(
                 <select data-testid="stream-acks" onchange={on_acks} aria-label="acks">
                     { for ACKS.iter().map(|a| html! {
                         <option value={a.name()} selected={*a == acks}>
-                            { if *a == default_acks { format!("{a} (default)") } else { a.to_string() } }
+                            { if *a == default_acks { tr.f(g::ACKS_DEFAULT, &[("acks", a)]) } else { a.to_string() } }
                         </option>
                     }) }
                 </select>
             </label>
-            <button data-testid="stream-toggle" class={classes!(if streaming { "danger" } else { "primary" })}
+            <button data-testid="stream-toggle" class={classes!(toggle_class)}
                     aria-pressed={streaming.to_string()} onclick={toggle}>
                 { match (&stream, streaming) {
-                    (Some(st), true) => format!("Stop stream to {target} ({}/s, acks={})", st.rate_per_s, st.acks),
-                    (_, true) => format!("Stop stream to {target}"),
-                    _ => format!("Start stream to {target}"),
+                    (Some(st), true) => tr.f(g::STREAM_STOP_RATE, &[("partition", &target), ("rate", &st.rate_per_s), ("acks", &st.acks)]),
+                    (_, true) => tr.f(g::STREAM_STOP, &[("partition", &target)]),
+                    _ => tr.f(g::STREAM_START, &[("partition", &target)]),
                 } }
             </button>
             <span class="send-group">
-                <button data-testid="send-records" onclick={send} title="Send one batch of records">{ send_label }</button>
+                <button data-testid="send-records" onclick={send} title={tr.t(g::SEND_TITLE)}>{ send_label }</button>
                 <label class="field compact">
                     <input type="number" min="1" max={MAX_SEND.to_string()} step="1" data-testid="send-count"
-                           value={m.send_text.clone()} oninput={on_send_input} aria-label="Records to send" />
-                    <span aria-hidden="true">{ "records" }</span>
+                           value={m.send_text.clone()} oninput={on_send_input} aria-label={tr.t(g::SEND_COUNT_LABEL)} />
+                    <span aria-hidden="true">{ tr.t(g::RECORDS_UNIT) }</span>
                 </label>
             </span>
         </div>
@@ -533,19 +558,20 @@ fn shape(m: &Model, dispatch: &Callback<Action>) -> Html {
         })
     };
     let rf = m.rf();
+    let tr = &m.tr();
     html! {
         <div class="shape">
-            <label class="field" title="How many partitions the topic has. Changing it starts again.">
-                <span>{ "partitions" }</span>
-                <select data-testid="partition-count" onchange={on_partitions} aria-label="Number of partitions (resets)">
+            <label class="field" title={tr.t(g::PARTITIONS_TITLE)}>
+                <span>{ tr.t(g::PARTITIONS_FIELD) }</span>
+                <select data-testid="partition-count" onchange={on_partitions} aria-label={tr.t(g::PARTITIONS_LABEL)}>
                     { for (1..=MAX_PARTITIONS).map(|n| html! {
                         <option value={n.to_string()} selected={n == m.partitions}>{ n }</option>
                     }) }
                 </select>
             </label>
-            <label class="field" title="How many replicas each partition has (at most the brokers). Changing it starts again.">
-                <span>{ "replication factor" }</span>
-                <select data-testid="replication-factor" onchange={on_rf} aria-label="Replication factor (resets)">
+            <label class="field" title={tr.t(g::RF_TITLE)}>
+                <span>{ tr.t(g::RF_FIELD) }</span>
+                <select data-testid="replication-factor" onchange={on_rf} aria-label={tr.t(g::RF_LABEL)}>
                     { for (1..=m.brokers.min(MAX_BROKERS)).map(|n| html! {
                         <option value={n.to_string()} selected={n == rf}>{ n }</option>
                     }) }
@@ -566,6 +592,7 @@ pub fn partitions(
     if list.is_empty() {
         return html! {};
     }
+    let tr = &m.tr();
     // The producer writes to the user's topics only.
     let user: Vec<PartitionRef> = list
         .iter()
@@ -601,33 +628,33 @@ pub fn partitions(
         html! {
             <div class={classes!("topic", internal.then_some("internal"))}>
                 if internal {
-                    { internal_head(t, rows.len(), m.show_internal, dispatch) }
+                    { internal_head(t, (rows.len(), m.show_internal), dispatch, tr) }
                 } else {
-                    { topic_head(t, first, dispatch) }
+                    { topic_head(t, first, dispatch, tr) }
                 }
                 <div class="table-wrap">
                     <table class="ptable">
-                        <caption class="sr-only">{ format!("Partitions of topic {}", t.name) }</caption>
+                        <caption class="sr-only">{ tr.f(g::PTABLE_CAPTION, &[("topic", &t.name)]) }</caption>
                         <thead>
                             <tr>
-                                <th scope="col">{ "partition" }</th>
-                                <th scope="col">{ "replicas" }</th>
-                                <th scope="col">{ "leader" }</th>
+                                <th scope="col">{ tr.t(g::COL_PARTITION) }</th>
+                                <th scope="col">{ tr.t(g::COL_REPLICAS) }</th>
+                                <th scope="col">{ tr.t(g::COL_LEADER) }</th>
                                 <th scope="col" title="leader epoch">{ "epoch" }</th>
                                 <th scope="col">{ "ISR" }</th>
-                                <th scope="col" title="high watermark: the last offset every in-sync replica has">{ "HW" }</th>
-                                <th scope="col">{ "log end offset · lag, by broker" }</th>
-                                <th scope="col" title="records the producer saw acknowledged">{ "acked" }</th>
-                                <th scope="col" title="records the producer gave up (an error it does not retry, or a timeout); some may be in the log all the same">{ "failed" }</th>
-                                <th scope="col" title="records in the log twice: retries of a producer without enable.idempotence">{ "dup" }</th>
-                                <th scope="col" title="acknowledged records that are gone">{ "lost" }</th>
+                                <th scope="col" title={tr.t(g::COL_HW_PTABLE_TITLE)}>{ tr.t(g::COL_HW) }</th>
+                                <th scope="col">{ tr.t(g::COL_LEO_LAG) }</th>
+                                <th scope="col" title={tr.t(g::COL_ACKED_TITLE)}>{ tr.t(g::COL_ACKED) }</th>
+                                <th scope="col" title={tr.t(g::COL_FAILED_TITLE)}>{ tr.t(g::COL_FAILED) }</th>
+                                <th scope="col" title={tr.t(g::COL_DUP_TITLE)}>{ tr.t(g::COL_DUP) }</th>
+                                <th scope="col" title={tr.t(g::COL_LOST_TITLE)}>{ tr.t(g::COL_LOST) }</th>
                             </tr>
                         </thead>
                         <tbody>
                             { for rows.iter().map(|r| {
                                 let lost = state.lost_records.get(&r.key).copied().unwrap_or(0);
                                 let here = if internal { groups_in(&r.key) } else { Vec::new() };
-                                row(r, state.partitions.get(&r.key), lost, target.as_deref() == Some(r.key.as_str()), &here, produce_wait(state, &r.key))
+                                row(r, state.partitions.get(&r.key), lost, target.as_deref() == Some(r.key.as_str()), &here, produce_wait(state, &r.key, tr), tr)
                             }) }
                         </tbody>
                     </table>
@@ -638,15 +665,13 @@ pub fn partitions(
     html! {
         <section class="panel partitions-panel" aria-labelledby={m.chrome.id("partitions-title")} data-testid="partitions">
             <div class="panel-head">
-                <h2 id={m.chrome.id("partitions-title")}>{ "Partitions" }</h2>
+                <h2 id={m.chrome.id("partitions-title")}>{ tr.t(g::PARTITIONS_TITLE_H) }</h2>
                 if m.story.is_none() {
                     { shape(m, dispatch) }
                 }
             </div>
             <p class="hint">
-                { "The leader takes the writes; followers fetch from it. The ISR holds the replicas caught up within " }
-                <code>{ "replica.lag.time.max.ms" }</code>
-                { "; the high watermark is the last offset all of them have. Crash a leader and watch the controller elect another from the ISR." }
+                { rich(&tr.t(g::PARTITIONS_HINT)) }
             </p>
             { produce_controls(m, state, &user, dispatch) }
             { for tables }

@@ -2,6 +2,7 @@
 //! the page's address parameters (`?story=…&speed=…`, `?partitions=…&rf=…`,
 //! `?consumers=…&assignor=…`) that documentation pages link or embed.
 
+use crate::i18n::{StoryPart, Tr};
 use crate::scenario::{self, Scenario};
 use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
@@ -144,6 +145,22 @@ thread_local! {
 /// The title the page shows for a story.
 pub fn title(index: usize) -> String {
     TITLES.with(|t| t.get(index).cloned().unwrap_or_else(|| "?".to_string()))
+}
+
+/// A story's title in the page's language (the catalogue's, else the file's).
+pub fn title_in(index: usize, tr: &Tr) -> String {
+    let name = STORIES.get(index).map_or("", |(n, _)| n);
+    tr.story(name, StoryPart::Title, &title(index))
+}
+
+/// What a story shows, in the page's language (the catalogue's, else the file's).
+pub fn description_in(index: usize, tr: &Tr) -> String {
+    let name = STORIES.get(index).map_or("", |(n, _)| n);
+    let en = load(index)
+        .ok()
+        .and_then(|s| s.file.description)
+        .unwrap_or_default();
+    tr.story(name, StoryPart::Description, &en)
 }
 
 /// What the page's address asks for. Every parameter is optional.

@@ -5,6 +5,7 @@
 //! offline, a group leader chosen.
 
 use super::format::{click_starts, is_internal};
+use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{fmt_ms, BrokerState, ClusterState, ControllerRole, Event, EventKind, History};
 
 /// The sentence announcing `kind`, if it is one of the key events.
@@ -65,7 +66,7 @@ pub fn latest_line(events: &History<Event>) -> Option<String> {
 }
 
 /// What to try next in free play, from the cluster as it stands.
-pub fn next_try(state: &ClusterState) -> String {
+pub fn next_try(state: &ClusterState, tr: &Tr) -> String {
     let down: Vec<u32> = state
         .brokers
         .iter()
@@ -84,29 +85,16 @@ pub fn next_try(state: &ClusterState) -> String {
         .find(|(_, b)| b.controller_role == ControllerRole::Zombie)
         .map(|(id, _)| *id);
     if let Some(z) = zombie {
-        return format!(
-            "Broker {z} still acts as controller with an old epoch: watch the others reject its requests."
-        );
+        return tr.f(g::TRY_ZOMBIE, &[("broker", &z)]);
     }
     match state.controller {
-        None if !counting.is_empty() => format!(
-            "Watch broker {}'s ring: when ZooKeeper expires its session, the others race for /controller.",
-            counting[0]
-        ),
-        None if !down.is_empty() && down.len() == state.brokers.len() => {
-            "Every broker is down: press one to start it again.".to_string()
-        }
-        None => "Wait a moment: the brokers register and race to create /controller.".to_string(),
-        Some(c) if down.contains(&c) => format!(
-            "Broker {c} is down but /controller still names it until ZooKeeper expires its session: watch its ring."
-        ),
+        None if !counting.is_empty() => tr.f(g::TRY_WATCH_RING, &[("broker", &counting[0])]),
+        None if !down.is_empty() && down.len() == state.brokers.len() => tr.t(g::TRY_ALL_DOWN),
+        None => tr.t(g::TRY_WAIT_RACE),
+        Some(c) if down.contains(&c) => tr.f(g::TRY_CONTROLLER_DOWN, &[("broker", &c)]),
         Some(c) => match down.first() {
-            Some(d) => format!(
-                "Press broker {d} to start it again, or crash the controller, broker {c}."
-            ),
-            None => format!(
-                "Press the crowned controller, broker {c}, to crash it (its ⋯ menu has a clean shutdown)."
-            ),
+            Some(d) => tr.f(g::TRY_START_OR_CRASH, &[("down", d), ("controller", &c)]),
+            None => tr.f(g::TRY_CRASH_CONTROLLER, &[("controller", &c)]),
         },
     }
 }

@@ -4,6 +4,7 @@
 use super::announce::{announcement, latest, latest_line, next_try};
 use super::frame::default_world;
 use super::menu::broker_menu;
+use crate::i18n::Tr;
 use crate::sim::{Command, EventKind};
 
 #[test]
@@ -33,7 +34,7 @@ fn key_events_are_announced_and_minor_ones_are_not() {
 fn the_first_election_is_the_latest_key_event_and_the_hint_follows_the_cluster() {
     let mut world = default_world();
     assert_eq!(latest(world.events()), None);
-    assert!(next_try(&world.state()).starts_with("Wait a moment"));
+    assert!(next_try(&world.state(), &Tr::en()).starts_with("Wait a moment"));
     world.advance_to(3_000);
     let line = latest_line(world.events()).expect("something happened");
     assert!(line.starts_with("t = "), "{line}");
@@ -42,21 +43,21 @@ fn the_first_election_is_the_latest_key_event_and_the_hint_follows_the_cluster()
     let state = world.state();
     let c = state.controller.expect("a controller by 3 s");
     assert_eq!(
-        next_try(&state),
+        next_try(&state, &Tr::en()),
         format!("Press the crowned controller, broker {c}, to crash it (its ⋯ menu has a clean shutdown).")
     );
 
     world.apply(Command::Crash(c)).expect("crash");
     let (_, _, said) = latest(world.events()).expect("the crash");
     assert_eq!(said, format!("Broker {c} crashed."));
-    assert!(next_try(&world.state()).contains("still names it"));
+    assert!(next_try(&world.state(), &Tr::en()).contains("still names it"));
     // Once its session expired another broker leads, and the hint offers the restart.
     world.advance_to(30_000);
     let state = world.state();
     let new = state.controller.expect("re-elected");
     assert_ne!(new, c);
     assert_eq!(
-        next_try(&state),
+        next_try(&state, &Tr::en()),
         format!("Press broker {c} to start it again, or crash the controller, broker {new}.")
     );
     assert!(latest(world.events()).is_some_and(|(_, at, _)| at <= 30_000));

@@ -1,16 +1,20 @@
 //! Small text helpers shared by the page's parts.
 
+use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{
-    BrokerId, BrokerView, ClusterState, Command, ConsumerState, ConsumerView, ControllerRole,
-    GroupView, PartitionView, ReplicaState, TopicSpec,
+    BrokerId, BrokerState, BrokerView, ClusterState, Command, ConsumerState, ConsumerView,
+    ControllerRole, GroupView, PartitionView, ReplicaState, TopicSpec, ZkConnection,
 };
 
-/// Time left, in seconds with one decimal rounded up, e.g. `12.4 s` for 12 301 ms: a
-/// countdown shows 0.0 s only when nothing is left.
-pub fn secs(ms: u64) -> String {
+/// Time left, in seconds with one decimal rounded up, e.g. `12.4 s` for 12 301 ms (`12.4 秒`
+/// in Chinese): a countdown shows 0.0 s only when nothing is left.
+pub fn secs(ms: u64, tr: &Tr) -> String {
     let tenths = ms.div_ceil(100);
-    format!("{}.{} s", tenths / 10, tenths % 10)
+    tr.f(
+        g::SECONDS,
+        &[("secs", &format_args!("{}.{}", tenths / 10, tenths % 10))],
+    )
 }
 
 /// A speed as the select shows it, e.g. `0.25×`.
@@ -24,26 +28,51 @@ pub fn click_starts(view: &BrokerView) -> bool {
     !view.state.is_alive()
 }
 
-/// A state's name as words, e.g. `shutting down`.
-pub fn state_words(name: &str) -> String {
-    name.replace('_', " ")
+/// A broker's state as words, e.g. `shutting down`.
+pub fn broker_state_words(state: BrokerState, tr: &Tr) -> String {
+    tr.t(match state {
+        BrokerState::NotStarted => g::BROKER_NOT_STARTED,
+        BrokerState::Running => g::BROKER_RUNNING,
+        BrokerState::Paused => g::BROKER_PAUSED,
+        BrokerState::ShuttingDown => g::BROKER_SHUTTING_DOWN,
+        BrokerState::Crashed => g::BROKER_CRASHED,
+        BrokerState::Stopped => g::BROKER_STOPPED,
+    })
+}
+
+/// A broker's ZooKeeper connection as words, e.g. `connected`.
+pub fn connection_words(c: ZkConnection, tr: &Tr) -> String {
+    tr.t(match c {
+        ZkConnection::Idle => g::ZK_IDLE,
+        ZkConnection::Connecting => g::ZK_CONNECTING,
+        ZkConnection::Connected => g::ZK_CONNECTED,
+        ZkConnection::Disconnected => g::ZK_DISCONNECTED,
+    })
+}
+
+/// Time left as a countdown says it: `in 8.3 s`.
+pub fn in_secs(ms: u64, tr: &Tr) -> String {
+    tr.f(g::IN_TIME, &[("time", &secs(ms, tr))])
 }
 
 /// The lines under a broker's node: its state, then what it is waiting for.
-pub fn status_lines(view: &BrokerView, now: u64) -> Vec<(String, &'static str)> {
-    let mut lines = vec![(state_words(view.state.name()), "state")];
+pub fn status_lines(view: &BrokerView, now: u64, tr: &Tr) -> Vec<(String, &'static str)> {
+    let mut lines = vec![(broker_state_words(view.state, tr), "state")];
     if let Some(until) = view.paused_until_ms {
         lines.push((
-            format!("wakes in {}", secs(until.saturating_sub(now))),
+            tr.f(
+                g::WAKES_IN,
+                &[("time", &secs(until.saturating_sub(now), tr))],
+            ),
             "wake",
         ));
     }
     if let Some(left) = view.session_countdown_ms {
-        lines.push(("ZK session expires".into(), "countdown"));
-        lines.push((format!("in {}", secs(left)), "countdown strong"));
+        lines.push((tr.t(g::NODE_SESSION_EXPIRES), "countdown"));
+        lines.push((in_secs(left, tr), "countdown strong"));
     }
     if view.zk_link_cut {
-        lines.push(("ZooKeeper link cut".into(), "cut-note"));
+        lines.push((tr.t(g::NODE_LINK_CUT), "cut-note"));
     }
     lines
 }
@@ -75,14 +104,14 @@ pub fn partition_list(topics: &[TopicSpec]) -> Vec<PartitionRef> {
 }
 
 /// A replica's role as words, e.g. `in-sync follower`.
-pub fn replica_words(state: ReplicaState) -> &'static str {
-    match state {
-        ReplicaState::Leader => "leader",
-        ReplicaState::InSync => "in-sync follower",
-        ReplicaState::OutOfSync => "out-of-sync follower",
-        ReplicaState::Offline => "offline (broker down)",
-        ReplicaState::Frozen => "frozen (broker paused)",
-    }
+pub fn replica_words(state: ReplicaState, tr: &Tr) -> String {
+    tr.t(match state {
+        ReplicaState::Leader => g::REPLICA_LEADER,
+        ReplicaState::InSync => g::REPLICA_IN_SYNC,
+        ReplicaState::OutOfSync => g::REPLICA_OUT_OF_SYNC,
+        ReplicaState::Offline => g::REPLICA_OFFLINE,
+        ReplicaState::Frozen => g::REPLICA_FROZEN,
+    })
 }
 
 /// The replicas broker `id` holds, in partition order: (partition, its view, the replica's state).
@@ -117,44 +146,57 @@ pub fn lag(p: &PartitionView, id: BrokerId) -> u64 {
 }
 
 /// The accessible name of a broker node, e.g. "Broker 2, running, controller, epoch 2".
-pub fn aria_label(id: u32, view: &BrokerView, now: u64) -> String {
-    format!("{}: {}", aria_description(id, view, now), aria_action(view))
+pub fn aria_label(id: u32, view: &BrokerView, now: u64, tr: &Tr) -> String {
+    tr.f(
+        g::ARIA_THEN_ACTION,
+        &[
+            ("what", &aria_description(id, view, now, tr)),
+            ("action", &aria_action(view, tr)),
+        ],
+    )
 }
 
 /// What a broker node's accessible name says it is: its id, state, role and countdowns.
-pub fn aria_description(id: u32, view: &BrokerView, now: u64) -> String {
-    let mut parts = vec![format!("Broker {id}"), state_words(view.state.name())];
+pub fn aria_description(id: u32, view: &BrokerView, now: u64, tr: &Tr) -> String {
+    let mut parts = vec![
+        tr.f(g::ARIA_BROKER, &[("broker", &id)]),
+        broker_state_words(view.state, tr),
+    ];
+    let epoch = view.acting_epoch.unwrap_or(0);
     match view.controller_role {
         ControllerRole::Controller => {
-            parts.push("controller".into());
-            parts.push(format!("epoch {}", view.acting_epoch.unwrap_or(0)));
+            parts.push(tr.t(g::ARIA_CONTROLLER));
+            parts.push(tr.f(g::ARIA_EPOCH, &[("epoch", &epoch)]));
         }
         ControllerRole::Zombie => {
-            parts.push("zombie controller (ZooKeeper names another)".into());
-            parts.push(format!("epoch {}", view.acting_epoch.unwrap_or(0)));
+            parts.push(tr.t(g::ARIA_ZOMBIE));
+            parts.push(tr.f(g::ARIA_EPOCH, &[("epoch", &epoch)]));
         }
-        ControllerRole::Named => parts.push("still named by ZooKeeper's /controller".into()),
+        ControllerRole::Named => parts.push(tr.t(g::ARIA_NAMED)),
         ControllerRole::None => {}
     }
     if let Some(until) = view.paused_until_ms {
-        parts.push(format!("wakes in {}", secs(until.saturating_sub(now))));
+        parts.push(tr.f(
+            g::WAKES_IN,
+            &[("time", &secs(until.saturating_sub(now), tr))],
+        ));
     }
     if let Some(left) = view.session_countdown_ms {
-        parts.push(format!("ZooKeeper session expires in {}", secs(left)));
+        parts.push(tr.f(g::ARIA_SESSION_EXPIRES, &[("time", &secs(left, tr))]));
     }
     if view.zk_link_cut {
-        parts.push("ZooKeeper link cut".into());
+        parts.push(tr.t(g::ARIA_LINK_CUT));
     }
-    parts.join(", ")
+    parts.join(&tr.t(g::LIST_SEP))
 }
 
 /// What pressing a broker node does, as its accessible name says it.
-pub fn aria_action(view: &BrokerView) -> &'static str {
-    if click_starts(view) {
-        "press Enter to start it"
+pub fn aria_action(view: &BrokerView, tr: &Tr) -> String {
+    tr.t(if click_starts(view) {
+        g::ARIA_PRESS_START
     } else {
-        "press Enter to crash it"
-    }
+        g::ARIA_PRESS_CRASH
+    })
 }
 
 /// Whether a topic is one of Kafka's internal topics (the core's rule).
@@ -271,14 +313,26 @@ pub fn consumer_list(state: &ClusterState) -> Vec<ConsumerRef<'_>> {
 }
 
 /// A consumer's state as words, e.g. `finding the coordinator`.
-pub fn consumer_words(state: ConsumerState) -> &'static str {
-    match state {
-        ConsumerState::FindingCoordinator => "finding the coordinator",
-        ConsumerState::Joining => "joining (JoinGroup)",
-        ConsumerState::Syncing => "syncing (SyncGroup)",
-        ConsumerState::Stable => "stable",
-        ConsumerState::Left => "left the group",
-        ConsumerState::Crashed => "crashed",
+pub fn consumer_words(state: ConsumerState, tr: &Tr) -> String {
+    tr.t(match state {
+        ConsumerState::FindingCoordinator => g::CONSUMER_FINDING,
+        ConsumerState::Joining => g::CONSUMER_JOINING,
+        ConsumerState::Syncing => g::CONSUMER_SYNCING,
+        ConsumerState::Stable => g::CONSUMER_STABLE,
+        ConsumerState::Left => g::CONSUMER_LEFT,
+        ConsumerState::Crashed => g::CONSUMER_CRASHED,
+    })
+}
+
+/// `a`, `a and b`, `a, b and c` (`a、b 和 c` in Chinese).
+pub fn join_and(items: &[String], tr: &Tr) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => tr.f(
+            g::AND,
+            &[("first", &rest.join(&tr.t(g::ENUM_SEP))), ("last", last)],
+        ),
     }
 }
 

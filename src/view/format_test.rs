@@ -2,16 +2,20 @@
 
 use super::format::*;
 use super::frame::{default_world, default_world_with_group};
-use crate::sim::{Command, ConsumerState, Endpoint, ReplicaState, TopicConfig, TopicSpec};
+use crate::i18n::Tr;
+use crate::sim::{
+    BrokerState, Command, ConsumerState, Endpoint, ReplicaState, TopicConfig, TopicSpec,
+    ZkConnection,
+};
 
 #[test]
 fn secs_rounds_up_to_a_tenth() {
-    assert_eq!(secs(0), "0.0 s");
-    assert_eq!(secs(1), "0.1 s");
-    assert_eq!(secs(100), "0.1 s");
-    assert_eq!(secs(101), "0.2 s");
-    assert_eq!(secs(12_301), "12.4 s");
-    assert_eq!(secs(18_000), "18.0 s");
+    assert_eq!(secs(0, &Tr::en()), "0.0 s");
+    assert_eq!(secs(1, &Tr::en()), "0.1 s");
+    assert_eq!(secs(100, &Tr::en()), "0.1 s");
+    assert_eq!(secs(101, &Tr::en()), "0.2 s");
+    assert_eq!(secs(12_301, &Tr::en()), "12.4 s");
+    assert_eq!(secs(18_000, &Tr::en()), "18.0 s");
 }
 
 #[test]
@@ -19,18 +23,29 @@ fn speeds_and_state_names_as_words() {
     assert_eq!(speed_label(0.25), "0.25×");
     assert_eq!(speed_label(1.0), "1×");
     assert_eq!(speed_label(50.0), "50×");
-    assert_eq!(state_words("shutting_down"), "shutting down");
-    assert_eq!(state_words("running"), "running");
-    assert_eq!(replica_words(ReplicaState::InSync), "in-sync follower");
+    let en = Tr::en();
     assert_eq!(
-        replica_words(ReplicaState::Frozen),
+        broker_state_words(BrokerState::ShuttingDown, &en),
+        "shutting down"
+    );
+    assert_eq!(broker_state_words(BrokerState::Running, &en), "running");
+    assert_eq!(connection_words(ZkConnection::Idle, &en), "none");
+    assert_eq!(
+        replica_words(ReplicaState::InSync, &Tr::en()),
+        "in-sync follower"
+    );
+    assert_eq!(
+        replica_words(ReplicaState::Frozen, &Tr::en()),
         "frozen (broker paused)"
     );
     assert_eq!(
-        consumer_words(ConsumerState::FindingCoordinator),
+        consumer_words(ConsumerState::FindingCoordinator, &Tr::en()),
         "finding the coordinator"
     );
-    assert_eq!(consumer_words(ConsumerState::Left), "left the group");
+    assert_eq!(
+        consumer_words(ConsumerState::Left, &Tr::en()),
+        "left the group"
+    );
 }
 
 #[test]
@@ -76,9 +91,12 @@ fn a_new_brokers_words() {
     let state = w.state();
     let b = &state.brokers[&1];
     assert!(click_starts(b));
-    assert_eq!(status_lines(b, 0), [("not started".to_string(), "state")]);
     assert_eq!(
-        aria_label(1, b, 0),
+        status_lines(b, 0, &Tr::en()),
+        [("not started".to_string(), "state")]
+    );
+    assert_eq!(
+        aria_label(1, b, 0, &Tr::en()),
         "Broker 1, not started: press Enter to start it"
     );
 }
@@ -96,13 +114,13 @@ fn the_controllers_and_a_paused_brokers_words() {
     let state = w.state();
     let now = state.time_ms;
     assert_eq!(
-        aria_label(1, &state.brokers[&1], now),
+        aria_label(1, &state.brokers[&1], now, &Tr::en()),
         "Broker 1, running, controller, epoch 1: press Enter to crash it"
     );
     assert!(!click_starts(&state.brokers[&1]));
     let paused = &state.brokers[&3];
     assert_eq!(
-        status_lines(paused, now),
+        status_lines(paused, now, &Tr::en()),
         [
             ("paused".to_string(), "state"),
             ("wakes in 28.0 s".to_string(), "wake"),
@@ -111,7 +129,7 @@ fn the_controllers_and_a_paused_brokers_words() {
         ]
     );
     assert_eq!(
-        aria_label(3, paused, now),
+        aria_label(3, paused, now, &Tr::en()),
         "Broker 3, paused, wakes in 28.0 s, ZooKeeper session expires in 15.1 s: press Enter to crash it"
     );
 }
@@ -126,12 +144,11 @@ fn a_cut_zookeeper_link_is_said() {
     let state = w.state();
     let b = &state.brokers[&2];
     assert_eq!(
-        status_lines(b, state.time_ms).last(),
+        status_lines(b, state.time_ms, &Tr::en()).last(),
         Some(&("ZooKeeper link cut".to_string(), "cut-note"))
     );
-    assert!(
-        aria_label(2, b, state.time_ms).ends_with(", ZooKeeper link cut: press Enter to crash it")
-    );
+    assert!(aria_label(2, b, state.time_ms, &Tr::en())
+        .ends_with(", ZooKeeper link cut: press Enter to crash it"));
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::graph::{graph, layout, Graph, GraphView};
 use super::layout::Layout;
 use super::setup::default_setup;
 use super::svg::svg_string;
+use crate::i18n::Tr;
 use crate::sim::{Endpoint, World};
 
 /// The links between two brokers that the world has cut, each pair once, in broker order.
@@ -26,6 +27,16 @@ pub fn cut_broker_links(world: &World) -> Vec<(Endpoint, Endpoint)> {
 /// the clock at normal speed and an "add" place for every group (`compact`: the portrait
 /// layout of a narrow window).
 pub fn with_view<R>(world: &World, compact: bool, f: impl FnOnce(&GraphView<'_>) -> R) -> R {
+    with_view_in(world, compact, &Tr::en(), f)
+}
+
+/// As [`with_view`], in the words of `tr`.
+pub fn with_view_in<R>(
+    world: &World,
+    compact: bool,
+    tr: &Tr,
+    f: impl FnOnce(&GraphView<'_>) -> R,
+) -> R {
     let state = world.state();
     let topics = world.topics();
     // The graph draws the user's topics only.
@@ -46,6 +57,7 @@ pub fn with_view<R>(world: &World, compact: bool, f: impl FnOnce(&GraphView<'_>)
         topic_count: topics.iter().filter(|t| !is_internal(&t.name)).count(),
         consumers: consumer_list(&state),
         add_to: state.groups.keys().cloned().collect(),
+        tr: tr.clone(),
     };
     f(&view)
 }
@@ -53,6 +65,11 @@ pub fn with_view<R>(world: &World, compact: bool, f: impl FnOnce(&GraphView<'_>)
 /// The graph of `world` now, as [`with_view`] sees it.
 pub fn graph_of(world: &World, compact: bool) -> Graph {
     with_view(world, compact, graph)
+}
+
+/// The graph of `world` now, as [`with_view`] sees it, in the words of `tr`.
+pub fn graph_in(world: &World, compact: bool, tr: &Tr) -> Graph {
+    with_view_in(world, compact, tr, graph)
 }
 
 /// Where the graph of `world` now puts everything, as [`with_view`] sees it.

@@ -45,6 +45,23 @@ pub fn badge_h(compact: bool) -> f64 {
     }
 }
 
+/// A text's width in Latin characters, for the width estimates: a CJK character or
+/// full-width punctuation mark is drawn an em wide, about 1.7 Latin characters.
+pub fn text_units(text: &str) -> f64 {
+    text.chars()
+        .map(|c| {
+            let wide = ('\u{2e80}'..='\u{9fff}').contains(&c)
+                || ('\u{f900}'..='\u{faff}').contains(&c)
+                || ('\u{ff00}'..='\u{ff60}').contains(&c);
+            if wide {
+                1.7
+            } else {
+                1.0
+            }
+        })
+        .sum()
+}
+
 /// The width of one character of a badge's text (an estimate for layout).
 pub fn badge_char_w(compact: bool) -> f64 {
     if compact {

@@ -44,6 +44,8 @@ mod format_test;
 #[cfg(test)]
 mod frame_test;
 #[cfg(test)]
+mod i18n_test;
+#[cfg(test)]
 mod layout_test;
 #[cfg(test)]
 mod shortcuts_test;

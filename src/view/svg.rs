@@ -31,7 +31,7 @@ fn f1(x: f64) -> String {
 
 /// The graph as one `<svg>` element, as the page draws it.
 pub fn graph_element(g: &Graph) -> Element {
-    let edges = g.edges.iter().map(edge);
+    let edges = g.edges.iter().map(|e| edge(e, &g.cut_text));
     let consumers = g
         .consumers
         .iter()
@@ -75,7 +75,7 @@ pub fn svg_string(g: &Graph) -> String {
     root.to_markup()
 }
 
-fn cut_mark(at: Pt) -> Element {
+fn cut_mark(at: Pt, text: &str) -> Element {
     Element::new("g")
         .attr("class", "cut-mark")
         .attr("transform", translate(at))
@@ -91,11 +91,11 @@ fn cut_mark(at: Pt) -> Element {
             Element::new("text")
                 .attr("y", "4.5")
                 .attr("text-anchor", "middle")
-                .text("cut"),
+                .text(text),
         )
 }
 
-fn edge(e: &Edge) -> Element {
+fn edge(e: &Edge, cut_text: &str) -> Element {
     match e {
         Edge::Spoke {
             connection,
@@ -112,7 +112,7 @@ fn edge(e: &Edge) -> Element {
                 ]),
             )
             .attr("d", path.d()),
-        Edge::CutMark { at } => cut_mark(*at),
+        Edge::CutMark { at } => cut_mark(*at, cut_text),
         Edge::Channel { cut, path } => Element::new("path")
             .attr("class", if *cut { "channel cut" } else { "channel" })
             .attr("d", path.d()),
@@ -214,7 +214,7 @@ fn producer(p: &ProducerBox, compact: bool) -> Element {
                 .child(text(
                     "producer-title",
                     if compact { "-4" } else { "-3" },
-                    "producer",
+                    p.title.clone(),
                 ))
                 .child(text(
                     "producer-sub",
@@ -307,7 +307,7 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
         .child(text(
             "node-caption",
             if compact { "-9" } else { "-7" },
-            "consumer",
+            c.caption.clone(),
         ))
         .child(text(
             "consumer-name",
@@ -398,7 +398,7 @@ fn add_place(a: &AddPlace, compact: bool) -> Element {
         .child(text(
             "add-text",
             if compact { "7" } else { "5" },
-            "+ consumer",
+            a.text.clone(),
         ))
         .child_if(
             a.name_group
@@ -558,7 +558,7 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
                 .attr("class", "body")
                 .attr("r", NODE_R.to_string()),
         )
-        .child(text("node-caption", "-11", "broker"))
+        .child(text("node-caption", "-11", b.caption.clone()))
         .child(text("node-id", "17", b.id.to_string()))
         .child_opt(
             b.status
@@ -575,7 +575,7 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
                 .iter()
                 .map(|l| text(l.class, f1(l.y), l.text.clone())),
         );
-    let more_label = format!("More actions for broker {}", b.id);
+    let more_label = b.more_label.clone();
     let more = Element::new("g")
         .attr("class", "more")
         .attr("transform", translate(b.more_at))

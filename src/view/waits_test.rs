@@ -3,6 +3,7 @@
 use super::format::consumer_list;
 use super::frame::default_world;
 use super::waits::*;
+use crate::i18n::Tr;
 use crate::sim::{Acks, Command, World};
 
 fn join(w: &mut World, member: &str) {
@@ -16,11 +17,11 @@ fn join(w: &mut World, member: &str) {
 #[test]
 fn nothing_within_names_the_horizon() {
     assert_eq!(
-        nothing_within(JUMP_HORIZON_MS),
+        nothing_within(JUMP_HORIZON_MS, &Tr::en()),
         "Next event: nothing happens in the next 10 min of virtual time"
     );
     assert_eq!(
-        nothing_within(1_500),
+        nothing_within(1_500, &Tr::en()),
         "Next event: nothing happens in the next 1.5 s of virtual time"
     );
 }
@@ -42,14 +43,14 @@ fn the_initial_rebalance_delay_names_its_setting() {
     join(&mut w, "c1");
     w.advance_to(3_500);
     let s = w.state();
-    let wait = rebalance_wait(&s.groups["my-group"]).unwrap();
+    let wait = rebalance_wait(&s.groups["my-group"], &Tr::en()).unwrap();
     assert_eq!(
-        wait.sentence(),
+        wait.sentence(&Tr::en()),
         "the join completes with the members present in 2.6 s (group.initial.rebalance.delay.ms)"
     );
     // Stable: no rebalance, no wait.
     let s = with_group().state();
-    assert_eq!(rebalance_wait(&s.groups["my-group"]), None);
+    assert_eq!(rebalance_wait(&s.groups["my-group"], &Tr::en()), None);
 }
 
 #[test]
@@ -64,7 +65,9 @@ fn a_crashed_consumer_waits_for_its_session_timeout() {
     let s = w.state();
     let waits: Vec<_> = consumer_list(&s)
         .iter()
-        .map(|c| consumer_wait(c).map(|w| (w.sentence(), w.in_words())))
+        .map(|c| {
+            consumer_wait(c, &Tr::en()).map(|w| (w.sentence(&Tr::en()), w.in_words(&Tr::en())))
+        })
         .collect();
     assert_eq!(
         waits,
@@ -79,7 +82,9 @@ fn a_crashed_consumer_waits_for_its_session_timeout() {
     // Once the coordinator removed it, nothing is awaited.
     w.advance_to(60_000);
     let s = w.state();
-    assert!(consumer_list(&s).iter().all(|c| consumer_wait(c).is_none()));
+    assert!(consumer_list(&s)
+        .iter()
+        .all(|c| consumer_wait(c, &Tr::en()).is_none()));
 }
 
 #[test]
@@ -96,8 +101,11 @@ fn a_stalled_follower_counts_down_to_leaving_the_isr_and_holds_acks_all() {
     .unwrap();
     w.advance_to(14_000);
     let s = w.state();
-    assert!(s.partitions.iter().all(|(k, p)| isr_waits(k, p).is_empty()));
-    assert_eq!(produce_wait(&s, "orders-1"), None);
+    assert!(s
+        .partitions
+        .iter()
+        .all(|(k, p)| isr_waits(k, p, &Tr::en()).is_empty()));
+    assert_eq!(produce_wait(&s, "orders-1", &Tr::en()), None);
     // orders-1 is led by broker 2, with followers 3 and 1.
     assert_eq!(s.partitions["orders-1"].leader, 2);
     w.apply(Command::StallFetcher {
@@ -112,9 +120,9 @@ fn a_stalled_follower_counts_down_to_leaving_the_isr_and_holds_acks_all() {
         .partitions
         .iter()
         .flat_map(|(k, p)| {
-            isr_waits(k, p)
+            isr_waits(k, p, &Tr::en())
                 .into_iter()
-                .map(move |(b, w)| (k.clone(), b, w.sentence()))
+                .map(move |(b, w)| (k.clone(), b, w.sentence(&Tr::en())))
         })
         .collect();
     assert_eq!(
@@ -126,22 +134,25 @@ fn a_stalled_follower_counts_down_to_leaving_the_isr_and_holds_acks_all() {
         )]
     );
     assert_eq!(
-        broker_isr_lines(&s, 3),
+        broker_isr_lines(&s, 3, &Tr::en()),
         [
             ("leaves ISR of orders-1".to_string(), "countdown isr-wait"),
             ("in 24.0 s".to_string(), "countdown strong isr-wait")
         ]
     );
-    assert!(broker_isr_lines(&s, 1).is_empty());
+    assert!(broker_isr_lines(&s, 1, &Tr::en()).is_empty());
     assert_eq!(
-        produce_wait(&s, "orders-1").as_deref(),
+        produce_wait(&s, "orders-1", &Tr::en()).as_deref(),
         Some("acks=all: 5 records wait for the ISR to reach offset 25: the leader waits for broker 3 · request.timeout.ms gives up in 24.0 s")
     );
     // Out of the ISR: nothing waits for it any more.
     w.advance_to(50_000);
     let s = w.state();
-    assert!(s.partitions.iter().all(|(k, p)| isr_waits(k, p).is_empty()));
-    assert_eq!(produce_wait(&s, "orders-1"), None);
+    assert!(s
+        .partitions
+        .iter()
+        .all(|(k, p)| isr_waits(k, p, &Tr::en()).is_empty()));
+    assert_eq!(produce_wait(&s, "orders-1", &Tr::en()), None);
 }
 
 #[test]
@@ -169,7 +180,7 @@ fn a_sync_group_waits_for_the_groups_record_on_the_isr() {
     let wait = g.sync_wait.as_ref().unwrap();
     assert_eq!(wait.awaiting, [follower]);
     assert_eq!(
-        sync_wait(g).as_deref(),
+        sync_wait(g, &Tr::en()).as_deref(),
         Some(format!(
             "SyncGroup answers wait for the group's record to be committed to {key} (high watermark {}, needs {}): broker {follower} has not fetched it yet (offsets.commit.required.acks = -1, all the ISR)",
             wait.high_watermark, wait.record_end
@@ -187,7 +198,7 @@ fn a_sync_group_waits_for_the_groups_record_on_the_isr() {
     let s = w.state();
     let g = &s.groups["my-group"];
     assert_eq!(g.sync_wait, None);
-    assert_eq!(sync_wait(g), None);
+    assert_eq!(sync_wait(g, &Tr::en()), None);
     let json = serde_json::to_value(&s).unwrap();
     assert!(json["groups"]["my-group"].get("sync_wait").is_none());
 }

@@ -3,7 +3,7 @@
 // rides in the address into a fresh page, the browser's language is followed, and a bad value
 // or a catalogue that does not load gets one notice and English.
 import { test as plain, type Page } from '@playwright/test';
-import { expect, test } from './playground';
+import { broker, expect, graph, test } from './playground';
 
 const html = (page: Page) => page.locator('html');
 
@@ -110,4 +110,58 @@ test('under a subpath, the Chinese catalogue is fetched from beside the page', a
   await page.goto(`${base}?lang=zh-CN&paused=1`);
   await expectChinese(page);
   expect(asked).toContain('/playground/i18n/zh-CN.json');
+});
+
+test('in Chinese the graph, the broker panel and the tables speak Chinese; English comes back', async ({ page }) => {
+  await page.goto('/?lang=zh-CN&consumers=2&t=12000');
+  await expectChinese(page);
+  const svg = graph(page);
+  // The controller's crown, a running broker's line, a consumer's caption.
+  await expect(svg).toContainText('控制器 · epoch 1');
+  await expect(svg).toContainText('运行中');
+  await expect(svg).toContainText('消费者');
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /^broker 2，运行中/);
+  // The broker panel.
+  await page.getByTestId('select-2').click();
+  const panel = page.locator('.broker-panel');
+  await expect(panel.locator('h2')).toHaveText('broker 2');
+  await expect(panel).toContainText('让 broker 2 崩溃');
+  await expect(panel).toContainText('受控关闭');
+  await expect(panel.locator('dt').first()).toHaveText('状态');
+  // The partitions and the group.
+  const partitions = page.getByTestId('partitions');
+  await expect(partitions.locator('h2')).toHaveText('分区');
+  await expect(page.getByTestId('preferred-election').first()).toHaveText('优先副本选举');
+  await expect(page.getByTestId('group-panel')).toContainText('协调者');
+  await expect(page.getByTestId('add-consumer')).toContainText('添加消费者');
+  // Crash broker 2: its node says so in Chinese.
+  await broker(page, 2).click();
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /^broker 2，已崩溃，ZooKeeper 会话将在 [\d.]+ 秒后过期/);
+  await expect(svg.locator('g.broker', { has: page.locator('g[data-broker="2"]') }).locator('.node-label')).toContainText('ZK 会话将过期');
+
+  await page.locator('[data-lang="en"]').click();
+  await expectEnglish(page);
+  await expect(svg).toContainText('CONTROLLER · epoch 1');
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /^Broker 2, crashed, ZooKeeper session expires in/);
+  await expect(svg.locator('g.broker', { has: page.locator('g[data-broker="2"]') }).locator('.node-label')).toContainText('ZK session expires');
+  await expect(panel).toContainText('Start broker 2');
+  await expect(partitions.locator('h2')).toHaveText('Partitions');
+  await expect(page.getByTestId('preferred-election').first()).toHaveText('Preferred election');
+});
+
+test('a story\'s title and description in Chinese, and back in English', async ({ page }) => {
+  await page.goto('/?lang=zh-CN&story=controller-crash&paused=1');
+  await expectChinese(page);
+  const box = page.getByTestId('story-box');
+  await expect(page.getByTestId('story-title')).toHaveText('控制器崩溃');
+  await expect(box).toContainText('这个场景展示了什么');
+  await expect(box.locator('.story-about p')).toContainText('zookeeper.session.timeout.ms（3.9 中为 18 秒）');
+  await expect(page.getByTestId('story').locator('option:checked')).toHaveText('控制器崩溃');
+  await expect(box.getByRole('button')).toHaveText('回到自由操作');
+
+  await page.locator('[data-lang="en"]').click();
+  await expectEnglish(page);
+  await expect(page.getByTestId('story-title')).toHaveText('The controller crashes');
+  await expect(box.locator('.story-about p')).toContainText('Broker 1, the controller, dies at 1 s');
+  await expect(box.getByRole('button')).toHaveText('Back to free play');
 });

@@ -36,7 +36,7 @@ impl Model {
                 let skipped = host.jump_to(t);
                 (!skipped.is_empty()).then(|| skipped.join("; "))
             }
-            None => Some(nothing_within(crate::session::STEP_HORIZON_MS)),
+            None => Some(nothing_within(crate::session::STEP_HORIZON_MS, &self.tr())),
         };
         drop(host);
         m.error = result;

@@ -4,6 +4,7 @@
 //! broker holds too many for [`MAX_BADGE_ROWS`] rows.
 
 use super::GraphView;
+use crate::i18n::msg_graph as g;
 use crate::sim::{BrokerId, ReplicaState};
 use crate::view::format::{lag, replica_words, replicas_of};
 use crate::view::geometry::{badge_char_w, badge_h, BADGE_GAP, BADGE_ROW_W, BADGE_TOP};
@@ -66,17 +67,22 @@ pub fn badges(v: &GraphView<'_>, id: BrokerId, text: BadgeText) -> (Vec<Badge>, 
             let epoch = (named && text == BadgeText::Full).then(|| format!("e{}", p.leader_epoch));
             let chars = name.chars().count() + epoch.as_ref().map_or(0, |e| e.chars().count() + 1);
             let leo = p.log_end_offsets.get(&id).copied().unwrap_or(0);
-            let mut title = format!(
-                "{}: {} on broker {id}, leader epoch {}, log end offset {leo}",
-                r.key,
-                replica_words(st),
-                p.leader_epoch
+            let tr = &v.tr;
+            let mut title = tr.f(
+                g::BADGE_TITLE,
+                &[
+                    ("partition", &r.key),
+                    ("role", &replica_words(st, tr)),
+                    ("broker", &id),
+                    ("epoch", &p.leader_epoch),
+                    ("leo", &leo),
+                ],
             );
             if st != ReplicaState::Leader {
-                title.push_str(&format!(", lag {}", lag(p, id)));
+                title.push_str(&tr.f(g::BADGE_LAG, &[("lag", &lag(p, id))]));
             }
             if named && st != ReplicaState::Leader {
-                title.push_str("; ZooKeeper still names it the leader");
+                title.push_str(&tr.t(g::BADGE_STILL_NAMED));
             }
             Badge {
                 key: r.key.clone(),

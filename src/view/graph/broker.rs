@@ -5,10 +5,12 @@
 
 use super::badges::Badge;
 use super::{GraphView, Press};
+use crate::i18n::msg_graph as g;
 use crate::sim::{BrokerId, BrokerState, BrokerView, Command, ControllerRole, ReplicaState};
 use crate::view::format::{
     aria_action, aria_description, click_starts, replica_words, status_lines,
 };
+use crate::view::geometry::text_units;
 use crate::view::geometry::{arc, badge_h, line_h, Pt, BADGE_GAP, BADGE_TOP, NODE_R};
 use crate::view::layout::dense;
 use crate::view::waits::{broker_isr_lines, isr_waits};
@@ -61,6 +63,10 @@ pub struct BrokerNode {
     pub aria: String,
     /// Its tooltip: what a press does.
     pub title: String,
+    /// The word above its id, `broker`.
+    pub caption: String,
+    /// The accessible name and tooltip of its "⋯".
+    pub more_label: String,
     /// What pressing the node does.
     pub press: Press,
     /// The session's countdown ring: the path of the part left, while ZooKeeper counts down.
@@ -97,12 +103,21 @@ pub fn broker_node(
     let role = b.controller_role;
     let starts = click_starts(b);
     let epoch = b.acting_epoch.unwrap_or(0);
+    let tr = &v.tr;
     let badge = match role {
-        ControllerRole::Controller => {
-            Some((format!("CONTROLLER · epoch {epoch}"), "badge controller"))
-        }
-        ControllerRole::Zombie => Some((format!("ZOMBIE · epoch {epoch}"), "badge zombie")),
-        ControllerRole::Named => Some(("still in /controller".to_string(), "badge named")),
+        // The role in capitals (`CONTROLLER · epoch 1`), the epoch as Kafka writes it.
+        ControllerRole::Controller => Some((
+            format!(
+                "{} · epoch {epoch}",
+                tr.t(g::CROWN_CONTROLLER).to_uppercase()
+            ),
+            "badge controller",
+        )),
+        ControllerRole::Zombie => Some((
+            format!("{} · epoch {epoch}", tr.t(g::CROWN_ZOMBIE).to_uppercase()),
+            "badge zombie",
+        )),
+        ControllerRole::Named => Some((tr.t(g::CROWN_NAMED), "badge named")),
         ControllerRole::None => None,
     };
     let crown = badge.map(|(label, class)| {
@@ -119,7 +134,7 @@ pub fn broker_node(
             (_, false) => 8.8,
             (_, true) => 9.7 * grow,
         };
-        let w = label.chars().count() as f64 * per_char + 18.0;
+        let w = text_units(&label) * per_char + 18.0;
         Crown { label, class, w }
     });
     let status = match b.state {
@@ -140,10 +155,10 @@ pub fn broker_node(
                 (left as f64 / v.session_timeout_ms as f64).clamp(0.0, 1.0),
             )
         });
-    let mut label_lines = status_lines(b, now);
+    let mut label_lines = status_lines(b, now, tr);
     // A follower counting down to leaving an ISR (a stalled or lagging fetcher).
     if label_lines.len() <= 2 {
-        label_lines.extend(broker_isr_lines(v.state, id));
+        label_lines.extend(broker_isr_lines(v.state, id, tr));
     }
     // The group coordinator it is (it leads the group's __consumer_offsets partition).
     let coordinates: Vec<&str> = v
@@ -155,7 +170,10 @@ pub fn broker_node(
         .collect();
     if !coordinates.is_empty() && label_lines.len() < 4 {
         label_lines.push((
-            format!("coordinator of {}", coordinates.join(", ")),
+            tr.f(
+                g::NODE_COORDINATOR_OF,
+                &[("groups", &coordinates.join(&tr.t(g::ENUM_SEP)))],
+            ),
             "coord-note",
         ));
     }
@@ -174,7 +192,7 @@ pub fn broker_node(
     let reach = badges.iter().map(|b| b.row + 1).max().map_or(0.0, |rows| {
         BADGE_TOP + rows as f64 * (badge_h(v.compact) + BADGE_GAP)
     });
-    let mut aria = aria_description(id, b, now);
+    let mut aria = aria_description(id, b, now, tr);
     if !badges.is_empty() {
         let leads: Vec<&str> = badges
             .iter()
@@ -184,29 +202,38 @@ pub fn broker_node(
         let rest: Vec<String> = badges
             .iter()
             .filter(|x| x.state != ReplicaState::Leader)
-            .map(|x| format!("{} ({})", x.key, replica_words(x.state)))
+            .map(|x| {
+                tr.f(
+                    g::ARIA_REPLICA,
+                    &[("partition", &x.key), ("role", &replica_words(x.state, tr))],
+                )
+            })
             .collect();
+        let sep = tr.t(g::LIST_SEP);
         let mut parts = Vec::new();
         if !leads.is_empty() {
-            parts.push(format!("leads {}", leads.join(", ")));
+            parts.push(tr.f(g::ARIA_LEADS, &[("partitions", &leads.join(&sep))]));
         }
         if !rest.is_empty() {
-            parts.push(format!("replicas {}", rest.join(", ")));
+            parts.push(tr.f(g::ARIA_REPLICAS, &[("replicas", &rest.join(&sep))]));
         }
-        aria.push_str(&format!("; {}", parts.join("; ")));
+        aria.push_str(&tr.t(g::ARIA_PART_SEP));
+        aria.push_str(&parts.join(&tr.t(g::ARIA_PART_SEP)));
     }
     for (key, p) in &v.state.partitions {
-        for (_, w) in isr_waits(key, p).into_iter().filter(|(f, _)| *f == id) {
-            aria.push_str(&format!("; {}", w.sentence()));
+        for (_, w) in isr_waits(key, p, tr).into_iter().filter(|(f, _)| *f == id) {
+            aria.push_str(&tr.t(g::ARIA_PART_SEP));
+            aria.push_str(&w.sentence(tr));
         }
     }
     if !coordinates.is_empty() {
-        aria.push_str(&format!(
-            "; group coordinator of {}",
-            coordinates.join(", ")
+        aria.push_str(&tr.t(g::ARIA_PART_SEP));
+        aria.push_str(&tr.f(
+            g::ARIA_COORDINATOR_OF,
+            &[("groups", &coordinates.join(&tr.t(g::ENUM_SEP)))],
         ));
     }
-    aria.push_str(&format!(": {}, m for its menu", aria_action(b)));
+    aria.push_str(&tr.f(g::ARIA_BROKER_ACTION, &[("action", &aria_action(b, tr))]));
     let selected = v.selected == Some(id);
     let toggle = if selected { None } else { Some(id) };
     BrokerNode {
@@ -217,10 +244,12 @@ pub fn broker_node(
         selected,
         aria,
         title: if starts {
-            format!("Start broker {id}")
+            tr.f(g::TITLE_START_BROKER, &[("broker", &id)])
         } else {
-            format!("Crash broker {id} (shift-click for more)")
+            tr.f(g::TITLE_CRASH_BROKER, &[("broker", &id)])
         },
+        caption: tr.t(g::CAPTION_BROKER),
+        more_label: tr.f(g::MORE_ACTIONS, &[("broker", &id)]),
         press: Press::Broker {
             command: if starts {
                 Command::Start(id)

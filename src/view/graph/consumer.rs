@@ -4,9 +4,10 @@
 //! again (it rejoins); shift-click makes it leave the group.
 
 use super::{GraphView, Press};
+use crate::i18n::{msg_graph as m, Tr};
 use crate::sim::ConsumerState;
 use crate::view::format::{consumer_words, short_member_id, ConsumerRef};
-use crate::view::geometry::{ConsumerGeo, Pt, CHIP_GAP, CHIP_ROWS};
+use crate::view::geometry::{text_units, ConsumerGeo, Pt, CHIP_GAP, CHIP_ROWS};
 use crate::view::waits::{consumer_wait, rebalance_wait};
 
 /// The group leader's badge above a consumer, relative to the consumer's centre.
@@ -63,6 +64,8 @@ pub struct ConsumerNode {
     pub aria: String,
     /// Its tooltip: what a press does.
     pub title: String,
+    /// The word above its name, `consumer`.
+    pub caption: String,
     /// What pressing it does.
     pub press: Press,
     /// The icon of its state, when it is down.
@@ -90,6 +93,8 @@ pub struct AddPlace {
     pub at: Pt,
     /// Its accessible name and tooltip.
     pub label: String,
+    /// The words in its box, `+ consumer`.
+    pub text: String,
     /// Whether it names its group (when there are several).
     pub name_group: bool,
     /// What pressing it does.
@@ -190,37 +195,51 @@ pub fn consumer_node(
             w,
         })
         .collect::<Vec<_>>();
+    let tr: &Tr = &v.tr;
     // Short enough to stay within the node's slot.
     let state_line = match c.view.state {
-        ConsumerState::Stable => format!("stable · gen {}", c.view.generation),
+        ConsumerState::Stable => tr.f(m::NODE_STABLE_GEN, &[("generation", &c.view.generation)]),
         ConsumerState::FindingCoordinator => "FindCoordinator…".to_string(),
-        ConsumerState::Joining => "joining…".to_string(),
-        ConsumerState::Syncing => "syncing…".to_string(),
-        s @ (ConsumerState::Left | ConsumerState::Crashed) => consumer_words(s).to_string(),
+        ConsumerState::Joining => tr.t(m::NODE_JOINING),
+        ConsumerState::Syncing => tr.t(m::NODE_SYNCING),
+        s @ (ConsumerState::Left | ConsumerState::Crashed) => consumer_words(s, tr),
     };
-    let mut aria = format!(
-        "Consumer {name} of group {}, {}",
-        c.group,
-        consumer_words(c.view.state)
+    let sep = tr.t(m::LIST_SEP);
+    let mut aria = tr.f(
+        m::ARIA_CONSUMER,
+        &[
+            ("member", &name),
+            ("group", &c.group),
+            ("state", &consumer_words(c.view.state, tr)),
+        ],
     );
     if leads {
-        aria.push_str(&format!(", group leader (generation {generation})"));
+        aria.push_str(&sep);
+        aria.push_str(&tr.f(m::ARIA_GROUP_LEADER, &[("generation", &generation)]));
     }
     if !assigned.is_empty() {
-        aria.push_str(&format!(", partitions {}", assigned.join(", ")));
+        aria.push_str(&sep);
+        aria.push_str(&tr.f(
+            m::ARIA_PARTITIONS,
+            &[("partitions", &assigned.join(&tr.t(m::ENUM_SEP)))],
+        ));
     }
-    let wait = consumer_wait(c);
+    let wait = consumer_wait(c, tr);
     if let Some(w) = &wait {
-        aria.push_str(&format!(", {}", w.sentence()));
+        aria.push_str(&sep);
+        aria.push_str(&w.sentence(tr));
     }
     let wait_lines = match (wait, c.view.state) {
         // On a phone two neighbours' lines would run into each other: two short lines, the
         // setting left to the group panel and the node's label.
-        (Some(w), _) if v.compact => vec!["removed".to_string(), w.in_words()],
-        (Some(w), _) => vec![format!("removed {}", w.in_words()), w.setting.to_string()],
+        (Some(w), _) if v.compact => vec![tr.t(m::NODE_REMOVED), w.in_words(tr)],
+        (Some(w), _) => vec![
+            tr.f(m::NODE_REMOVED_IN, &[("time", &w.in_words(tr))]),
+            w.setting.clone(),
+        ],
         // A joining or syncing consumer with no partitions shown: what its group waits on.
-        (None, ConsumerState::Joining) if chips.is_empty() => rebalance_wait(c.group_view)
-            .map(|w| vec![format!("join ends {}", w.in_words())])
+        (None, ConsumerState::Joining) if chips.is_empty() => rebalance_wait(c.group_view, tr)
+            .map(|w| vec![tr.f(m::NODE_JOIN_ENDS, &[("time", &w.in_words(tr))])])
             .unwrap_or_default(),
         (None, ConsumerState::Syncing) if chips.is_empty() => c
             .group_view
@@ -230,22 +249,25 @@ pub fn consumer_node(
             .map(|w| {
                 let who: Vec<String> = w.awaiting.iter().map(|b| b.to_string()).collect();
                 vec![
-                    "record not on ISR:".to_string(),
-                    format!("broker {} behind", who.join(", ")),
+                    tr.t(m::NODE_RECORD_NOT_ON_ISR),
+                    tr.f(m::NODE_BROKERS_BEHIND, &[("brokers", &who.join(", "))]),
                 ]
             })
             .unwrap_or_default(),
         _ => Vec::new(),
     };
-    aria.push_str(if alive {
-        ": press Enter to crash it, Shift+Enter to make it leave the group"
+    aria.push_str(&tr.t(if alive {
+        m::ARIA_CONSUMER_CRASH
     } else {
-        ": press Enter to start it again (it rejoins the group)"
-    });
+        m::ARIA_CONSUMER_START
+    }));
     let title = if alive {
-        format!("Crash consumer {name} (shift-click: it leaves the group)")
+        tr.f(m::TITLE_CRASH_CONSUMER, &[("member", &name)])
     } else {
-        format!("Start consumer {name} again: it rejoins {}", c.group)
+        tr.f(
+            m::TITLE_START_CONSUMER,
+            &[("member", &name), ("group", &c.group)],
+        )
     };
     let member_id = (!c.view.member_id.is_empty() && chips.is_empty() && alive)
         .then(|| short_member_id(c.name, &c.view.member_id));
@@ -256,8 +278,8 @@ pub fn consumer_node(
     }
     .map(|(d, class)| ConsumerIcon { d, class });
     let pill = leads.then(|| {
-        let text = format!("leader · gen {generation}");
-        let w = text.chars().count() as f64 * if v.compact { 9.4 } else { 7.6 } + 34.0;
+        let text = tr.f(m::PILL_LEADER, &[("generation", &generation)]);
+        let w = text_units(&text) * if v.compact { 9.4 } else { 7.6 } + 34.0;
         let y = -g.h / 2.0 - g.pill_h - 6.0;
         Pill { text, w, y }
     });
@@ -271,6 +293,7 @@ pub fn consumer_node(
         generation,
         aria,
         title,
+        caption: tr.t(m::CAPTION_CONSUMER),
         press: Press::Consumer {
             command: c.click(),
             shift: c.leave(),
@@ -285,11 +308,12 @@ pub fn consumer_node(
 }
 
 /// The "add a consumer to `group`" place at `at`; `name_group` when there are several.
-pub fn add_place(group: &str, name_group: bool, at: Pt) -> AddPlace {
+pub fn add_place(group: &str, name_group: bool, at: Pt, tr: &Tr) -> AddPlace {
     AddPlace {
         group: group.to_string(),
         at,
-        label: format!("Add a consumer to group {group}"),
+        label: tr.f(m::ADD_CONSUMER_LABEL, &[("group", &group)]),
+        text: tr.t(m::ADD_CONSUMER_TEXT),
         name_group,
         press: Press::Add {
             group: group.to_string(),

@@ -35,6 +35,7 @@ use super::flights::Flight;
 use super::format::{click_starts, ConsumerRef, PartitionRef};
 use super::geometry::{consumer_geo, Path, Pt};
 use super::layout::Layout;
+use crate::i18n::{msg_graph as m, Tr};
 use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
 
 /// What the graph needs to draw one frame.
@@ -64,6 +65,8 @@ pub struct GraphView<'a> {
     pub consumers: Vec<ConsumerRef<'a>>,
     /// The groups that can take another consumer (an "add" place is drawn for each).
     pub add_to: Vec<String>,
+    /// The page's words.
+    pub tr: Tr,
 }
 
 /// What pressing a shape does. The page only carries it out: a command to the world, or
@@ -159,6 +162,8 @@ pub struct Graph {
     pub dense: bool,
     /// The graph's accessible name.
     pub aria: String,
+    /// The word on a cut link's mark, `cut`.
+    pub cut_text: String,
     /// The links, drawn first.
     pub edges: Vec<Edge>,
     /// ZooKeeper's box.
@@ -282,7 +287,7 @@ pub fn graph(v: &GraphView<'_>) -> Graph {
         .add_to
         .iter()
         .zip(layout.slots.iter().skip(v.consumers.len()))
-        .map(|(group, at)| consumer::add_place(group, v.add_to.len() > 1, *at))
+        .map(|(group, at)| consumer::add_place(group, v.add_to.len() > 1, *at, &v.tr))
         .collect();
 
     let brokers = layout
@@ -298,16 +303,23 @@ pub fn graph(v: &GraphView<'_>) -> Graph {
         })
         .collect();
 
-    let mut aria = format!(
-        "Cluster graph: ZooKeeper and {} broker{}",
-        ids.len(),
-        if ids.len() == 1 { "" } else { "s" }
+    let tr = &v.tr;
+    let mut aria = tr.f(
+        if ids.len() == 1 {
+            m::ARIA_GRAPH_ONE
+        } else {
+            m::ARIA_GRAPH_MANY
+        },
+        &[("brokers", &ids.len())],
     );
     if !v.consumers.is_empty() {
-        aria.push_str(&format!(
-            ", {} consumer{}",
-            v.consumers.len(),
-            if v.consumers.len() == 1 { "" } else { "s" }
+        aria.push_str(&tr.f(
+            if v.consumers.len() == 1 {
+                m::ARIA_GRAPH_CONSUMER
+            } else {
+                m::ARIA_GRAPH_CONSUMERS
+            },
+            &[("consumers", &v.consumers.len())],
         ));
     }
     Graph {
@@ -316,8 +328,9 @@ pub fn graph(v: &GraphView<'_>) -> Graph {
         with_consumers: !layout.slots.is_empty(),
         dense: super::layout::dense(v.compact, ids.len()),
         aria,
+        cut_text: tr.t(m::CUT_MARK),
         edges,
-        zookeeper: parts::zookeeper(v.state, layout.zk_w),
+        zookeeper: parts::zookeeper(v.state, layout.zk_w, tr),
         producer: parts::producer(v, &layout),
         consumers,
         adds,

@@ -2,6 +2,7 @@
 //! to the leaders it writes to, and the messages in the air.
 
 use super::GraphView;
+use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{BrokerId, ClusterState, Endpoint};
 use crate::view::flights::Flight;
 use crate::view::geometry::{producer_link, producer_size, Path, Pt, ZK_H};
@@ -36,10 +37,10 @@ pub struct ZooKeeperBox {
 }
 
 /// ZooKeeper's box, `zk_w` wide.
-pub fn zookeeper(state: &ClusterState, zk_w: f64) -> ZooKeeperBox {
+pub fn zookeeper(state: &ClusterState, zk_w: f64, tr: &Tr) -> ZooKeeperBox {
     let controller = match state.controller {
         Some(c) => format!("/controller = {c}"),
-        None => "/controller: (none)".to_string(),
+        None => tr.t(g::ZNODE_CONTROLLER_NONE),
     };
     let registered: Vec<String> = state
         .brokers
@@ -79,6 +80,8 @@ pub struct ProducerBox {
     pub h: f64,
     /// Its links to the leaders of the partitions it streams to.
     pub links: Vec<Path>,
+    /// Its title, `producer`.
+    pub title: String,
     /// The line under its title: `idle`, or `20 records/s`.
     pub sub: String,
     /// Its accessible name.
@@ -115,20 +118,26 @@ pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
         .filter_map(|l| layout.centre(Endpoint::Broker(*l)))
         .map(|b| producer_link(at, b, v.compact))
         .collect();
+    let tr = &v.tr;
     let sub = if streams.is_empty() {
-        "idle".to_string()
+        tr.t(g::PRODUCER_IDLE)
     } else {
-        format!("{rate} records/s")
+        tr.f(g::PRODUCER_RATE, &[("rate", &rate)])
     };
     let aria = match streams.as_slice() {
-        [] => "Producer, idle".to_string(),
-        _ => format!(
-            "Producer, writing to {}",
-            streams
-                .iter()
-                .map(|(k, r, _)| format!("{k} at {r} records/s"))
-                .collect::<Vec<_>>()
-                .join(", ")
+        [] => tr.t(g::ARIA_PRODUCER_IDLE),
+        _ => tr.f(
+            g::ARIA_PRODUCER_WRITING,
+            &[(
+                "streams",
+                &streams
+                    .iter()
+                    .map(|(k, r, _)| {
+                        tr.f(g::ARIA_PRODUCER_STREAM, &[("partition", k), ("rate", r)])
+                    })
+                    .collect::<Vec<_>>()
+                    .join(&tr.t(g::LIST_SEP)),
+            )],
         ),
     };
     Some(ProducerBox {
@@ -136,6 +145,7 @@ pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
         w,
         h,
         links,
+        title: tr.t(g::CAPTION_PRODUCER),
         sub,
         aria,
     })

@@ -1,0 +1,194 @@
+//! The graph, the waits and the hints in Chinese: every word comes from the catalogue, and no
+//! English is left but Kafka's own names (settings, znodes, requests, the glossary's kept
+//! terms) and the names of the world (brokers' ids, consumers, groups, partitions).
+
+use super::announce::next_try;
+use super::format::consumer_list;
+use super::frame::{default_world, graph_in};
+use super::svg::graph_element;
+use super::waits::{consumer_wait, nothing_within, produce_wait, rebalance_wait, JUMP_HORIZON_MS};
+use crate::i18n::{Catalogue, Lang, Tr};
+use crate::sim::{Acks, Command, Endpoint, World};
+use std::rc::Rc;
+
+fn zh() -> Tr {
+    let c = Catalogue::parse(include_str!("../../www/i18n/zh-CN.json")).expect("catalogue");
+    Tr::new(Lang::ZhCn, Some(Rc::new(c)))
+}
+
+/// The glossary's terms kept in English.
+fn kept() -> Vec<String> {
+    let v: serde_json::Value =
+        serde_json::from_str(include_str!("../../www/i18n/glossary.json")).expect("glossary");
+    v["kept"]
+        .as_array()
+        .expect("kept")
+        .iter()
+        .map(|k| k.as_str().expect("a string").to_lowercase())
+        .collect()
+}
+
+/// The English words of `text` that are neither Kafka's names, the glossary's kept terms,
+/// the keys pressed, nor the world's names (`c1`, `my-group`, `orders-0`).
+fn english_words(text: &str) -> Vec<String> {
+    let kept = kept();
+    // Kept terms of several words (`leader epoch`) are settled first.
+    let mut text = text.to_string();
+    for k in kept.iter().filter(|k| k.contains(' ')) {
+        text = text.replace(k.as_str(), " ");
+    }
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-+=".contains(c)))
+        .flat_map(|t| t.split(['+', '=']))
+        .map(|t| t.trim_matches(['.', '-']))
+        .filter(|t| t.chars().filter(char::is_ascii_alphabetic).count() > 1)
+        .filter(|t| {
+            let b = t.as_bytes();
+            let name = t.contains(['_', '.', '/'])
+                || b.windows(2)
+                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+                || b.iter().all(|c| !c.is_ascii_lowercase());
+            let world = t.starts_with("orders-")
+                || t == &"my-group"
+                || (t.starts_with('c') && t[1..].chars().all(|c| c.is_ascii_digit()));
+            let keys = ["Enter", "Shift", "all"].contains(t);
+            !(name || world || keys || kept.contains(&t.to_lowercase()))
+        })
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+}
+
+/// The text a reader meets in an SVG: its text nodes and accessible names.
+fn shown_text(markup: &str) -> String {
+    let mut out = String::new();
+    for piece in markup.split('<') {
+        if let Some((tag, text)) = piece.split_once('>') {
+            out.push_str(text);
+            out.push('\n');
+            let mut rest = tag;
+            while let Some(i) = rest.find("aria-label=\"") {
+                let after = &rest[i + 12..];
+                let end = after.find('"').unwrap_or(after.len());
+                out.push_str(&after[..end]);
+                out.push('\n');
+                rest = &after[end..];
+            }
+        }
+    }
+    out
+}
+
+/// The default cluster with a group, a stream, a crashed broker and consumer, a paused broker
+/// and a cut ZooKeeper link: most of what the graph can say.
+fn busy_world() -> World {
+    let mut w = default_world();
+    w.advance_to(2_000);
+    for m in ["c1", "c2", "c3"] {
+        w.apply(Command::Join {
+            group: "my-group".into(),
+            member: m.into(),
+        })
+        .expect("join");
+    }
+    w.advance_to(12_000);
+    w.apply(Command::Produce {
+        topic: "orders".into(),
+        partition: 0,
+        records: None,
+        acks: Acks::All,
+        rate_per_s: Some(20),
+        for_ms: None,
+    })
+    .expect("produce");
+    w.apply(Command::CrashConsumer {
+        group: "my-group".into(),
+        member: "c2".into(),
+    })
+    .expect("crash c2");
+    w.apply(Command::Crash(2)).expect("crash 2");
+    w.apply(Command::Pause {
+        broker: 3,
+        for_ms: 30_000,
+    })
+    .expect("pause 3");
+    w.apply(Command::Cut(Endpoint::Broker(1), Endpoint::Zk))
+        .expect("cut");
+    w.advance_to(13_000);
+    w
+}
+
+#[test]
+fn the_graph_in_chinese_has_no_english_of_its_own() {
+    let w = busy_world();
+    let tr = zh();
+    for compact in [false, true] {
+        let g = graph_in(&w, compact, &tr);
+        let text = shown_text(&graph_element(&g).to_markup());
+        assert_eq!(english_words(&text), Vec::<String>::new(), "{text}");
+        // It says what it says in Chinese: the controller's crown, the node's lines, the
+        // consumers and the producer.
+        assert!(text.contains("控制器 · epoch 1"), "{text}");
+        assert!(text.contains("ZK 会话将过期"), "{text}");
+        assert!(text.contains("生产者"), "{text}");
+        assert!(text.contains("消费者"), "{text}");
+        assert!(g
+            .brokers
+            .iter()
+            .any(|b| b.labels.iter().any(|l| l.text == "已崩溃")));
+    }
+    // English stays as it was.
+    let en = graph_in(&w, false, &Tr::en());
+    let text = shown_text(&graph_element(&en).to_markup());
+    assert!(text.contains("CONTROLLER · epoch 1"), "{text}");
+    assert!(text.contains("ZK session expires"), "{text}");
+}
+
+#[test]
+fn waits_and_hints_in_chinese() {
+    let tr = zh();
+    let w = busy_world();
+    let s = w.state();
+    let consumers = consumer_list(&s);
+    let crashed = consumers.iter().find(|c| c.name == "c2").expect("c2");
+    let wait = consumer_wait(crashed, &tr).expect("c2 waits to be removed");
+    let sentence = wait.sentence(&tr);
+    assert!(sentence.starts_with("被移出 my-group，还剩 "), "{sentence}");
+    assert!(
+        sentence.ends_with(" 秒（session.timeout.ms）"),
+        "{sentence}"
+    );
+    let mut texts = vec![
+        sentence,
+        next_try(&s, &tr),
+        nothing_within(JUMP_HORIZON_MS, &tr),
+        nothing_within(1_500, &tr),
+    ];
+    texts.extend(produce_wait(&s, "orders-0", &tr));
+    texts.extend(
+        s.groups
+            .values()
+            .filter_map(|g| rebalance_wait(g, &tr))
+            .map(|w| w.sentence(&tr)),
+    );
+    for t in &texts {
+        assert_eq!(english_words(t), Vec::<String>::new(), "{t}");
+    }
+    assert_eq!(
+        nothing_within(JUMP_HORIZON_MS, &tr),
+        "下一事件：接下来 10 分钟的虚拟时间里什么也不会发生"
+    );
+    // A fresh cluster's hint, in both languages.
+    let fresh = default_world().state();
+    assert_eq!(
+        next_try(&fresh, &tr),
+        "稍等片刻：各 broker 正在注册，并抢着创建 /controller。"
+    );
+    assert!(next_try(&fresh, &Tr::en()).starts_with("Wait a moment"));
+}
+
+#[test]
+fn the_check_finds_english() {
+    assert_eq!(
+        english_words("broker 2 已崩溃, press Enter; orders-0 acks=all c1 my-group LeaderAndIsr"),
+        vec!["press"]
+    );
+}
