@@ -136,6 +136,31 @@ pub enum Offlined {
     Follower,
 }
 
+/// Why the automatic rebalance leaves a partition of a broker above the threshold where it is
+/// (`KafkaController.checkAndTriggerAutoLeaderRebalance`: only partitions whose preferred
+/// replica can lead, `canPreferredReplicaBeLeader` in 2.4+ and `isReplicaOnline` before, and
+/// that are not being reassigned are candidates).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ImbalanceHeld {
+    /// The broker is down (not among the controller's live brokers).
+    Down,
+    /// The broker is live, but its replica is not in the partition's ISR.
+    OutOfSync,
+    /// The partition is being reassigned.
+    Reassigning,
+}
+
+impl ImbalanceHeld {
+    /// The English words, about broker `b`.
+    pub fn english(self, b: BrokerId) -> String {
+        match self {
+            ImbalanceHeld::Down => format!("broker {b} is above it but down: a preferred replica on a broker that is not live cannot lead, so its partitions stay with their current leaders until it returns"),
+            ImbalanceHeld::OutOfSync => format!("broker {b} is above it but its replica is not in the ISR of a partition it prefers: that partition moves back only once it catches up"),
+            ImbalanceHeld::Reassigning => format!("broker {b} is above it but a partition it prefers is being reassigned, and the check leaves reassigning partitions alone"),
+        }
+    }
+}
+
 /// Why the controller did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ControllerCause {
@@ -221,6 +246,8 @@ pub enum ControllerCause {
         interval_s: u64,
         /// `leader.imbalance.per.broker.percentage`.
         percentage: u32,
+        /// The brokers above the threshold some of whose partitions do not move, and why.
+        held: Vec<(BrokerId, ImbalanceHeld)>,
     },
     /// No live ISR replica and unclean election off: the partition stays offline.
     ElectionFailed {
@@ -282,7 +309,14 @@ impl ControllerCause {
                     format!("the replicas {removed:?} left the ISR and were deleted (StopReplica); the assignment znode names only the target replicas: the reassignment is done")
                 }
             }
-            ControllerCause::ImbalanceChecked { interval_s, percentage } => format!("auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds ({interval_s} s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage ({percentage} %)"),
+            ControllerCause::ImbalanceChecked { interval_s, percentage, held } => {
+                let mut text = format!("auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds ({interval_s} s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage ({percentage} %)");
+                for (b, why) in held {
+                    text.push_str("; ");
+                    text.push_str(&why.english(*b));
+                }
+                text
+            }
             ControllerCause::ElectionFailed { isr, topic } => format!("no live replica in the ISR {isr:?} and unclean.leader.election.enable=false for {topic}: the partition stays offline rather than lose acknowledged records"),
             ControllerCause::NewPartition => "a new partition: the first live replica in assignment order leads, the live replicas form the ISR, leader epoch 0".to_string(),
             ControllerCause::EpochBumped { why } => format!("{}; leader epoch +1", why.english()),
@@ -359,7 +393,8 @@ mod tests {
             (ControllerCause::ReassignmentStarted, "partition reassignment: the replica list becomes the target followed by the replicas being removed; the new replicas catch up before the old ones go".into()),
             (ControllerCause::ReassignmentCompleted { removed: vec![] }, "the assignment znode names only the target replicas: the reassignment is done".into()),
             (ControllerCause::ReassignmentCompleted { removed: vec![1, 2] }, "the replicas [1, 2] left the ISR and were deleted (StopReplica); the assignment znode names only the target replicas: the reassignment is done".into()),
-            (ControllerCause::ImbalanceChecked { interval_s: 300, percentage: 10 }, "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds (300 s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage (10 %)".into()),
+            (ControllerCause::ImbalanceChecked { interval_s: 300, percentage: 10, held: vec![] }, "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds (300 s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage (10 %)".into()),
+            (ControllerCause::ImbalanceChecked { interval_s: 300, percentage: 10, held: vec![(1, ImbalanceHeld::Down), (2, ImbalanceHeld::OutOfSync), (3, ImbalanceHeld::Reassigning)] }, "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds (300 s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage (10 %); broker 1 is above it but down: a preferred replica on a broker that is not live cannot lead, so its partitions stay with their current leaders until it returns; broker 2 is above it but its replica is not in the ISR of a partition it prefers: that partition moves back only once it catches up; broker 3 is above it but a partition it prefers is being reassigned, and the check leaves reassigning partitions alone".into()),
             (ControllerCause::ElectionFailed { isr: vec![2], topic: "T".into() }, "no live replica in the ISR [2] and unclean.leader.election.enable=false for T: the partition stays offline rather than lose acknowledged records".into()),
             (ControllerCause::NewPartition, "a new partition: the first live replica in assignment order leads, the live replicas form the ISR, leader epoch 0".into()),
             (offline(OfflineWhy::BrokerFailure, Offlined::LastLeader { broker: 2 }), "broker failure: its replicas go to OfflineReplica; it led, so the leader becomes -1; it was the last member of the ISR, which never becomes empty, so the partition waits for broker 2 to return; leader epoch +1".into()),
