@@ -116,6 +116,8 @@ pub use world::{PackedWorld, World};
 pub use zookeeper::{Session, ZkClock, Znode, ZooKeeper};
 
 #[cfg(test)]
+mod causes_true_test;
+#[cfg(test)]
 mod commands_test;
 #[cfg(test)]
 mod invariants_test;
