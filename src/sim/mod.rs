@@ -80,6 +80,7 @@ pub(crate) mod event;
 pub mod group_order;
 pub(crate) mod history;
 pub(crate) mod invariants;
+pub(crate) mod key_events;
 pub(crate) mod log;
 pub(crate) mod message;
 pub(crate) mod monitor;

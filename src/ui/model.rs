@@ -159,7 +159,10 @@ pub struct Model {
     pub selected: Option<BrokerId>,
     /// The last error, shown until dismissed or until the next command succeeds.
     pub error: Option<String>,
-    /// Whether the event log hides the minor events.
+    /// Whether the event log lists only the key events ([`crate::sim::EventKind::is_key`]). On
+    /// by default: a learner opening the page sees the few events the lesson is about (a new
+    /// controller, leader and ISR changes of the topic, lost records, the group leader), not
+    /// the 70 steps of a cluster starting; the whole trace is one click away.
     pub key_only: bool,
     /// How long "pause" freezes a broker, in seconds, as typed.
     pub pause_text: String,
@@ -219,7 +222,7 @@ impl Default for Model {
             seed: DEFAULT_SEED,
             selected: None,
             error: None,
-            key_only: false,
+            key_only: true,
             pause_text: "20".into(),
             story: None,
             partitions: DEFAULT_PARTITIONS,
