@@ -8,7 +8,8 @@
 //! glossary's words (`www/i18n/glossary.json`). A key the catalogue lacks falls back to
 //! English on the page (and is named in the console once); nothing panics.
 //!
-//! The event log's sentences and causes are not here: they are the core's, in English.
+//! The event log's plain sentences are chosen here too ([`event_text`]), from each event's kind
+//! and fields; the Kafka detail under them is the cause's text.
 
 /// Declares messages as constants (`NAME = "English";`) and `ALL`, every one of them in the
 /// order written.
@@ -20,6 +21,7 @@ macro_rules! messages {
     };
 }
 
+pub mod event_text;
 pub mod msg;
 pub mod msg_causes;
 pub mod msg_events;

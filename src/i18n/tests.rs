@@ -8,11 +8,16 @@ const ZH: &str = include_str!("../../www/i18n/zh-CN.json");
 const GLOSSARY: &str = include_str!("../../www/i18n/glossary.json");
 
 /// Messages whose Chinese is rightly the same as their English (a Kafka word and a number).
-const SAME_IN_BOTH: [&str; 3] = ["STAT_BROKER", "STAT_EPOCH", "MENU_TITLE"];
+const SAME_IN_BOTH: [&str; 4] = [
+    "STAT_BROKER",
+    "STAT_EPOCH",
+    "MENU_TITLE",
+    "EV_ENDPOINT_BROKER",
+];
 
 /// The page's files whose every word comes from the catalogue: no English of their own in
 /// text, `title` or `aria-label`.
-const CONVERTED: [(&str, &str); 6] = [
+const CONVERTED: [(&str, &str); 7] = [
     ("src/ui/a11y.rs", include_str!("../ui/a11y.rs")),
     ("src/ui/controls.rs", include_str!("../ui/controls.rs")),
     ("src/ui/timeline.rs", include_str!("../ui/timeline.rs")),
@@ -22,6 +27,7 @@ const CONVERTED: [(&str, &str); 6] = [
         include_str!("../ui/broker_menu.rs"),
     ),
     ("src/ui/overlay.rs", include_str!("../ui/overlay.rs")),
+    ("src/ui/event_log.rs", include_str!("../ui/event_log.rs")),
 ];
 
 fn zh() -> Catalogue {
