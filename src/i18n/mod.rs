@@ -8,9 +8,10 @@
 //! glossary's words (`www/i18n/glossary.json`). A key the catalogue lacks falls back to
 //! English on the page (and is named in the console once); nothing panics.
 //!
-//! The event log's sentences are not here: they are the core's, in English. The causes are
-//! ([`msg_causes`]): each cause renders its sentence from its figures in the reader's language
-//! (`Cause::render`), and its English one for the command line.
+//! The event log's plain sentences are chosen here too ([`event_text`]), from each event's kind
+//! and fields; the Kafka detail under them is the cause's text ([`msg_causes`]): each cause
+//! renders its sentence from its figures in the reader's language (`Cause::render`), and its
+//! English one for the command line.
 
 /// Declares messages as constants (`NAME = "English";`) and `ALL`, every one of them in the
 /// order written.
@@ -22,6 +23,7 @@ macro_rules! messages {
     };
 }
 
+pub mod event_text;
 pub mod msg;
 pub mod msg_causes;
 pub mod msg_events;

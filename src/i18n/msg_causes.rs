@@ -88,6 +88,10 @@ messages! {
     CAUSE_CTRL_REASSIGNMENT_COMPLETED = "the assignment znode names only the target replicas: the reassignment is done";
     CAUSE_CTRL_REASSIGNMENT_COMPLETED_REMOVED = "the replicas {removed} left the ISR and were deleted (StopReplica); the assignment znode names only the target replicas: the reassignment is done";
     CAUSE_CTRL_IMBALANCE_CHECKED = "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds ({interval_s} s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage ({percentage} %)";
+    CAUSE_CTRL_IMBALANCE_HELD = "{text}; {held}";
+    CAUSE_CTRL_HELD_DOWN = "broker {broker} is above it but down: a preferred replica on a broker that is not live cannot lead, so its partitions stay with their current leaders until it returns";
+    CAUSE_CTRL_HELD_OUT_OF_SYNC = "broker {broker} is above it but its replica is not in the ISR of a partition it prefers: that partition moves back only once it catches up";
+    CAUSE_CTRL_HELD_REASSIGNING = "broker {broker} is above it but a partition it prefers is being reassigned, and the check leaves reassigning partitions alone";
     CAUSE_CTRL_ELECTION_FAILED = "no live replica in the ISR {isr} and unclean.leader.election.enable=false for {topic}: the partition stays offline rather than lose acknowledged records";
     CAUSE_CTRL_NEW_PARTITION = "a new partition: the first live replica in assignment order leads, the live replicas form the ISR, leader epoch 0";
     CAUSE_CTRL_EPOCH_BUMPED = "{why}; leader epoch +1";

@@ -59,6 +59,7 @@ messages! {
     LESSON_RUN_ANSWER = "The run's answer: {answer}";
     LESSON_DECIDED_BY = "Decided by the event at t = {at}:";
     LESSON_NO_DECIDER = "No single event decided it: it is the state of the run at t = {at}.";
+    LESSON_KAFKA_DETAIL = "The Kafka detail: rule, setting, source";
     LESSON_SHOW_EVENT = "Show it in the log";
     LESSON_NEXT = "Next step";
     LESSON_FINISH = "Finish";

@@ -25,11 +25,13 @@ const SAME_IN_BOTH: &[&str] = &[
     "LESSON_PROFILE",
     "LESSON_BROKER",
     "LESSON_BROKER_VALUE",
+    // The event log's (msg_events.rs).
+    "EV_ENDPOINT_BROKER",
 ];
 
 /// The page's files whose every word comes from the catalogue: no English of their own in
 /// text, `title` or `aria-label`.
-const CONVERTED: [(&str, &str); 9] = [
+const CONVERTED: [(&str, &str); 11] = [
     ("src/ui/a11y.rs", include_str!("../ui/a11y.rs")),
     ("src/ui/controls.rs", include_str!("../ui/controls.rs")),
     ("src/ui/timeline.rs", include_str!("../ui/timeline.rs")),
@@ -42,6 +44,8 @@ const CONVERTED: [(&str, &str); 9] = [
     ("src/ui/panel.rs", include_str!("../ui/panel.rs")),
     ("src/ui/partitions.rs", include_str!("../ui/partitions.rs")),
     ("src/ui/groups.rs", include_str!("../ui/groups.rs")),
+    ("src/ui/event_log.rs", include_str!("../ui/event_log.rs")),
+    ("src/ui/lesson.rs", include_str!("../ui/lesson.rs")),
 ];
 
 fn zh() -> Catalogue {
@@ -500,4 +504,20 @@ fn marks_become_spans() {
         ]
     );
     assert_eq!(spans(""), vec![]);
+}
+
+#[test]
+fn the_catalogue_file_names_each_key_once() {
+    // A JSON object with a key twice reads as its last one: the first text would be lost.
+    let mut seen = std::collections::BTreeSet::new();
+    for line in ZH.lines() {
+        if let Some((key, _)) = line
+            .trim_start()
+            .strip_prefix('"')
+            .and_then(|r| r.split_once("\":"))
+        {
+            assert!(seen.insert(key), "{key} twice in zh-CN.json");
+        }
+    }
+    assert!(seen.len() > 100);
 }

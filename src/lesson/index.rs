@@ -4,6 +4,12 @@
 
 use super::Text;
 
+/// A file fetched: its text, or why it could not be had.
+pub type Fetched = Result<String, String>;
+
+/// The index's lesson files, `(id, fetched)` in its order.
+pub type LessonFiles = Vec<(String, Fetched)>;
+
 /// One entry of the lesson list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
@@ -37,7 +43,7 @@ pub enum Catalog {
 
 /// The lesson list's entries from the index's lesson files (`(id, text)` in its order); a file
 /// that does not read is named, the others are listed.
-pub fn entries(files: &[(String, Result<String, String>)]) -> (Vec<Entry>, Vec<String>) {
+pub fn entries(files: &[(String, Fetched)]) -> (Vec<Entry>, Vec<String>) {
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (id, text) in files {

@@ -213,7 +213,10 @@ fn a_link_reopens_the_same_session() {
     s.seek(33_000);
     let link = encode(&s.start().base, s.now_ms(), s.end_ms(), s.recorded());
     assert!(
-        link.starts_with("v=1&m=1&consumers=2&t=33000&e=52345&c="),
+        link.starts_with(&format!(
+            "v=1&m={}&consumers=2&t=33000&e=52345&c=",
+            super::MODEL_VERSION
+        )),
         "{link}"
     );
     let read = decode(&link).unwrap();

@@ -518,18 +518,6 @@ impl EventKind {
             | ConfigChanged { .. } => None,
         }
     }
-
-    /// Whether the event is part of the election story itself (the page's "key events" filter).
-    pub fn is_key(&self) -> bool {
-        use EventKind::*;
-        !matches!(
-            self,
-            WatchFired { .. }
-                | ZkSessionCreated { .. }
-                | MetadataUpdated { .. }
-                | IsrChangeAccepted { .. }
-        )
-    }
 }
 
 impl fmt::Display for EventKind {

@@ -80,6 +80,7 @@ pub(crate) mod event;
 pub mod group_order;
 pub(crate) mod history;
 pub(crate) mod invariants;
+pub(crate) mod key_events;
 pub(crate) mod log;
 pub(crate) mod message;
 pub(crate) mod monitor;
@@ -115,6 +116,8 @@ pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::{PackedWorld, World};
 pub use zookeeper::{Session, ZkClock, Znode, ZooKeeper};
 
+#[cfg(test)]
+mod causes_true_test;
 #[cfg(test)]
 mod commands_test;
 #[cfg(test)]

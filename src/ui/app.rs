@@ -748,7 +748,8 @@ pub fn App(props: &AppProps) -> Html {
     } else {
         story
     };
-    let next = (m.story.is_none() && m.imported.is_none() && !in_lesson).then(|| next_try(&state, &tr));
+    let next =
+        (m.story.is_none() && m.imported.is_none() && !in_lesson).then(|| next_try(&state, &tr));
     let menu_html = (*menu).and_then(|at| {
         let b = state.brokers.get(&at.broker)?;
         let items = broker_menu(at.broker, b, with_topic, m.pause_secs().unwrap_or(20), &tr);

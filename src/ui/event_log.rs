@@ -1,5 +1,7 @@
-//! The event log: every event of the world with its virtual time, a readable sentence and
-//! the rule that caused it. Elections, ISR changes, offline partitions, lost records and the
+//! The event log: every event of the world with its virtual time and two layers: a plain
+//! sentence in the reader's language (what happened, and for a key event why), and one click
+//! away, behind a disclosure, the Kafka detail (the core's own line and its cause: the rule,
+//! the setting, the source). Elections, ISR changes, offline partitions, lost records and the
 //! consumer groups' steps each have their own look (by `data-kind` and a family class); a
 //! leader election names its reason in a tag, a group leader's pick its generation, with the
 //! reason it was picked set out below. Runs of events about `__consumer_offsets` partitions
@@ -8,10 +10,12 @@
 //! of events, the world or the filter changes, not on every animation frame.
 
 use super::model::Host;
-use crate::i18n::{msg, Tr};
+use crate::i18n::event_text::{cause_text, tag, what, why};
+use crate::i18n::{msg, msg_events, Tr};
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{fmt_ms, Event as SimEvent, EventKind};
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -68,87 +72,74 @@ fn family(kind: &EventKind) -> Option<&'static str> {
     })
 }
 
-/// A tag that says at a glance why: a leader election's reason.
-fn tag(kind: &EventKind) -> Option<String> {
-    match kind {
-        EventKind::LeaderElected { reason, .. } => {
-            Some(format!("{} election", reason.name().replace('_', " ")))
-        }
-        EventKind::GroupLeaderChosen { generation, .. } => {
-            Some(format!("leader · gen {generation}"))
-        }
-        EventKind::RebalanceStarted { generation, .. } => {
-            Some(format!("rebalance → gen {}", generation + 1))
-        }
-        EventKind::GroupStable { generation, .. } => Some(format!("gen {generation} stable")),
-        EventKind::GroupEmpty { generation, .. } => Some(format!("gen {generation} empty")),
-        EventKind::CoordinatorMoved { broker, .. } => {
-            Some(format!("coordinator → broker {broker}"))
-        }
-        _ => None,
-    }
+/// How an entry is drawn: the reader's words, whether its detail is open, and where to say
+/// so.
+struct Look<'a> {
+    tr: &'a Tr,
+    open: &'a BTreeSet<usize>,
+    on_toggle: &'a Callback<usize>,
+    on_pick: &'a Callback<usize>,
+    /// A prefix for the entries' element ids, unique on the page.
+    ids: &'a str,
 }
 
-/// One event as the log lists it; its time is a button that shows the cluster at that
-/// moment, with the nodes it is about highlighted.
-fn entry(i: usize, e: &SimEvent, text: &str, on_pick: &Callback<usize>) -> Html {
+/// One event as the log lists it: its time is a button that shows the cluster at that moment,
+/// with the nodes it is about highlighted; its plain sentence, the reason of a key event, and
+/// a disclosure of the Kafka detail (the core's line and the cause).
+fn entry(i: usize, e: &SimEvent, look: &Look) -> Html {
+    let tr = look.tr;
     let kind = e.kind.name();
     let hl = highlighted(&e.kind);
-    let tag = tag(&e.kind);
-    // A group leader's pick: the reason is the point, so it reads as a sentence of its own.
-    let why_first = matches!(e.kind, EventKind::GroupLeaderChosen { .. });
+    let tag = tag(&e.kind, tr);
+    let because = why(e, tr);
+    let open = look.open.contains(&i);
+    let detail_id = format!("{}-detail-{i}", look.ids);
+    let when = fmt_ms(e.time_ms);
     html! {
         <li key={i} class={classes!("event", hl.then_some("hl"), family(&e.kind))} data-kind={kind} data-index={i.to_string()}>
             <button class="when-pick" data-testid="event-time"
-                    title="Show the cluster at this moment, with the nodes this event is about highlighted"
-                    aria-label={format!("Show the cluster at t = {}", fmt_ms(e.time_ms))}
-                    onclick={ let p = on_pick.clone(); Callback::from(move |_: MouseEvent| p.emit(i)) }>
-                <time class="when">{ fmt_ms(e.time_ms) }</time>
+                    title={tr.t(msg_events::LOG_TIME_TITLE)}
+                    aria-label={tr.f(msg_events::LOG_TIME_LABEL, &[("time", &when)])}
+                    onclick={ let p = look.on_pick.clone(); Callback::from(move |_: MouseEvent| p.emit(i)) }>
+                <time class="when">{ when.clone() }</time>
             </button>
-            // Spaces keep the entry's text readable as words ("0.051s broker 1 …").
+            // Spaces keep the entry's text readable as words ("0.051s Broker 1 …").
             { " " }
             <div class="body">
-                <p class="what">{ text.to_string() }</p>
+                <p class="what">{ what(&e.kind, tr) }</p>
                 { " " }
-                if why_first {
-                    <p class="because"><span class="because-label">{ "why: " }</span>{ e.cause.english() }</p>
+                if let Some(b) = because {
+                    <p class="because"><span class="because-label">{ tr.t(msg_events::LOG_WHY) }</span>{ b }</p>
                     { " " }
                 }
                 <p class="why">
-                    <span class="kind">{ kind }</span>
                     if let Some(t) = tag {
-                        { " " }<span class="reason-tag">{ t }</span>
+                        <span class="reason-tag">{ t }</span>{ " " }
                     }
-                    if !why_first {
-                        { " · " }{ e.cause.english() }
-                    }
+                    <button class="detail-toggle" data-testid="event-detail-toggle"
+                            aria-expanded={ open.to_string() }
+                            aria-controls={detail_id.clone()}
+                            title={tr.t(msg_events::LOG_DETAIL_TITLE)}
+                            onclick={ let t = look.on_toggle.clone(); Callback::from(move |_: MouseEvent| t.emit(i)) }>
+                        { tr.t(msg_events::LOG_DETAIL) }
+                    </button>
                 </p>
+                // In the page even when closed, so that a search of the page finds it.
+                <div class="detail" id={detail_id} data-testid="event-detail" hidden={!open}>
+                    <p class="detail-line"><code class="kind">{ kind }</code>{ " " }{ e.kind.to_string() }</p>
+                    { " " }
+                    <p class="detail-cause">{ cause_text(&e.cause, tr) }</p>
+                </div>
             </div>
         </li>
     }
 }
 
 /// A run of events about `__consumer_offsets` partitions that hold no group, folded.
-fn fold(part: &[(usize, &SimEvent, String)], on_pick: &Callback<usize>) -> Html {
-    let first = part.first().map_or(0, |(i, _, _)| *i);
-    let at = part.first().map_or(0, |(_, e, _)| e.time_ms);
-    let mut kinds: Vec<(&str, usize)> = Vec::new();
-    for (_, e, _) in part {
-        let k = e.kind.name();
-        match kinds.iter_mut().find(|(n, _)| *n == k) {
-            Some((_, c)) => *c += 1,
-            None => kinds.push((k, 1)),
-        }
-    }
-    let summary = format!(
-        "{} events about other {OFFSETS_TOPIC} partitions ({})",
-        part.len(),
-        kinds
-            .iter()
-            .map(|(k, c)| format!("{k} ×{c}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+fn fold(part: &[(usize, &SimEvent)], look: &Look) -> Html {
+    let first = part.first().map_or(0, |(i, _)| *i);
+    let at = part.first().map_or(0, |(_, e)| e.time_ms);
+    let summary = look.tr.f(msg_events::LOG_FOLDED, &[("count", &part.len())]);
     html! {
         <li key={format!("fold-{first}")} class="event folded">
             <time class="when">{ fmt_ms(at) }</time>
@@ -157,11 +148,28 @@ fn fold(part: &[(usize, &SimEvent, String)], on_pick: &Callback<usize>) -> Html 
                 <details>
                     <summary>{ summary }</summary>
                     <ol class="folded-events">
-                        { for part.iter().map(|(i, e, text)| entry(*i, e, text, on_pick)) }
+                        { for part.iter().map(|(i, e)| entry(*i, e, look)) }
                     </ol>
                 </details>
             </div>
         </li>
+    }
+}
+
+/// The partition an event is about, if it names one.
+fn partition_of(kind: &EventKind) -> Option<&str> {
+    use EventKind::*;
+    match kind {
+        LeaderElected { partition, .. }
+        | LeaderEpochBumped { partition, .. }
+        | LeaderElectionFailed { partition, .. }
+        | PartitionOffline { partition, .. }
+        | IsrShrunk { partition, .. }
+        | IsrExpanded { partition, .. }
+        | IsrChangeAccepted { partition, .. }
+        | IsrUpdateFailed { partition, .. }
+        | ReplicaTruncated { partition, .. } => Some(partition),
+        _ => None,
     }
 }
 
@@ -186,7 +194,7 @@ pub struct EventLogProps {
     pub on_key_only: Callback<bool>,
     /// An event picked (by its index): the page shows its moment.
     pub on_pick: Callback<usize>,
-    /// The page's words (for the log's own chrome; its entries are the core's English).
+    /// The page's words: the log's chrome and its entries' sentences.
     pub tr: Tr,
     /// The id of the log's heading (unique on the page, whatever else it holds).
     pub title_id: AttrValue,
@@ -201,6 +209,7 @@ impl PartialEq for EventLogProps {
             && self.key_only == o.key_only
             && self.keep_internal == o.keep_internal
             && self.title_id == o.title_id
+            && self.tr.lang() == o.tr.lang()
     }
 }
 
@@ -209,6 +218,8 @@ impl PartialEq for EventLogProps {
 pub fn EventLog(props: &EventLogProps) -> Html {
     let list = use_node_ref();
     let stick = use_state(|| true);
+    // The entries whose Kafka detail is open, in the world they belong to.
+    let open = use_state(|| (props.generation, BTreeSet::<usize>::new()));
 
     {
         let list = list.clone();
@@ -251,38 +262,62 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         })
     };
 
+    let on_toggle = {
+        let open = open.clone();
+        let generation = props.generation;
+        Callback::from(move |i: usize| {
+            let mut set = if open.0 == generation {
+                open.1.clone()
+            } else {
+                BTreeSet::new()
+            };
+            if !set.remove(&i) {
+                set.insert(i);
+            }
+            open.set((generation, set));
+        })
+    };
+    let no_open = BTreeSet::new();
+    let look = Look {
+        tr: &props.tr,
+        open: if open.0 == props.generation {
+            &open.1
+        } else {
+            &no_open
+        },
+        on_toggle: &on_toggle,
+        on_pick: &props.on_pick,
+        ids: &props.title_id,
+    };
+
     let host = props.host.borrow();
     let events = host.world().events();
     let total = events.len();
-    let listed: Vec<(usize, &SimEvent, String)> = events
+    let listed: Vec<(usize, &SimEvent)> = events
         .iter()
         .enumerate()
         .filter(|(_, e)| !props.key_only || e.kind.is_key())
-        .map(|(i, e)| (i, e, e.kind.to_string()))
         .collect();
     let shown = listed.len();
     // Runs of two or more events about __consumer_offsets partitions that hold no group
     // fold into one entry.
-    let folded = |text: &str| {
-        text.strip_prefix(OFFSETS_TOPIC).is_some_and(|_| {
-            let key = text.split([':', ' ']).next().unwrap_or("");
-            !props.keep_internal.iter().any(|k| k == key)
+    let folded = |e: &SimEvent| {
+        partition_of(&e.kind).is_some_and(|p| {
+            p.rsplit_once('-').is_some_and(|(t, _)| t == OFFSETS_TOPIC)
+                && !props.keep_internal.iter().any(|k| k == p)
         })
     };
     let mut rows: Vec<Html> = Vec::new();
     let mut k = 0;
     while k < listed.len() {
-        let run = listed[k..]
-            .iter()
-            .take_while(|(_, _, text)| folded(text))
-            .count();
+        let run = listed[k..].iter().take_while(|(_, e)| folded(e)).count();
         if run >= 2 {
             let part = &listed[k..k + run];
-            rows.push(fold(part, &props.on_pick));
+            rows.push(fold(part, &look));
             k += run;
         } else {
-            let (i, e, text) = &listed[k];
-            rows.push(entry(*i, e, text, &props.on_pick));
+            let (i, e) = &listed[k];
+            rows.push(entry(*i, e, &look));
             k += 1;
         }
     }

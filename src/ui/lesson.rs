@@ -5,8 +5,8 @@
 use super::fetch::{asset_url, fetch_text};
 use super::i18n::rich;
 use super::model::{Action, LessonRun, LessonSource, Model};
-use crate::i18n::{msg_lessons as msg, Lang, Tr};
-use crate::lesson::index::{index_ids, Catalog, Entry};
+use crate::i18n::{event_text, msg_lessons as msg, Lang, Tr};
+use crate::lesson::index::{index_ids, Catalog, Entry, Fetched};
 use crate::lesson::play::Phase;
 use crate::lesson::{
     fmt_number, never_label, Answer, Measured, Question, QuestionKind, TimeUnit, ValueType,
@@ -43,8 +43,7 @@ pub fn fetch_catalog(done: Callback<Action>) {
             done.emit(Action::Catalog(Ok(Vec::new())));
             return;
         }
-        let got: Rc<RefCell<Vec<Option<Result<String, String>>>>> =
-            Rc::new(RefCell::new(vec![None; ids.len()]));
+        let got: Rc<RefCell<Vec<Option<Fetched>>>> = Rc::new(RefCell::new(vec![None; ids.len()]));
         for (i, id) in ids.iter().enumerate() {
             let (got, ids, done) = (got.clone(), ids.clone(), done.clone());
             fetch_text(
@@ -417,8 +416,14 @@ fn shown(run: &LessonRun, tr: &Tr, lang: crate::lesson::Lang, dispatch: &Callbac
                 html! {
                     <div class="lesson-decider" data-testid="lesson-decider" data-index={d.index.to_string()}>
                         <p>{ tr.f(msg::LESSON_DECIDED_BY, &[("at", &fmt_ms(d.event.time_ms))]) }</p>
-                        <p class="decider-what"><strong>{ d.event.kind.to_string() }</strong></p>
-                        <p class="decider-why">{ d.event.cause.render(tr) }</p>
+                        <p class="decider-what"><strong>{ event_text::what(&d.event.kind, tr) }</strong></p>
+                        if let Some(why) = event_text::why(&d.event, tr) {
+                            <p class="decider-plain">{ why }</p>
+                        }
+                        <details class="decider-detail">
+                            <summary>{ tr.t(msg::LESSON_KAFKA_DETAIL) }</summary>
+                            <p class="decider-why">{ event_text::cause_text(&d.event.cause, tr) }</p>
+                        </details>
                         <button class="ghost" onclick={show} data-testid="lesson-show-event">{ tr.t(msg::LESSON_SHOW_EVENT) }</button>
                     </div>
                 }
@@ -428,7 +433,7 @@ fn shown(run: &LessonRun, tr: &Tr, lang: crate::lesson::Lang, dispatch: &Callbac
             },
         };
         html! {
-            <div class={classes!("lesson-grade", if g.correct { "right" } else { "wrong" })} data-testid="lesson-grade"
+            <div class={classes!("lesson-grade", grade_class(g.correct))} data-testid="lesson-grade"
                  data-correct={g.correct.to_string()}>
                 <p class="lesson-verdict" role="status">
                     <span class="mark" aria-hidden="true">{ if g.correct { "✓" } else { "✗" } }</span>
@@ -453,6 +458,14 @@ fn shown(run: &LessonRun, tr: &Tr, lang: crate::lesson::Lang, dispatch: &Callbac
                 </button>
             </div>
         </div>
+    }
+}
+
+/// The class of a grade's box.
+fn grade_class(correct: bool) -> &'static str {
+    match correct {
+        true => "right",
+        false => "wrong",
     }
 }
 

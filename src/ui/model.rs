@@ -10,7 +10,6 @@ use super::stories;
 use crate::i18n::{Catalogue, Lang, Tr};
 use crate::lesson::index::Catalog;
 use crate::lesson::play::Progress;
-use crate::lesson::Answer;
 use crate::session::{Session, Start};
 use crate::sim::assignors::Assignor;
 use crate::sim::{Acks, BrokerId, Command, GroupView, Profile, World};
@@ -24,11 +23,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Reducible;
 
+mod action;
 mod gate;
 mod jump;
 mod lang;
 mod lesson;
 mod links;
+pub use action::Action;
 pub use gate::StartGate;
 pub use lesson::{LessonRun, Source as LessonSource};
 
@@ -164,7 +165,10 @@ pub struct Model {
     pub selected: Option<BrokerId>,
     /// The last error, shown until dismissed or until the next command succeeds.
     pub error: Option<String>,
-    /// Whether the event log hides the minor events.
+    /// Whether the event log lists only the key events ([`crate::sim::EventKind::is_key`]). On
+    /// by default: a learner opening the page sees the few events the lesson is about (a new
+    /// controller, leader and ISR changes of the topic, lost records, the group leader), not
+    /// the 70 steps of a cluster starting; the whole trace is one click away.
     pub key_only: bool,
     /// How long "pause" freezes a broker, in seconds, as typed.
     pub pause_text: String,
@@ -234,7 +238,7 @@ impl Default for Model {
             seed: DEFAULT_SEED,
             selected: None,
             error: None,
-            key_only: false,
+            key_only: true,
             pause_text: "20".into(),
             story: None,
             partitions: DEFAULT_PARTITIONS,
@@ -414,112 +418,6 @@ impl Model {
         }
         (m, all)
     }
-}
-
-/// What the page can ask of the model.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action {
-    /// An animation frame at this `performance.now()` timestamp.
-    Frame(f64),
-    /// Apply a command to the world now.
-    Apply(Command),
-    /// Play or pause the clock.
-    TogglePlay,
-    /// Run (`true`) or stop the clock.
-    SetPlaying(bool),
-    /// Something outside the page (the JavaScript API) changed the world: draw it again.
-    Refresh,
-    /// Change the speed.
-    SetSpeed(f64),
-    /// A new world with the same settings.
-    Reset,
-    /// A new world with this many brokers.
-    SetBrokers(u32),
-    /// A new world with this profile.
-    SetProfile(Profile),
-    /// A new world with this seed.
-    SetSeed(u64),
-    /// Play a story (or go back to free play with `None`).
-    SetStory(Option<usize>),
-    /// Open (or close) a broker's panel.
-    Select(Option<BrokerId>),
-    /// Show an error.
-    ShowError(String),
-    /// Hide the error.
-    DismissError,
-    /// Show a passing notice (not an error), e.g. "link copied".
-    ShowNotice(String),
-    /// Show only the key events, or all.
-    SetKeyOnly(bool),
-    /// The text of the pause-length field changed.
-    SetPauseText(String),
-    /// A new world whose topic has this many partitions.
-    SetPartitions(u32),
-    /// A new world whose topic has this replication factor.
-    SetRf(u32),
-    /// The produce controls act on this partition (`T-0`).
-    SetProduceTo(String),
-    /// The text of the rate field changed.
-    SetRateText(String),
-    /// The acks chosen for the next stream or batch.
-    SetAcks(Acks),
-    /// The text of the send-count field changed.
-    SetSendText(String),
-    /// A new consumer (the next free name, `cN`) joins this group.
-    AddConsumer(String),
-    /// A new world whose group uses this assignor (free play).
-    SetAssignor(Assignor),
-    /// List every partition of `__consumer_offsets` in the table, or only the coordinators'.
-    SetShowInternal(bool),
-    /// Show virtual time `t` (the timeline): the clock stops there.
-    Seek(u64),
-    /// Show the moment of the event with this index and highlight what it is about.
-    PickEvent(usize),
-    /// Move to the next moment at which an event happens.
-    StepForward,
-    /// Move back to the previous moment at which an event happened.
-    StepBack,
-    /// Undo the last fork: the commands it dropped come back.
-    UndoFork,
-    /// Keep the last fork (hide its note; it can no longer be undone).
-    KeepFork,
-    /// Open a session from a link's fragment (without `#`); a bad link leaves the session as
-    /// it is and says why.
-    OpenLink(String),
-    /// Open a scenario file's text as a new session; a bad file leaves the session as it is
-    /// and says why.
-    Import(String),
-    /// Skip the wait: move the clock to the next event (`Host::next_event_at`).
-    JumpNext,
-    /// The page came into view (a story waiting to be seen starts).
-    Seen,
-    /// Show the page in this language (the session goes on as it is).
-    SetLang(Lang),
-    /// The Chinese catalogue arrived, or could not be fetched (why).
-    Catalogue(Result<Rc<Catalogue>, String>),
-    /// The lesson list shown (`true`) or closed.
-    Lessons(bool),
-    /// The lesson list's files arrived, `(id, text)` in teaching order (or the index could not
-    /// be fetched).
-    Catalog(Result<Vec<(String, Result<String, String>)>, String>),
-    /// A committed lesson asked for (by id): the page fetches it.
-    OpenLesson(String),
-    /// A committed lesson's file arrived (or could not be fetched).
-    LessonArrived(String, Result<String, String>),
-    /// The learner's answer to the question asked.
-    LessonAnswer(Answer),
-    /// On to the lesson's next step.
-    LessonNext,
-    /// The running step's time, at once.
-    LessonSkip,
-    /// Back to the lesson's run after acting on the cluster.
-    LessonReturn,
-    /// The lesson from its first step.
-    LessonRestart,
-    /// Out of the lesson, back to the list.
-    LessonExit,
-    /// Every lesson's progress forgotten.
-    ResetProgress,
 }
 
 /// The longest pause the page offers, in seconds.
@@ -791,25 +689,6 @@ impl Reducible for Model {
             m.follow_lesson();
         }
         Rc::new(m)
-    }
-}
-
-impl Action {
-    /// Whether the action sets up another cluster (or opens another session), ending a
-    /// lesson.
-    fn leaves_lesson(&self) -> bool {
-        matches!(
-            self,
-            Action::SetBrokers(_)
-                | Action::SetProfile(_)
-                | Action::SetSeed(_)
-                | Action::SetStory(_)
-                | Action::SetPartitions(_)
-                | Action::SetRf(_)
-                | Action::SetAssignor(_)
-                | Action::OpenLink(_)
-                | Action::OpenLesson(_)
-        )
     }
 }
 

@@ -2,7 +2,7 @@
 // marked in the graph and the panel, a crashed leader replaced by the next one in Kafka's
 // member-map order at the next generation, and the consumers= page parameter.
 import { type Locator, type Page } from '@playwright/test';
-import { expect, logEntries, phrase, test } from './playground';
+import { expect, logEntries, phrase, showAllEvents, test } from './playground';
 
 /** The graph node of consumer `name`. */
 function consumer(page: Page, name: string): Locator {
@@ -27,6 +27,7 @@ const groupLeader = (page: Page) => page.getByTestId('group-leader');
 test('three consumers join, the first leads; the leader crashes and a new leader and generation follow', async ({ page }) => {
   // The 3.9 profile: consumer session.timeout.ms is 45 s of virtual time, so run fast.
   await page.goto('/?consumers=3&speed=50');
+  await showAllEvents(page);
   for (const name of ['c1', 'c2', 'c3']) {
     await expect(consumer(page, name)).toBeVisible({ timeout: 20_000 });
   }
@@ -79,6 +80,7 @@ test('three consumers join, the first leads; the leader crashes and a new leader
 
 test('consumers are added from the page, leave with shift-click and rejoin with a click', async ({ page }) => {
   await page.goto('/?speed=50');
+  await showAllEvents(page);
   await expect(page.getByTestId('group-panel')).toContainText('my-group');
   await expect(page.locator('svg g[data-member]')).toHaveCount(0);
 

@@ -2,7 +2,7 @@
 // opens from the keyboard beside its node and runs "shut down", Escape gives the focus back,
 // the shortcuts play and pause, and "?" opens their help as a modal dialog.
 import { type Page } from '@playwright/test';
-import { broker, controller, ensurePlaying, expect, logEntries, test } from './playground';
+import { broker, controller, ensurePlaying, expect, logEntries, showAllEvents, test } from './playground';
 
 /** Presses Tab until `selector` has the focus (at most `max` times). */
 async function tabTo(page: Page, selector: string, max = 80): Promise<void> {
@@ -15,6 +15,7 @@ async function tabTo(page: Page, selector: string, max = 80): Promise<void> {
 
 test('a broker crashes and starts again with Enter, by keyboard alone', async ({ page }) => {
   await page.goto('/?speed=50');
+  await showAllEvents(page);
   await ensurePlaying(page);
   await expect(controller(page)).toHaveCount(1);
   const node = broker(page, '3');
@@ -57,6 +58,7 @@ test('a consumer crashes and starts again with Enter, by keyboard alone', async 
 
 test("a broker's menu opens from the keyboard beside its node and shuts the broker down", async ({ page }) => {
   await page.goto('/?speed=50');
+  await showAllEvents(page);
   await ensurePlaying(page);
   await expect(controller(page)).toHaveCount(1);
   const node = broker(page, '2');

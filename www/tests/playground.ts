@@ -78,8 +78,8 @@ export async function ensurePlaying(page: Page): Promise<void> {
 }
 
 /**
- * Opens the playground, sets the speed (default 50x) and lets it play until broker 1 is the
- * controller of epoch 1, which is where every story starts.
+ * Opens the playground, sets the speed (default 50x), lets it play until broker 1 is the
+ * controller of epoch 1, which is where every story starts, and lists every event in the log.
  */
 export async function openPlayground(page: Page, speed = '50'): Promise<void> {
   await page.goto('/');
@@ -89,4 +89,18 @@ export async function openPlayground(page: Page, speed = '50'): Promise<void> {
   await expect(controller(page)).toHaveCount(1);
   await expect(controller(page)).toHaveAttribute('data-broker', '1');
   await expect(page.getByTestId('controller-epoch')).toContainText(phrase('epoch 1'));
+  await showAllEvents(page);
+}
+
+/**
+ * Lists every event in the log, not only the key ones (the default): for tests that look for
+ * the minor steps (a session expiring, a broker registering). Works whichever tab is shown.
+ */
+export async function showAllEvents(page: Page): Promise<void> {
+  const boxes = page.getByTestId('key-only');
+  await expect(boxes.first()).toBeAttached();
+  await boxes.evaluateAll((inputs) => {
+    for (const input of inputs as HTMLInputElement[]) if (input.checked) input.click();
+  });
+  await expect(boxes.first()).not.toBeChecked();
 }

@@ -1,11 +1,12 @@
 // Stories and page addresses: what a teacher links to and a documentation page embeds.
-import { broker, controller, expect, logEntries, phrase, test } from './playground';
+import { broker, controller, expect, logEntries, phrase, showAllEvents, test } from './playground';
 
 test('the paused-controller story: the zombie wakes, its epoch-1 requests are rejected, it follows epoch 2', async ({
   page,
 }) => {
   // 10x: the zombie window (session expiry at ~24.5 s to the wake-up at 35 s) lasts over a second of real time.
   await page.goto('/?story=paused-controller&speed=10&paused=1');
+  await showAllEvents(page);
   await expect(page.getByTestId('story')).toHaveValue('paused-controller');
   await expect(page.getByTestId('story-box')).toContainText('zombie');
   await expect(page.getByTestId('story-next')).toContainText(/pause broker 1 for 30\.000s at t = 5\.010s/);
@@ -28,6 +29,7 @@ test('the paused-controller story: the zombie wakes, its epoch-1 requests are re
 
 test('a story can be chosen from the toolbar and left again', async ({ page }) => {
   await page.goto('/?speed=50');
+  await showAllEvents(page);
   await page.getByTestId('story').selectOption('clean-shutdown');
   await expect(page.getByTestId('story-box')).toContainText('shuts down cleanly');
   await expect(logEntries(page, 'session_closed', 'broker 1').first()).toBeVisible({ timeout: 20_000 });

@@ -2,7 +2,7 @@
 // acks=all waiting for the ISR), the "next event" control, the first stream's partition and the
 // play overlay of a story opened paused.
 import { type Locator, type Page } from '@playwright/test';
-import { broker, controllerId, expect, logEntries, openPlayground, test } from './playground';
+import { broker, controllerId, expect, logEntries, openPlayground, showAllEvents, test } from './playground';
 
 /** The seconds a wait's text says are left ("... in 41.1 s ..." -> 41.1). */
 async function secondsLeft(wait: Locator): Promise<number> {
@@ -24,6 +24,7 @@ async function field(page: Page, key: string, name: string): Promise<string> {
 
 test('a crashed consumer counts down to its removal, on its node and in the group panel', async ({ page }) => {
   await page.goto('/?consumers=2&speed=10');
+  await showAllEvents(page);
   await expect(page.locator('[data-member-row][data-in-group="true"]')).toHaveCount(2, { timeout: 30_000 });
   await expect(page.locator('[data-member-row="c2"]')).toHaveAttribute('data-state', 'stable', { timeout: 30_000 });
   const node = page.locator('svg g[data-member="c2"]');

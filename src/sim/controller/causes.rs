@@ -183,6 +183,32 @@ pub enum Offlined {
     Follower,
 }
 
+/// Why the automatic rebalance leaves a partition of a broker above the threshold where it is
+/// (`KafkaController.checkAndTriggerAutoLeaderRebalance`: only partitions whose preferred
+/// replica can lead, `canPreferredReplicaBeLeader` in 2.4+ and `isReplicaOnline` before, and
+/// that are not being reassigned are candidates).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ImbalanceHeld {
+    /// The broker is down (not among the controller's live brokers).
+    Down,
+    /// The broker is live, but its replica is not in the partition's ISR.
+    OutOfSync,
+    /// The partition is being reassigned.
+    Reassigning,
+}
+
+impl ImbalanceHeld {
+    /// The words in `tr`'s language, about broker `b`.
+    pub fn render(self, b: BrokerId, tr: &Tr) -> String {
+        let msg = match self {
+            ImbalanceHeld::Down => m::CAUSE_CTRL_HELD_DOWN,
+            ImbalanceHeld::OutOfSync => m::CAUSE_CTRL_HELD_OUT_OF_SYNC,
+            ImbalanceHeld::Reassigning => m::CAUSE_CTRL_HELD_REASSIGNING,
+        };
+        tr.f(msg, &[("broker", &b)])
+    }
+}
+
 /// Why the controller did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ControllerCause {
@@ -268,6 +294,8 @@ pub enum ControllerCause {
         interval_s: u64,
         /// `leader.imbalance.per.broker.percentage`.
         percentage: u32,
+        /// The brokers above the threshold some of whose partitions do not move, and why.
+        held: Vec<(BrokerId, ImbalanceHeld)>,
     },
     /// No live ISR replica and unclean election off: the partition stays offline.
     ElectionFailed {
@@ -359,9 +387,18 @@ impl ControllerCause {
             ControllerCause::ImbalanceChecked {
                 interval_s,
                 percentage,
-            } => tr.f(
-                m::CAUSE_CTRL_IMBALANCE_CHECKED,
-                &[("interval_s", interval_s), ("percentage", percentage)],
+                held,
+            } => held.iter().fold(
+                tr.f(
+                    m::CAUSE_CTRL_IMBALANCE_CHECKED,
+                    &[("interval_s", interval_s), ("percentage", percentage)],
+                ),
+                |text, (b, why)| {
+                    tr.f(
+                        m::CAUSE_CTRL_IMBALANCE_HELD,
+                        &[("text", &text), ("held", &why.render(*b, tr))],
+                    )
+                },
             ),
             ControllerCause::ElectionFailed { isr, topic } => tr.f(
                 m::CAUSE_CTRL_ELECTION_FAILED,

@@ -2,7 +2,7 @@
 //! `leader.imbalance.check.interval.seconds`) and the admin tools' requests (preferred
 //! election, unclean election turned on, reassignment) that reach the controller.
 
-use super::causes::ControllerCause;
+use super::causes::{ControllerCause, ImbalanceHeld};
 use super::queue::{Reason, Task};
 use super::timers::ControllerTimer;
 use super::Controller;
@@ -51,12 +51,26 @@ impl Controller<'_> {
         let pct = self.settings.leader_imbalance_per_broker_percentage;
         let imbalanced = election::imbalanced(&leaderships, pct);
         let mut elect = Vec::new();
+        // The brokers above the threshold whose partitions stay, and why: the cause says so,
+        // so that "nothing to move" beside a broker at 100 % reads as what it is.
+        let mut held: Vec<(BrokerId, ImbalanceHeld)> = Vec::new();
         for (b, idx) in &imbalanced {
             for &i in idx {
                 let tp = &tps[i];
                 let in_sync = ctx.states.get(tp).is_some_and(|k| k.state.isr.contains(b));
-                if live.contains(b) && in_sync && !ctx.reassigning.contains_key(tp) {
-                    elect.push(tp.clone());
+                let why = if !live.contains(b) {
+                    Some(ImbalanceHeld::Down)
+                } else if !in_sync {
+                    Some(ImbalanceHeld::OutOfSync)
+                } else if ctx.reassigning.contains_key(tp) {
+                    Some(ImbalanceHeld::Reassigning)
+                } else {
+                    None
+                };
+                match why {
+                    None => elect.push(tp.clone()),
+                    Some(w) if !held.contains(&(*b, w)) => held.push((*b, w)),
+                    Some(_) => {}
                 }
             }
         }
@@ -69,6 +83,7 @@ impl Controller<'_> {
             ControllerCause::ImbalanceChecked {
                 interval_s: self.settings.leader_imbalance_check_interval_seconds,
                 percentage: pct,
+                held,
             },
         );
         if !elect.is_empty() {

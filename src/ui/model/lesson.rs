@@ -9,7 +9,7 @@
 
 use super::{Host, Model};
 use crate::i18n::msg_lessons as msg;
-use crate::lesson::index::{entries, is_id, Catalog};
+use crate::lesson::index::{entries, is_id, Catalog, LessonFiles};
 use crate::lesson::play::{session_start, Phase, Play, Progress};
 use crate::lesson::{self, Answer, Lesson, Resolution};
 use crate::session::{Session, Start};
@@ -115,10 +115,7 @@ impl Model {
     }
 
     /// The list's files arrived (or the index could not be fetched).
-    pub(super) fn catalog_arrived(
-        &self,
-        files: Result<Vec<(String, Result<String, String>)>, String>,
-    ) -> Model {
+    pub(super) fn catalog_arrived(&self, files: Result<LessonFiles, String>) -> Model {
         let mut m = self.next();
         match files {
             Ok(files) => {

@@ -1,0 +1,585 @@
+//! The event log's words in the reader's language: each event's plain sentence, chosen from
+//! its kind and fields ([`what`]), the plain reason of a key event ([`why`]), its tag
+//! ([`tag`]), and the Kafka detail one click away ([`cause_text`]). The events stay
+//! structured in the core; the command line and the golden traces keep the core's English.
+
+use super::msg_events as m;
+use super::{Lang, Msg, Tr};
+use crate::sim::controller::causes::{ControllerCause, OfflineWhy, Offlined};
+use crate::sim::coordinator::causes::CoordinatorCause;
+use crate::sim::replication::causes::ReplicationCause;
+use crate::sim::{fmt_ms, BrokerId, Cause, ElectionReason, Event, EventKind};
+use std::fmt::Display;
+
+/// The Kafka detail of an event: its cause's text (the rule, the setting, the source). The one
+/// place the log asks for a cause's words.
+pub fn cause_text(cause: &Cause, tr: &Tr) -> String {
+    cause.render(tr)
+}
+
+/// Brokers as the reader's language lists them: `2, 3` (Chinese: `2、3`).
+fn list(brokers: &[BrokerId], tr: &Tr) -> String {
+    let sep = match tr.lang() {
+        Lang::En => ", ",
+        Lang::ZhCn => "、",
+    };
+    let items: Vec<String> = brokers.iter().map(|b| b.to_string()).collect();
+    format!("[{}]", items.join(sep))
+}
+
+/// Names as the reader's language lists them.
+fn names(items: &[String], tr: &Tr) -> String {
+    let sep = match tr.lang() {
+        Lang::En => ", ",
+        Lang::ZhCn => "、",
+    };
+    items.join(sep)
+}
+
+/// Seconds, without a fraction when whole: `18`, `6.5`.
+fn seconds(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{:.1}", ms as f64 / 1000.0)
+    }
+}
+
+/// A network endpoint as the core names it (`zk`, `2`, `producer`, `consumer-c1`).
+fn endpoint(name: &str, tr: &Tr) -> String {
+    if name == "zk" {
+        tr.t(m::EV_ENDPOINT_ZK)
+    } else if name == "producer" {
+        tr.t(m::EV_ENDPOINT_PRODUCER)
+    } else if let Some(c) = name.strip_prefix("consumer-") {
+        tr.f(m::EV_ENDPOINT_CONSUMER, &[("member", &c)])
+    } else {
+        tr.f(m::EV_ENDPOINT_BROKER, &[("broker", &name)])
+    }
+}
+
+/// What a fetcher stall covers, as the core writes it (`every partition`, `topic T`, `T-0`).
+fn scope(what: &str, tr: &Tr) -> String {
+    if what == "every partition" {
+        tr.t(m::EV_SCOPE_ALL)
+    } else if let Some(t) = what.strip_prefix("topic ") {
+        tr.f(m::EV_SCOPE_TOPIC, &[("topic", &t)])
+    } else {
+        what.to_string()
+    }
+}
+
+/// The plain sentence of what happened. Every kind has one: the match names them all, so a
+/// new kind cannot be forgotten.
+pub fn what(kind: &EventKind, tr: &Tr) -> String {
+    use EventKind::*;
+    let f = |msg: Msg, args: &[(&str, &dyn Display)]| tr.f(msg, args);
+    match kind {
+        BrokerStarted { broker } => f(m::EV_BROKER_STARTED, &[("broker", broker)]),
+        BrokerStartFailed { broker } => f(m::EV_BROKER_START_FAILED, &[("broker", broker)]),
+        BrokerCrashed { broker } => f(m::EV_BROKER_CRASHED, &[("broker", broker)]),
+        BrokerPaused { broker, until_ms } => f(
+            m::EV_BROKER_PAUSED,
+            &[("broker", broker), ("until", &fmt_ms(*until_ms))],
+        ),
+        BrokerResumed { broker } => f(m::EV_BROKER_RESUMED, &[("broker", broker)]),
+        ControlledShutdownRequested { broker, attempt } => f(
+            m::EV_SHUTDOWN_REQUESTED,
+            &[("broker", broker), ("attempt", attempt)],
+        ),
+        ControlledShutdownFailed { broker, attempt } => f(
+            m::EV_SHUTDOWN_FAILED,
+            &[("broker", broker), ("attempt", attempt)],
+        ),
+        ControlledShutdownCompleted { broker, controller } => f(
+            m::EV_SHUTDOWN_COMPLETED,
+            &[("broker", broker), ("controller", controller)],
+        ),
+        BrokerStopped { broker } => f(m::EV_BROKER_STOPPED, &[("broker", broker)]),
+        LinkCut { from, to } => f(
+            m::EV_LINK_CUT,
+            &[("from", &endpoint(from, tr)), ("to", &endpoint(to, tr))],
+        ),
+        LinkHealed { from, to } => f(
+            m::EV_LINK_HEALED,
+            &[("from", &endpoint(from, tr)), ("to", &endpoint(to, tr))],
+        ),
+        ZkSessionCreated {
+            broker, timeout_ms, ..
+        } => f(
+            m::EV_ZK_SESSION_CREATED,
+            &[("broker", broker), ("seconds", &seconds(*timeout_ms))],
+        ),
+        ZkDisconnected { broker, .. } => f(m::EV_ZK_DISCONNECTED, &[("broker", broker)]),
+        ZkReconnected { broker, .. } => f(m::EV_ZK_RECONNECTED, &[("broker", broker)]),
+        SessionExpired { broker, .. } => f(m::EV_SESSION_EXPIRED, &[("broker", broker)]),
+        SessionClosed { broker, .. } => f(m::EV_SESSION_CLOSED, &[("broker", broker)]),
+        SessionExpiryNoticed { broker, .. } => {
+            f(m::EV_SESSION_EXPIRY_NOTICED, &[("broker", broker)])
+        }
+        BrokerRegistered { broker, .. } => f(m::EV_BROKER_REGISTERED, &[("broker", broker)]),
+        WatchFired { broker, path, .. } => {
+            f(m::EV_WATCH_FIRED, &[("broker", broker), ("path", path)])
+        }
+        ControllerRaceLost {
+            broker, controller, ..
+        } => match controller {
+            Some(c) => f(m::EV_RACE_LOST_TO, &[("broker", broker), ("controller", c)]),
+            None => f(m::EV_RACE_LOST, &[("broker", broker)]),
+        },
+        ControllerZnodeCreated { broker } => {
+            f(m::EV_CONTROLLER_ZNODE_CREATED, &[("broker", broker)])
+        }
+        ControllerElected { broker, epoch } => f(
+            m::EV_CONTROLLER_ELECTED,
+            &[("broker", broker), ("epoch", epoch)],
+        ),
+        ControllerResigned { broker, .. } => f(m::EV_CONTROLLER_RESIGNED, &[("broker", broker)]),
+        ControllerDeleted { controller } => {
+            f(m::EV_CONTROLLER_DELETED, &[("controller", controller)])
+        }
+        BrokerOnline {
+            controller, broker, ..
+        } => f(
+            m::EV_BROKER_ONLINE,
+            &[("controller", controller), ("broker", broker)],
+        ),
+        BrokerLost { controller, broker } => f(
+            m::EV_BROKER_LOST,
+            &[("controller", controller), ("broker", broker)],
+        ),
+        MetadataUpdated {
+            broker,
+            controller,
+            controller_epoch,
+        } => f(
+            m::EV_METADATA_UPDATED,
+            &[
+                ("broker", broker),
+                ("controller", controller),
+                ("epoch", controller_epoch),
+            ],
+        ),
+        StaleRequestRejected {
+            broker,
+            from,
+            request,
+            epoch,
+            current,
+            ..
+        } => f(
+            m::EV_STALE_REQUEST,
+            &[
+                ("broker", broker),
+                ("from", from),
+                ("request", request),
+                ("epoch", epoch),
+                ("current", current),
+            ],
+        ),
+        TopicCreated {
+            topic,
+            partitions,
+            controller,
+        } => f(
+            m::EV_TOPIC_CREATED,
+            &[
+                ("controller", controller),
+                ("topic", topic),
+                ("partitions", partitions),
+            ],
+        ),
+        LeaderElected {
+            partition,
+            leader,
+            leader_epoch,
+            isr,
+            ..
+        } => {
+            if *leader < 0 {
+                f(m::EV_LEADER_NONE, &[("partition", partition)])
+            } else {
+                f(
+                    m::EV_LEADER_ELECTED,
+                    &[
+                        ("partition", partition),
+                        ("leader", leader),
+                        ("leader_epoch", leader_epoch),
+                        ("isr", &list(isr, tr)),
+                    ],
+                )
+            }
+        }
+        LeaderEpochBumped {
+            partition,
+            leader,
+            leader_epoch,
+            replicas,
+            ..
+        } => f(
+            m::EV_EPOCH_BUMPED,
+            &[
+                ("partition", partition),
+                ("leader_epoch", leader_epoch),
+                ("replicas", &list(replicas, tr)),
+                ("leader", leader),
+            ],
+        ),
+        LeaderElectionFailed { partition, isr } => f(
+            m::EV_ELECTION_FAILED,
+            &[("partition", partition), ("isr", &list(isr, tr))],
+        ),
+        PartitionOffline { partition, .. } => {
+            f(m::EV_PARTITION_OFFLINE, &[("partition", partition)])
+        }
+        IsrShrunk {
+            partition,
+            removed,
+            isr,
+            ..
+        } => f(
+            m::EV_ISR_SHRUNK,
+            &[
+                ("partition", partition),
+                ("brokers", &names(&strings(removed), tr)),
+                ("isr", &list(isr, tr)),
+            ],
+        ),
+        IsrExpanded {
+            partition,
+            added,
+            isr,
+            ..
+        } => f(
+            m::EV_ISR_EXPANDED,
+            &[
+                ("partition", partition),
+                ("brokers", &names(&strings(added), tr)),
+                ("isr", &list(isr, tr)),
+            ],
+        ),
+        IsrChangeAccepted {
+            partition,
+            controller,
+            isr,
+        } => f(
+            m::EV_ISR_ACCEPTED,
+            &[
+                ("controller", controller),
+                ("partition", partition),
+                ("isr", &list(isr, tr)),
+            ],
+        ),
+        IsrUpdateFailed {
+            broker,
+            partition,
+            error,
+        } => f(
+            m::EV_ISR_UPDATE_FAILED,
+            &[
+                ("broker", broker),
+                ("partition", partition),
+                ("error", error),
+            ],
+        ),
+        ReplicaTruncated {
+            broker,
+            partition,
+            from_offset,
+            to_offset,
+        } => f(
+            m::EV_TRUNCATED,
+            &[
+                ("broker", broker),
+                ("from", from_offset),
+                ("to", to_offset),
+                ("partition", partition),
+            ],
+        ),
+        LeaderImbalanceChecked {
+            controller, moving, ..
+        } => {
+            if moving.is_empty() {
+                f(m::EV_IMBALANCE_NOTHING, &[("controller", controller)])
+            } else {
+                f(
+                    m::EV_IMBALANCE_MOVING,
+                    &[
+                        ("controller", controller),
+                        ("partitions", &names(moving, tr)),
+                    ],
+                )
+            }
+        }
+        ReassignmentStarted {
+            partition,
+            controller,
+            target,
+        } => f(
+            m::EV_REASSIGNMENT_STARTED,
+            &[
+                ("controller", controller),
+                ("partition", partition),
+                ("target", &list(target, tr)),
+            ],
+        ),
+        ReassignmentCompleted {
+            partition,
+            replicas,
+            ..
+        } => f(
+            m::EV_REASSIGNMENT_COMPLETED,
+            &[("partition", partition), ("replicas", &list(replicas, tr))],
+        ),
+        RecordsLost {
+            partition, records, ..
+        } => f(
+            m::EV_RECORDS_LOST,
+            &[("partition", partition), ("records", records)],
+        ),
+        ProducerStarted {
+            partition,
+            acks,
+            rate_per_s,
+        } => f(
+            m::EV_PRODUCER_STARTED,
+            &[
+                ("rate", rate_per_s),
+                ("partition", partition),
+                ("acks", acks),
+            ],
+        ),
+        ProducerStopped { partition } => f(m::EV_PRODUCER_STOPPED, &[("partition", partition)]),
+        ProduceFailed {
+            partition, error, ..
+        } => f(
+            m::EV_PRODUCE_FAILED,
+            &[("partition", partition), ("error", error)],
+        ),
+        ProduceRetrying {
+            partition, error, ..
+        } => f(
+            m::EV_PRODUCE_RETRYING,
+            &[("partition", partition), ("error", error)],
+        ),
+        ProduceRecovered {
+            partition,
+            retried,
+            failed,
+        } => f(
+            m::EV_PRODUCE_RECOVERED,
+            &[
+                ("partition", partition),
+                ("retried", retried),
+                ("failed", failed),
+            ],
+        ),
+        DuplicateWritten {
+            broker,
+            partition,
+            records,
+            ..
+        } => f(
+            m::EV_DUPLICATE_WRITTEN,
+            &[
+                ("broker", broker),
+                ("records", records),
+                ("partition", partition),
+            ],
+        ),
+        DuplicateDropped {
+            broker,
+            partition,
+            records,
+            ..
+        } => f(
+            m::EV_DUPLICATE_DROPPED,
+            &[
+                ("broker", broker),
+                ("records", records),
+                ("partition", partition),
+            ],
+        ),
+        ConfigChanged { key, value, topic } => match topic {
+            Some(t) => f(
+                m::EV_CONFIG_TOPIC,
+                &[("topic", t), ("key", key), ("value", value)],
+            ),
+            None => f(m::EV_CONFIG, &[("key", key), ("value", value)]),
+        },
+        FetcherStalled { broker, what } => f(
+            m::EV_FETCHER_STALLED,
+            &[("broker", broker), ("what", &scope(what, tr))],
+        ),
+        FetcherResumed { broker, what } => f(
+            m::EV_FETCHER_RESUMED,
+            &[("broker", broker), ("what", &scope(what, tr))],
+        ),
+        GroupMemberJoined { group, member, .. } => {
+            f(m::EV_MEMBER_JOINED, &[("member", member), ("group", group)])
+        }
+        RebalanceStarted { group, .. } => f(m::EV_REBALANCE_STARTED, &[("group", group)]),
+        GroupLeaderChosen {
+            group,
+            member,
+            generation,
+            ..
+        } => f(
+            m::EV_GROUP_LEADER,
+            &[
+                ("member", member),
+                ("group", group),
+                ("generation", generation),
+            ],
+        ),
+        GroupStable {
+            group, generation, ..
+        } => f(
+            m::EV_GROUP_STABLE,
+            &[("group", group), ("generation", generation)],
+        ),
+        GroupEmpty {
+            group, generation, ..
+        } => f(
+            m::EV_GROUP_EMPTY,
+            &[("group", group), ("generation", generation)],
+        ),
+        GroupMemberRemoved { group, member, .. } => f(
+            m::EV_MEMBER_REMOVED,
+            &[("member", member), ("group", group)],
+        ),
+        CoordinatorMoved {
+            group,
+            broker,
+            generation,
+            ..
+        } => f(
+            m::EV_COORDINATOR_MOVED,
+            &[
+                ("broker", broker),
+                ("group", group),
+                ("generation", generation),
+            ],
+        ),
+        ConsumerCrashed { group, member } => f(
+            m::EV_CONSUMER_CRASHED,
+            &[("member", member), ("group", group)],
+        ),
+        ConsumerLeaving { group, member } => f(
+            m::EV_CONSUMER_LEAVING,
+            &[("member", member), ("group", group)],
+        ),
+        CoordinatorFound {
+            member,
+            coordinator,
+            ..
+        } => f(
+            m::EV_COORDINATOR_FOUND,
+            &[("member", member), ("coordinator", coordinator)],
+        ),
+        InvariantViolated { invariant, .. } => f(m::EV_INVARIANT, &[("invariant", invariant)]),
+    }
+}
+
+fn strings(brokers: &[BrokerId]) -> Vec<String> {
+    brokers.iter().map(|b| b.to_string()).collect()
+}
+
+/// Why a key event happened, in plain words (no source, no KIP): from its kind and, where the
+/// kind alone cannot tell, its cause. `None` for the others, whose detail says why.
+pub fn why(event: &Event, tr: &Tr) -> Option<String> {
+    if !event.kind.is_key() {
+        return None;
+    }
+    Some(match (&event.kind, &event.cause) {
+        (EventKind::ControllerElected { epoch, .. }, _) => {
+            if *epoch <= 1 {
+                tr.t(m::WHY_FIRST_CONTROLLER)
+            } else {
+                tr.t(m::WHY_NEW_CONTROLLER)
+            }
+        }
+        (EventKind::LeaderElected { leader, reason, .. }, _) if *leader >= 0 => {
+            tr.t(match reason {
+                ElectionReason::NewPartition => m::WHY_NEW_PARTITION,
+                ElectionReason::Offline => m::WHY_OFFLINE,
+                ElectionReason::Unclean => m::WHY_UNCLEAN,
+                ElectionReason::Preferred => m::WHY_PREFERRED,
+                ElectionReason::ControlledShutdown => m::WHY_SHUTDOWN,
+                ElectionReason::Reassignment => m::WHY_REASSIGNMENT,
+            })
+        }
+        (EventKind::PartitionOffline { .. }, cause) => match cause {
+            Cause::Controller(ControllerCause::ReplicaOffline {
+                done: Offlined::LastLeader { broker },
+                ..
+            }) => tr.f(m::WHY_OFFLINE_LAST, &[("broker", broker)]),
+            Cause::Controller(ControllerCause::ReplicaOffline {
+                done: Offlined::Leader { .. },
+                ..
+            }) => tr.t(m::WHY_OFFLINE_ELECTION),
+            _ => tr.t(m::WHY_OFFLINE_PLAIN),
+        },
+        (EventKind::IsrShrunk { .. }, cause) => match cause {
+            Cause::Replication(ReplicationCause::IsrShrunk {
+                replica_lag_time_max_ms,
+                ..
+            }) => tr.f(
+                m::WHY_ISR_LAGGED,
+                &[("seconds", &seconds(*replica_lag_time_max_ms))],
+            ),
+            Cause::Controller(ControllerCause::ReplicaOffline { why, .. }) => tr.t(match why {
+                OfflineWhy::BrokerFailure | OfflineWhy::Failover => m::WHY_ISR_BROKER_GONE,
+                OfflineWhy::ControlledShutdown => m::WHY_ISR_SHUTDOWN,
+                OfflineWhy::Reassignment => m::WHY_ISR_REASSIGNMENT,
+            }),
+            _ => return None,
+        },
+        (EventKind::IsrExpanded { .. }, _) => tr.t(m::WHY_ISR_CAUGHT_UP),
+        (EventKind::RecordsLost { .. }, _) => tr.t(m::WHY_RECORDS_LOST),
+        (EventKind::GroupLeaderChosen { .. }, cause) => match cause {
+            Cause::Coordinator(CoordinatorCause::FirstMemberLeads) => tr.t(m::WHY_FIRST_MEMBER),
+            Cause::Coordinator(CoordinatorCause::LeaderLeft { left, .. }) => {
+                tr.f(m::WHY_LEADER_LEFT, &[("left", left)])
+            }
+            _ => return None,
+        },
+        (EventKind::StaleRequestRejected { epoch, current, .. }, _) => {
+            tr.f(m::WHY_FENCED, &[("epoch", epoch), ("current", current)])
+        }
+        _ => return None,
+    })
+}
+
+/// A tag that says at a glance why: a leader election's reason, a group's step.
+pub fn tag(kind: &EventKind, tr: &Tr) -> Option<String> {
+    Some(match kind {
+        EventKind::LeaderElected { reason, .. } => tr.t(match reason {
+            ElectionReason::NewPartition => m::TAG_NEW_PARTITION,
+            ElectionReason::Offline => m::TAG_OFFLINE_ELECTION,
+            ElectionReason::Unclean => m::TAG_UNCLEAN,
+            ElectionReason::Preferred => m::TAG_PREFERRED,
+            ElectionReason::ControlledShutdown => m::TAG_SHUTDOWN,
+            ElectionReason::Reassignment => m::TAG_REASSIGNMENT,
+        }),
+        EventKind::GroupLeaderChosen { generation, .. } => {
+            tr.f(m::TAG_GROUP_LEADER, &[("generation", generation)])
+        }
+        EventKind::RebalanceStarted { generation, .. } => {
+            tr.f(m::TAG_REBALANCE, &[("generation", &(generation + 1))])
+        }
+        EventKind::GroupStable { generation, .. } => {
+            tr.f(m::TAG_STABLE, &[("generation", generation)])
+        }
+        EventKind::GroupEmpty { generation, .. } => {
+            tr.f(m::TAG_EMPTY, &[("generation", generation)])
+        }
+        EventKind::CoordinatorMoved { broker, .. } => {
+            tr.f(m::TAG_COORDINATOR, &[("broker", broker)])
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests;
