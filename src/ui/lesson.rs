@@ -65,13 +65,27 @@ pub fn fetch_catalog(done: Callback<Action>) {
     fetch_text(asset_url(INDEX_PATH), on_index);
 }
 
-/// Fetches a committed lesson's file.
+/// Fetches a committed lesson's file, once the index says there is such a lesson (else the
+/// message names the lessons there are).
 pub fn fetch_lesson(id: String, done: Callback<Action>) {
-    let url = asset_url(&format!("lessons/{id}.json"));
-    fetch_text(
-        url,
-        Callback::from(move |r| done.emit(Action::LessonArrived(id.clone(), r))),
-    );
+    let on_index = Callback::from(move |r: Result<String, String>| {
+        let id = id.clone();
+        match r.and_then(|t| index_ids(&t)) {
+            Err(e) => done.emit(Action::LessonArrived(id, Err(e))),
+            Ok(ids) if !ids.contains(&id) => done.emit(Action::LessonArrived(
+                id,
+                Err(format!("the lessons are {}", ids.join(", "))),
+            )),
+            Ok(_) => {
+                let done = done.clone();
+                fetch_text(
+                    asset_url(&format!("lessons/{id}.json")),
+                    Callback::from(move |r| done.emit(Action::LessonArrived(id.clone(), r))),
+                );
+            }
+        }
+    });
+    fetch_text(asset_url(INDEX_PATH), on_index);
 }
 
 /// The header's way to the lessons.
