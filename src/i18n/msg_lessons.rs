@@ -35,6 +35,8 @@ messages! {
     LESSON_LOADING = "Loading the lesson “{id}”…";
     LESSON_UNKNOWN = "There is no lesson “{id}”: {why}";
     LESSON_BAD_FILE = "The lesson file could not be opened: {why}. Nothing was changed.";
+    LESSON_COPY_LINK = "Copy its link";
+    LESSON_COPY_LINK_TITLE = "Copy a link that opens this exercise, file and all, for your students";
     LESSON_STEP = "Step {step} of {steps}";
     LESSON_SCORE = "{right} of {answered} right so far";
     LESSON_QUESTION = "Question";

@@ -39,12 +39,12 @@ pub fn write_link(
     // lesson's run is the lesson's, and the browser keeps where the learner is.
     let page = model.lesson_address();
     let fragment = match &page {
-        Some(_) => String::new(),
+        Some(_) => model.exercise_fragment().unwrap_or_default(),
         None => model.link_fragment(),
     };
     // What was written last (a lesson's address is not a fragment a link could have).
     let written = match &page {
-        Some(p) => format!(" {p:?}"),
+        Some(p) => format!(" {p:?} {}", fragment.len()),
         None => fragment.clone(),
     };
     if last.borrow().1 == written && lang.get() == Some(model.lang) {

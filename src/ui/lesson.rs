@@ -316,8 +316,12 @@ pub fn lesson_card(m: &Model, dispatch: &Callback<Action>, tr: &Tr) -> Html {
     };
     let tag = match run.source {
         LessonSource::Committed(_) => tr.t(msg::LESSON_TAG),
-        LessonSource::File => tr.t(msg::LESSON_FILE_TAG),
+        LessonSource::File(_) => tr.t(msg::LESSON_FILE_TAG),
     };
+    let share = matches!(run.source, LessonSource::File(_)).then(|| {
+        let (d, tr) = (dispatch.clone(), tr.clone());
+        Callback::from(move |_: MouseEvent| super::timeline::copy_link(&d, &tr))
+    });
     let head = html! {
         <div class="lesson-head">
             <p class="story-title">
@@ -333,6 +337,9 @@ pub fn lesson_card(m: &Model, dispatch: &Callback<Action>, tr: &Tr) -> Html {
             <div class="lesson-nav">
                 <button class="ghost" onclick={cb(Action::LessonExit)} data-testid="lesson-exit">{ tr.t(msg::LESSON_TO_LIST) }</button>
                 <button class="ghost" onclick={cb(Action::LessonRestart)} data-testid="lesson-restart">{ tr.t(msg::LESSON_RESTART) }</button>
+                if let Some(onclick) = share {
+                    <button class="ghost" {onclick} title={tr.t(msg::LESSON_COPY_LINK_TITLE)} data-testid="lesson-copy-link">{ tr.t(msg::LESSON_COPY_LINK) }</button>
+                }
             </div>
         </div>
     };

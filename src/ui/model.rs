@@ -289,6 +289,9 @@ impl Model {
         if crate::session::codec::is_session(fragment) {
             pairs.retain(|(k, _)| k != "session");
             pairs.push(("session".to_string(), fragment.to_string()));
+        } else if let Some(code) = fragment.strip_prefix("exercise=") {
+            pairs.retain(|(k, _)| k != "exercise");
+            pairs.push(("exercise".to_string(), code.to_string()));
         }
         pairs
     }
@@ -399,12 +402,19 @@ impl Model {
                     .to_string(),
             );
         }
-        if params.lesson.is_some() && (params.story.is_some() || params.start_ms.is_some()) {
+        if (params.lesson.is_some() || params.exercise.is_some())
+            && (params.story.is_some() || params.start_ms.is_some())
+        {
             all.push("a lesson brings its own run, so story and t were not used".to_string());
             m.story = None;
         }
         let mut m = m.reset();
         all.extend(m.error.take());
+        if let Some(code) = params.exercise {
+            m = m.exercise_from_link(&code);
+            all.extend(m.error.take());
+            return (m, all);
+        }
         if let Some(id) = params.lesson {
             m = m.want_lesson(id);
             return (m, all);

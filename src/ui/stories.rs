@@ -204,6 +204,8 @@ pub struct Params {
     pub lesson: Option<String>,
     /// `view=lessons`: the lesson list.
     pub view_lessons: bool,
+    /// `exercise=<base64url>`: a lesson file carried by the link (in its fragment).
+    pub exercise: Option<String>,
 }
 
 /// What the page offers, for checking the parameters.
@@ -295,6 +297,7 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                     "lesson must be a lesson's id (lower-case letters, digits and dashes), not \"{value}\""
                 )),
             },
+            "exercise" => p.exercise = Some(value.clone()),
             "view" => match value.as_str() {
                 "lessons" => p.view_lessons = true,
                 _ => errors.push(format!("view must be lessons, not \"{value}\"")),
@@ -312,7 +315,7 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 )),
             },
             other => errors.push(format!(
-                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent, lang, lesson, view"
+                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent, lang, lesson, view, exercise"
             )),
         }
     }

@@ -181,8 +181,9 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
     }
 }
 
-/// Copies the page's address (its fragment holds the session) to the clipboard.
-fn copy_link(d: &Callback<Action>, tr: &Tr) {
+/// Copies the page's address (its fragment holds the session, or the exercise) to the
+/// clipboard.
+pub fn copy_link(d: &Callback<Action>, tr: &Tr) {
     let Some(window) = web_sys::window() else {
         return;
     };

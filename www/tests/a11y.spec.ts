@@ -1,5 +1,5 @@
 // Accessibility: axe finds nothing serious or critical (free play, a story, a broker's menu
-// open, the dark theme, embed mode with its timeline), focus is visible on the graph's nodes
+// open, the dark theme, embed mode with its timeline, the lessons), focus is visible on the graph's nodes
 // and on the embed timeline's controls, motion stops when the reader
 // asks for less, and the graph's labels stay readable (12 px or more) on a phone with 9 brokers.
 import AxeBuilder from '@axe-core/playwright';
@@ -140,4 +140,17 @@ test.describe('on a 360 px phone with 9 brokers', () => {
     const small = sizes.filter((s) => s.px < 12).map((s) => `${s.text}: ${s.px.toFixed(1)}px`);
     expect(small, 'labels under 12 px').toEqual([]);
   });
+});
+
+test('axe: the lesson list, a question and a graded step', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/?view=lessons&lang=en');
+  await expect(page.locator('[data-lesson]').first()).toBeVisible();
+  await expectNoSeriousFindings(page, 'the lesson list');
+  await page.locator('[data-lesson="first-controller"] button').click();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-phase', 'ask');
+  await expectNoSeriousFindings(page, 'a question');
+  await page.getByTestId('lesson-broker').nth(1).click();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-phase', 'shown', { timeout: 20_000 });
+  await expectNoSeriousFindings(page, 'a graded step');
 });

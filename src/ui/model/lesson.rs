@@ -24,8 +24,9 @@ const PROGRESS_KEY: &str = "kafka-election-lessons";
 pub enum Source {
     /// A committed lesson, by id (`lessons/<id>.json`).
     Committed(String),
-    /// An exercise file opened from disk.
-    File,
+    /// An exercise: a lesson file opened from disk or carried by a link; its compact JSON in
+    /// base64url, as the link's fragment carries it (`#exercise=…`).
+    File(Rc<str>),
 }
 
 /// A lesson under way.
@@ -95,7 +96,7 @@ impl Model {
         }
         match self.lesson.as_ref().map(|r| &r.source) {
             Some(Source::Committed(id)) => Some(Some(("lesson".into(), id.clone()))),
-            Some(Source::File) => Some(None),
+            Some(Source::File(_)) => Some(None),
             None => None,
         }
     }
@@ -176,9 +177,37 @@ impl Model {
         }
     }
 
+    /// The fragment of an exercise's link (`exercise=…`), while one is under way.
+    pub fn exercise_fragment(&self) -> Option<String> {
+        match self.lesson.as_ref().map(|r| &r.source) {
+            Some(Source::File(code)) => Some(format!("exercise={code}")),
+            _ => None,
+        }
+    }
+
+    /// An exercise carried by a link (`#exercise=…`): one message if it does not read.
+    pub(super) fn exercise_from_link(&self, code: &str) -> Model {
+        let text = crate::session::codec::from_base64url(code)
+            .map_err(|e| format!("its lesson is not readable: {e}"))
+            .and_then(|b| String::from_utf8(b).map_err(|_| "its lesson is not UTF-8 text".into()));
+        match text {
+            Ok(t) => self.lesson_file(&t),
+            Err(e) => {
+                let mut m = self.next();
+                m.error = Some(m.tr().f(msg::LESSON_BAD_FILE, &[("why", &e)]));
+                m
+            }
+        }
+    }
+
     /// An exercise file from disk: one message if it is not a lesson the run can answer.
     pub(super) fn lesson_file(&self, text: &str) -> Model {
-        match self.with_lesson(Source::File, text) {
+        // The link carries the file as its compact JSON.
+        let compact = serde_json::from_str::<serde_json::Value>(text)
+            .map(|v| v.to_string())
+            .unwrap_or_else(|_| text.to_string());
+        let code: Rc<str> = crate::session::codec::base64url(compact.as_bytes()).into();
+        match self.with_lesson(Source::File(code), text) {
             Ok(m) => m,
             Err(e) => {
                 let mut m = self.next();
@@ -196,7 +225,7 @@ impl Model {
         m.ensure_progress();
         let base = match &source {
             Source::Committed(id) => vec![("lesson".to_string(), id.clone())],
-            Source::File => vec![("lesson".to_string(), lesson.id.clone())],
+            Source::File(_) => vec![("lesson".to_string(), lesson.id.clone())],
         };
         let start = session_start(&lesson, text, base);
         let kept = match &source {
@@ -205,7 +234,7 @@ impl Model {
                 .as_ref()
                 .and_then(|p| p.lessons.get(id))
                 .and_then(|k| Play::resume(&lesson, &resolution, k)),
-            Source::File => None,
+            Source::File(_) => None,
         };
         let play = kept.unwrap_or_else(|| Play::start(&lesson));
         m.story = None;
@@ -437,7 +466,7 @@ impl Model {
     fn save_progress(&mut self) {
         let Some((id, kept)) = self.lesson.as_ref().and_then(|run| match &run.source {
             Source::Committed(id) => Some((id.clone(), run.play.progress(&run.lesson))),
-            Source::File => None,
+            Source::File(_) => None,
         }) else {
             return;
         };
