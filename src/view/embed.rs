@@ -105,6 +105,12 @@ pub struct MountOptions {
     /// The page's language: `en` or `zh-CN`.
     #[serde(default)]
     pub lang: Option<ParamValue>,
+    /// A committed lesson, by id.
+    #[serde(default)]
+    pub lesson: Option<ParamValue>,
+    /// `lessons`: the lesson list.
+    #[serde(default)]
+    pub view: Option<ParamValue>,
 }
 
 impl MountOptions {
@@ -150,6 +156,8 @@ impl MountOptions {
             ("consumers", &self.consumers),
             ("assignor", &self.assignor),
             ("lang", &self.lang),
+            ("lesson", &self.lesson),
+            ("view", &self.view),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), v.0.clone())))

@@ -37,6 +37,20 @@ fn options_become_the_pairs_a_page_address_gives() {
         ]
     );
     assert!(options(json!({})).unwrap().to_pairs().is_empty());
+    // A lesson, or the lesson list, as `?lesson=` and `?view=` open them.
+    let o = options(json!({"lesson": "first-controller", "lang": "zh-CN"})).unwrap();
+    assert_eq!(
+        o.to_pairs(),
+        vec![
+            ("lang".to_string(), "zh-CN".to_string()),
+            ("lesson".to_string(), "first-controller".to_string())
+        ]
+    );
+    let o = options(json!({"view": "lessons"})).unwrap();
+    assert_eq!(
+        o.to_pairs(),
+        vec![("view".to_string(), "lessons".to_string())]
+    );
 }
 
 #[test]
