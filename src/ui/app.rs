@@ -681,7 +681,7 @@ pub fn App(props: &AppProps) -> Html {
     };
     let event_count = world.events().len();
     let keep_internal = coordinator_keys(&state);
-    let said = latest(world.events()).map(|(_, at, s)| (at, s));
+    let said = latest(world.events(), &tr).map(|(_, at, s)| (at, s));
     let latest_line = said
         .as_ref()
         .map(|(at, s)| format!("t = {}: {s}", fmt_ms(*at)));
