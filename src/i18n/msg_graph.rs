@@ -345,4 +345,34 @@ messages! {
     STORY_NEXT_AT = " at t = {at}";
     STORY_ALL_DONE = "Every scripted step has happened: watch the log, or click the brokers yourself.";
     STORY_BACK = "Back to free play";
+    // The names of messages in flight (the core's structured label, `sim::Label`): Kafka's
+    // and ZooKeeper's own names stay as they write them; these are the words around them.
+    FL_CONNECT = "connect";
+    FL_RECONNECT = "reconnect";
+    FL_CONNECTED = "connected";
+    FL_PONG = "pong";
+    FL_CONNECTION_RESET = "connection reset";
+    FL_SESSION_EXPIRED = "session expired";
+    FL_ZK_OK = "ok";
+    FL_OPS_MORE = "{first} (+{more} more)";
+    FL_NO_OPS = "nothing";
+    FL_WATCH = "watch: {path} {change}";
+    FL_WATCH_ADMIN = "watch: {path}";
+    FL_CHANGE_CREATED = "created";
+    FL_CHANGE_DELETED = "deleted";
+    FL_CHANGE_DATA = "changed";
+    FL_CHANGE_CHILDREN = "children changed";
+    FL_UPDATE_METADATA = "UpdateMetadata (epoch {epoch})";
+    FL_OK = "{request} ok";
+    FL_LEADER_AND_ISR = "LeaderAndIsr {partition} leader {leader} epoch {leader_epoch} (controller epoch {epoch})";
+    FL_LEADER_AND_ISR_MANY = "LeaderAndIsr ×{partitions} (controller epoch {epoch})";
+    FL_FETCH_NOTHING = "fetch: nothing new";
+    FL_FETCHED = "fetch: {records} records";
+    FL_PRODUCED = "produced @{offset}";
+    FL_COORDINATOR = "coordinator: broker {broker}";
+    FL_JOINED = "joined, generation {generation}";
+    FL_ASSIGNED = "assigned {partitions} partition(s)";
+    FL_HEARTBEAT_OK = "heartbeat ok";
+    FL_LEFT = "left";
+    FL_SHUTDOWN_DONE = "ControlledShutdown done";
 }

@@ -1,7 +1,7 @@
-//! What the page says about the moment: the latest key event as the event log's sentence for it (read out
-//! to screen readers and shown beside the graph as "just now"), and what to try next in
-//! free play. Only the events a learner watches for are announced: a new controller, a
-//! partition leader change, a broker crashing, stopping or starting, a partition going
+//! What the page says about the moment: the latest key event as the event log's sentence for
+//! it (read out to screen readers and shown beside the graph as "just now"), and what to try
+//! next in free play. Only the events a learner watches for are announced: a new controller,
+//! a partition leader change, a broker crashing, stopping or starting, a partition going
 //! offline, a group leader chosen.
 
 use super::format::{click_starts, is_internal};

@@ -3,12 +3,13 @@
 //! terms) and the names of the world (brokers' ids, consumers, groups, partitions).
 
 use super::announce::next_try;
+use super::flights::flight_label;
 use super::format::consumer_list;
 use super::frame::{default_world, graph_in};
 use super::svg::graph_element;
 use super::waits::{consumer_wait, nothing_within, produce_wait, rebalance_wait, JUMP_HORIZON_MS};
 use crate::i18n::{Catalogue, Lang, Tr};
-use crate::sim::{Acks, Command, Endpoint, World};
+use crate::sim::{Acks, Command, Endpoint, Label, WatchChange, World};
 use std::rc::Rc;
 
 fn zh() -> Tr {
@@ -191,4 +192,98 @@ fn the_check_finds_english() {
         english_words("broker 2 已崩溃, press Enter; orders-0 acks=all c1 my-group LeaderAndIsr"),
         vec!["press"]
     );
+}
+
+/// Every kind of label a message in flight can carry.
+fn every_label() -> Vec<Label> {
+    let watch = |change| Label::Watch {
+        path: "/controller".into(),
+        change,
+    };
+    vec![
+        Label::Name("create /controller".into()),
+        Label::Ops {
+            first: "getChildren /brokers/ids".into(),
+            more: 2,
+        },
+        Label::NoOps,
+        Label::Connect,
+        Label::Reconnect,
+        Label::Connected,
+        Label::Pong,
+        Label::ConnectionReset,
+        Label::SessionExpired,
+        Label::ZkOk,
+        watch(Some(WatchChange::Created)),
+        watch(Some(WatchChange::Deleted)),
+        watch(Some(WatchChange::DataChanged)),
+        watch(Some(WatchChange::ChildrenChanged)),
+        watch(None),
+        Label::UpdateMetadata {
+            controller_epoch: 2,
+        },
+        Label::Ok("UpdateMetadata"),
+        Label::LeaderAndIsr {
+            tp: "orders-0".into(),
+            leader: 2,
+            leader_epoch: 3,
+            controller_epoch: 1,
+        },
+        Label::LeaderAndIsrMany {
+            partitions: 50,
+            controller_epoch: 1,
+        },
+        Label::Fetched { records: 0 },
+        Label::Fetched { records: 7 },
+        Label::Produced { base: 40 },
+        Label::Coordinator { broker: 3 },
+        Label::Joined { generation: 2 },
+        Label::Assigned { partitions: 1 },
+        Label::HeartbeatOk,
+        Label::Left,
+        Label::ShutdownDone,
+    ]
+}
+
+#[test]
+fn messages_in_flight_are_named_in_the_readers_language() {
+    let tr = zh();
+    // Every label of a busy run, and every kind of label there is.
+    let w = busy_world();
+    let mut labels: Vec<Label> = w.messages_since(0).map(|m| m.words.clone()).collect();
+    labels.extend(every_label());
+    for l in &labels {
+        // English is the record's label, as the command line shows it.
+        assert_eq!(flight_label(l, &Tr::en()), l.english());
+        let zh = flight_label(l, &tr);
+        // ZooKeeper's operations and its watches, and Kafka's one-word requests, are their own
+        // names, as Chinese articles keep them.
+        let ops = [
+            "create",
+            "delete",
+            "exists",
+            "check",
+            "multi",
+            "ping",
+            "watch",
+            "Fetch",
+            "Produce",
+            "Heartbeat",
+        ];
+        let english: Vec<String> = english_words(&zh)
+            .into_iter()
+            .filter(|w| !ops.contains(&w.as_str()))
+            .collect();
+        assert_eq!(english, Vec::<String>::new(), "{zh}");
+        assert!(!zh.contains('{'), "{zh}");
+    }
+    let said = |l: Label| flight_label(&l, &tr);
+    assert_eq!(
+        said(Label::UpdateMetadata {
+            controller_epoch: 2
+        }),
+        "UpdateMetadata（控制器 epoch 2）"
+    );
+    assert_eq!(said(Label::SessionExpired), "会话已过期");
+    assert_eq!(said(Label::Name("JoinGroup".into())), "JoinGroup");
 }
