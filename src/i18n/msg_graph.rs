@@ -375,4 +375,28 @@ messages! {
     FL_HEARTBEAT_OK = "heartbeat ok";
     FL_LEFT = "left";
     FL_SHUTDOWN_DONE = "ControlledShutdown done";
+    // A command (a story's next scripted step) in words; `sim::Command`'s English is the
+    // command line's.
+    CMD_START = "start broker {broker}";
+    CMD_CRASH = "crash broker {broker}";
+    CMD_SHUTDOWN = "shut broker {broker} down";
+    CMD_PAUSE = "pause broker {broker} for {duration}";
+    CMD_EXPIRE = "expire the session of broker {broker}";
+    CMD_CUT = "cut {a} from {b}";
+    CMD_HEAL = "heal the link {a} <-> {b}";
+    CMD_PRODUCE_STREAM = "produce {rate} records/s to {partition} (acks={acks})";
+    CMD_FOR = " for {duration}";
+    CMD_PRODUCE_BURST = "produce {records} record(s) to {partition} (acks={acks})";
+    CMD_STOP_PRODUCING = "stop producing to {partition}";
+    CMD_STALL = "stall broker {broker}'s fetching of {scope}";
+    CMD_RESUME = "resume broker {broker}'s fetching of {scope}";
+    CMD_SET_TOPIC = "set {key}={value} on topic {topic}";
+    CMD_SET = "set {key}={value}";
+    CMD_PREFERRED = "preferred leader election for {scope}";
+    CMD_REASSIGN = "reassign {partition} to {replicas}";
+    CMD_JOIN = "consumer {member} joins group {group}";
+    CMD_LEAVE = "consumer {member} leaves group {group}";
+    CMD_CRASH_CONSUMER = "crash consumer {member} of group {group}";
+    CMD_DELETE_CONTROLLER = "delete /controller";
+    CMD_END_CONSUMER = "consumer #{consumer}";
 }

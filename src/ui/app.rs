@@ -31,6 +31,7 @@ use super::timeline::{compact_timeline, read_file, timeline};
 use crate::i18n::{msg, msg_graph as g, Lang, Msg, Tr};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
 use crate::view::announce::{latest, next_try};
+use crate::view::command_text::command_text;
 use crate::view::format::{
     consumer_list, coordinator_keys, is_internal, partition_list, visible_partitions,
 };
@@ -717,7 +718,7 @@ pub fn App(props: &AppProps) -> Html {
         .session
         .upcoming()
         .first()
-        .map(|(at, c)| (*at, c.to_string()));
+        .map(|(at, c)| (*at, command_text(c, &tr)));
     let story = match (&m.imported, m.story) {
         (Some(file), _) => story_box(
             &tr.t(g::STORY_TAG_IMPORTED),

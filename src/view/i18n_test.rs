@@ -3,6 +3,7 @@
 //! terms) and the names of the world (brokers' ids, consumers, groups, partitions).
 
 use super::announce::next_try;
+use super::command_text::command_text;
 use super::flights::flight_label;
 use super::format::consumer_list;
 use super::frame::{default_world, graph_in};
@@ -286,4 +287,104 @@ fn messages_in_flight_are_named_in_the_readers_language() {
     );
     assert_eq!(said(Label::SessionExpired), "会话已过期");
     assert_eq!(said(Label::Name("JoinGroup".into())), "JoinGroup");
+}
+
+/// Every kind of command there is.
+fn every_command() -> Vec<Command> {
+    let (group, member) = ("my-group".to_string(), "c1".to_string());
+    vec![
+        Command::Start(1),
+        Command::Crash(2),
+        Command::Shutdown(3),
+        Command::Pause {
+            broker: 1,
+            for_ms: 20_000,
+        },
+        Command::ExpireSession(2),
+        Command::Cut(Endpoint::Broker(1), Endpoint::Zk),
+        Command::Heal(Endpoint::Client, Endpoint::Broker(2)),
+        Command::Cut(Endpoint::Consumer(3), Endpoint::Broker(2)),
+        Command::Produce {
+            topic: "orders".into(),
+            partition: 0,
+            records: None,
+            acks: Acks::All,
+            rate_per_s: Some(20),
+            for_ms: Some(5_000),
+        },
+        Command::Produce {
+            topic: "orders".into(),
+            partition: 0,
+            records: Some(100),
+            acks: Acks::One,
+            rate_per_s: None,
+            for_ms: None,
+        },
+        Command::StopProducing {
+            topic: "orders".into(),
+            partition: 0,
+        },
+        Command::StallFetcher {
+            broker: 2,
+            topic: None,
+            partition: None,
+        },
+        Command::ResumeFetcher {
+            broker: 2,
+            topic: Some("orders".into()),
+            partition: None,
+        },
+        Command::StallFetcher {
+            broker: 2,
+            topic: Some("orders".into()),
+            partition: Some(1),
+        },
+        Command::SetConfig {
+            key: "unclean.leader.election.enable".into(),
+            value: serde_json::json!(true),
+            topic: Some("orders".into()),
+        },
+        Command::SetConfig {
+            key: "min.insync.replicas".into(),
+            value: serde_json::json!(2),
+            topic: None,
+        },
+        Command::PreferredElection {
+            topic: None,
+            partition: None,
+        },
+        Command::Reassign {
+            topic: "orders".into(),
+            partition: 0,
+            replicas: vec![2, 3],
+        },
+        Command::Join {
+            group: group.clone(),
+            member: member.clone(),
+        },
+        Command::Leave {
+            group: group.clone(),
+            member: member.clone(),
+        },
+        Command::CrashConsumer { group, member },
+        Command::DeleteController,
+    ]
+}
+
+#[test]
+fn commands_are_said_in_the_readers_language() {
+    let tr = zh();
+    for c in every_command() {
+        // English is the core's, as the command line prints it.
+        assert_eq!(command_text(&c, &Tr::en()), c.to_string());
+        let zh = command_text(&c, &tr);
+        // The topic's name is the world's, a setting's value Kafka's.
+        let english: Vec<String> = english_words(&zh)
+            .into_iter()
+            .filter(|w| !["orders", "true"].contains(&w.as_str()))
+            .collect();
+        assert_eq!(english, Vec::<String>::new(), "{zh}");
+        assert!(!zh.contains('{'), "{zh}");
+    }
+    assert_eq!(command_text(&Command::Crash(2), &tr), "让 broker 2 崩溃");
 }
