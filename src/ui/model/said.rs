@@ -4,7 +4,7 @@
 //! being reduced ([`reader`]), in which the session's skipped steps are said.
 
 use super::Model;
-use crate::i18n::{msg, Tr};
+use crate::i18n::{msg, Lang, Tr};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -29,9 +29,15 @@ impl Said {
         (self.0)(tr)
     }
 
-    /// Several, joined with `; `.
+    /// Several, joined with `; ` (Chinese: `；`).
     pub fn joined(all: Vec<Said>) -> Said {
-        Said::new(move |tr| all.iter().map(|s| s.say(tr)).collect::<Vec<_>>().join("; "))
+        Said::new(move |tr| {
+            let sep = match tr.lang() {
+                Lang::En => "; ",
+                Lang::ZhCn => "；",
+            };
+            all.iter().map(|s| s.say(tr)).collect::<Vec<_>>().join(sep)
+        })
     }
 }
 
@@ -44,8 +50,8 @@ impl fmt::Debug for Said {
 /// Names as the reader's language lists them: `a, b and c` (Chinese: `a、b 和 c`).
 pub fn list(names: &[&str], tr: &Tr) -> String {
     let sep = match tr.lang() {
-        crate::i18n::Lang::En => ", ",
-        crate::i18n::Lang::ZhCn => "、",
+        Lang::En => ", ",
+        Lang::ZhCn => "、",
     };
     match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => {
