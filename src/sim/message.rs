@@ -589,7 +589,7 @@ impl Body {
         }
     }
 
-    /// Short label and colour class for the page: the label's English ([`Label::english`]).
+    /// Short label and colour class for the page: the label's English (`Label::english`).
     pub fn label(&self) -> (String, &'static str) {
         let (words, class) = self.words();
         (words.english(), class)
@@ -761,7 +761,7 @@ impl Body {
 }
 
 /// What a message's label says, structured: the page says it in the reader's language, and
-/// [`Label::english`] is the record's label, the one the command line and the traces show.
+/// `Label::english` is the record's label, the one the command line and the traces show.
 /// Kafka's and ZooKeeper's own names (requests, operations, znodes, error codes) are kept as
 /// they write them; the rest are words.
 #[derive(Debug, Clone, PartialEq, Eq)]

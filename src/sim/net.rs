@@ -106,7 +106,7 @@ pub struct MessageRecord {
     /// The receiver.
     pub to: Endpoint,
     /// A short name, e.g. `"ping"`, `"create /controller"`, `"UpdateMetadata (epoch 2)"`:
-    /// [`Label::english`] of [`MessageRecord::words`].
+    /// `Label::english` of [`MessageRecord::words`].
     pub label: String,
     /// What the short name says, structured (the page says it in the reader's language).
     #[serde(skip)]

@@ -210,7 +210,7 @@ impl Flights {
 
 /// A message's name in the reader's language: Kafka's and ZooKeeper's own names (requests,
 /// operations, znodes, error codes) as they write them, the words around them from the
-/// catalogue. In English it is the record's label ([`Label::english`]).
+/// catalogue. In English it is the record's label (`Label::english`).
 pub fn flight_label(words: &Label, tr: &Tr) -> String {
     match words {
         Label::Name(name) => name.clone(),
