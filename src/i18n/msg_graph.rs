@@ -345,4 +345,58 @@ messages! {
     STORY_NEXT_AT = " at t = {at}";
     STORY_ALL_DONE = "Every scripted step has happened: watch the log, or click the brokers yourself.";
     STORY_BACK = "Back to free play";
+    // The names of messages in flight (the core's structured label, `sim::Label`): Kafka's
+    // and ZooKeeper's own names stay as they write them; these are the words around them.
+    FL_CONNECT = "connect";
+    FL_RECONNECT = "reconnect";
+    FL_CONNECTED = "connected";
+    FL_PONG = "pong";
+    FL_CONNECTION_RESET = "connection reset";
+    FL_SESSION_EXPIRED = "session expired";
+    FL_ZK_OK = "ok";
+    FL_OPS_MORE = "{first} (+{more} more)";
+    FL_NO_OPS = "nothing";
+    FL_WATCH = "watch: {path} {change}";
+    FL_WATCH_ADMIN = "watch: {path}";
+    FL_CHANGE_CREATED = "created";
+    FL_CHANGE_DELETED = "deleted";
+    FL_CHANGE_DATA = "changed";
+    FL_CHANGE_CHILDREN = "children changed";
+    FL_UPDATE_METADATA = "UpdateMetadata (epoch {epoch})";
+    FL_OK = "{request} ok";
+    FL_LEADER_AND_ISR = "LeaderAndIsr {partition} leader {leader} epoch {leader_epoch} (controller epoch {epoch})";
+    FL_LEADER_AND_ISR_MANY = "LeaderAndIsr ×{partitions} (controller epoch {epoch})";
+    FL_FETCH_NOTHING = "fetch: nothing new";
+    FL_FETCHED = "fetch: {records} records";
+    FL_PRODUCED = "produced @{offset}";
+    FL_COORDINATOR = "coordinator: broker {broker}";
+    FL_JOINED = "joined, generation {generation}";
+    FL_ASSIGNED = "assigned {partitions} partition(s)";
+    FL_HEARTBEAT_OK = "heartbeat ok";
+    FL_LEFT = "left";
+    FL_SHUTDOWN_DONE = "ControlledShutdown done";
+    // A command (a story's next scripted step) in words; `sim::Command`'s English is the
+    // command line's.
+    CMD_START = "start broker {broker}";
+    CMD_CRASH = "crash broker {broker}";
+    CMD_SHUTDOWN = "shut broker {broker} down";
+    CMD_PAUSE = "pause broker {broker} for {duration}";
+    CMD_EXPIRE = "expire the session of broker {broker}";
+    CMD_CUT = "cut {a} from {b}";
+    CMD_HEAL = "heal the link {a} <-> {b}";
+    CMD_PRODUCE_STREAM = "produce {rate} records/s to {partition} (acks={acks})";
+    CMD_FOR = " for {duration}";
+    CMD_PRODUCE_BURST = "produce {records} record(s) to {partition} (acks={acks})";
+    CMD_STOP_PRODUCING = "stop producing to {partition}";
+    CMD_STALL = "stall broker {broker}'s fetching of {scope}";
+    CMD_RESUME = "resume broker {broker}'s fetching of {scope}";
+    CMD_SET_TOPIC = "set {key}={value} on topic {topic}";
+    CMD_SET = "set {key}={value}";
+    CMD_PREFERRED = "preferred leader election for {scope}";
+    CMD_REASSIGN = "reassign {partition} to {replicas}";
+    CMD_JOIN = "consumer {member} joins group {group}";
+    CMD_LEAVE = "consumer {member} leaves group {group}";
+    CMD_CRASH_CONSUMER = "crash consumer {member} of group {group}";
+    CMD_DELETE_CONTROLLER = "delete /controller";
+    CMD_END_CONSUMER = "consumer #{consumer}";
 }

@@ -31,7 +31,7 @@ const SAME_IN_BOTH: &[&str] = &[
 
 /// The page's files whose every word comes from the catalogue: no English of their own in
 /// text, `title` or `aria-label`.
-const CONVERTED: [(&str, &str); 11] = [
+const CONVERTED: [(&str, &str); 16] = [
     ("src/ui/a11y.rs", include_str!("../ui/a11y.rs")),
     ("src/ui/controls.rs", include_str!("../ui/controls.rs")),
     ("src/ui/timeline.rs", include_str!("../ui/timeline.rs")),
@@ -46,6 +46,17 @@ const CONVERTED: [(&str, &str); 11] = [
     ("src/ui/groups.rs", include_str!("../ui/groups.rs")),
     ("src/ui/event_log.rs", include_str!("../ui/event_log.rs")),
     ("src/ui/lesson.rs", include_str!("../ui/lesson.rs")),
+    ("src/ui/model.rs", include_str!("../ui/model.rs")),
+    (
+        "src/ui/model/links.rs",
+        include_str!("../ui/model/links.rs"),
+    ),
+    ("src/ui/model/jump.rs", include_str!("../ui/model/jump.rs")),
+    ("src/ui/stories.rs", include_str!("../ui/stories.rs")),
+    (
+        "src/view/command_text.rs",
+        include_str!("../view/command_text.rs"),
+    ),
 ];
 
 fn zh() -> Catalogue {

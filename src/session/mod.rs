@@ -138,8 +138,8 @@ pub struct Session {
     end_ms: u64,
     snapshots: Vec<Snapshot<PackedWorld>>,
     fork: Option<Fork>,
-    /// Messages of scripted steps skipped since the page last asked.
-    skipped_messages: Vec<String>,
+    /// Scripted steps skipped since the page last asked, each with the reason the world gave.
+    skipped_messages: Vec<(Command, String)>,
 }
 
 impl Snapshot {
@@ -291,9 +291,10 @@ impl Session {
         self.snapshots.iter().map(|s| s.at_ms).collect()
     }
 
-    /// The messages of scripted steps skipped since the last call (a story about to crash a
-    /// broker the learner already crashed).
-    pub fn take_skipped(&mut self) -> Vec<String> {
+    /// The scripted steps skipped since the last call (a story about to crash a broker the
+    /// learner already crashed), each with the reason the world refused it; the page says them
+    /// in the reader's language.
+    pub fn take_skipped(&mut self) -> Vec<(Command, String)> {
         std::mem::take(&mut self.skipped_messages)
     }
 
@@ -323,11 +324,9 @@ impl Session {
     fn apply_script(&mut self) {
         let i = self.now.next_script;
         let cmd = self.start.script[i].1.clone();
-        let what = cmd.to_string();
-        if let Err(e) = self.now.world.apply(cmd) {
+        if let Err(e) = self.now.world.apply(cmd.clone()) {
             self.now.skipped.push(i);
-            self.skipped_messages
-                .push(format!("the story's next step ({what}) was skipped: {e}"));
+            self.skipped_messages.push((cmd, e));
         }
         self.now.next_script += 1;
     }

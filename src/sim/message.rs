@@ -73,11 +73,22 @@ impl ZkOp {
                 "multi [{}]",
                 ops.iter().map(|o| o.label()).collect::<Vec<_>>().join(", ")
             ),
+            ZkOp::Batch(_) => self.words().english(),
+        }
+    }
+
+    /// The label, structured: ZooKeeper's own names, but for a batch's count.
+    pub fn words(&self) -> Label {
+        match self {
             ZkOp::Batch(ops) => match ops.first() {
-                Some(first) if ops.len() == 1 => first.label(),
-                Some(first) => format!("{} (+{} more)", first.label(), ops.len() - 1),
-                None => "nothing".into(),
+                Some(first) if ops.len() == 1 => first.words(),
+                Some(first) => Label::Ops {
+                    first: first.label(),
+                    more: ops.len() - 1,
+                },
+                None => Label::NoOps,
             },
+            op => Label::Name(op.label()),
         }
     }
 }
@@ -578,74 +589,89 @@ impl Body {
         }
     }
 
-    /// Short label and colour class for the page.
+    /// Short label and colour class for the page: the label's English (`Label::english`).
     pub fn label(&self) -> (String, &'static str) {
+        let (words, class) = self.words();
+        (words.english(), class)
+    }
+
+    /// What the message's label says, structured, and its colour class.
+    pub fn words(&self) -> (Label, &'static str) {
+        let name = |s: &str| Label::Name(s.to_string());
         match self {
-            Body::Connect { .. } => ("connect".into(), "zookeeper"),
-            Body::Reconnect { .. } => ("reconnect".into(), "zookeeper"),
-            Body::Ping { .. } => ("ping".into(), "heartbeat"),
-            Body::Request { op, .. } => (op.label(), "zookeeper"),
-            Body::Close { .. } => ("closeSession".into(), "zookeeper"),
-            Body::ConnectionLoss => ("connection reset".into(), "zookeeper"),
-            Body::SetWatches { .. } => ("setWatches".into(), "zookeeper"),
-            Body::Connected { .. } => ("connected".into(), "zookeeper"),
-            Body::Expired { .. } => ("session expired".into(), "zookeeper"),
-            Body::Pong { .. } => ("pong".into(), "heartbeat"),
+            Body::Connect { .. } => (Label::Connect, "zookeeper"),
+            Body::Reconnect { .. } => (Label::Reconnect, "zookeeper"),
+            Body::Ping { .. } => (name("ping"), "heartbeat"),
+            Body::Request { op, .. } => (op.words(), "zookeeper"),
+            Body::Close { .. } => (name("closeSession"), "zookeeper"),
+            Body::ConnectionLoss => (Label::ConnectionReset, "zookeeper"),
+            Body::SetWatches { .. } => (name("setWatches"), "zookeeper"),
+            Body::Connected { .. } => (Label::Connected, "zookeeper"),
+            Body::Expired { .. } => (Label::SessionExpired, "zookeeper"),
+            Body::Pong { .. } => (Label::Pong, "heartbeat"),
             Body::Response { result, .. } => (
                 match result {
-                    Ok(_) => "ok".into(),
-                    Err(e) => e.name().into(),
+                    Ok(_) => Label::ZkOk,
+                    Err(e) => name(e.name()),
                 },
                 "zookeeper",
             ),
-            Body::Watch { path, change, .. } => {
-                (format!("watch: {path} {}", change.words()), "watch")
-            }
+            Body::Watch { path, change, .. } => (
+                Label::Watch {
+                    path: path.clone(),
+                    change: Some(*change),
+                },
+                "watch",
+            ),
             Body::UpdateMetadata {
                 controller_epoch, ..
             } => (
-                format!("UpdateMetadata (epoch {controller_epoch})"),
+                Label::UpdateMetadata {
+                    controller_epoch: *controller_epoch,
+                },
                 "request",
             ),
             Body::UpdateMetadataResponse { error, .. } => (
                 match error {
-                    None => "UpdateMetadata ok".into(),
-                    Some(e) => e.name().into(),
+                    None => Label::Ok("UpdateMetadata"),
+                    Some(e) => name(e.name()),
                 },
                 "response",
             ),
-            Body::ControlledShutdown { .. } => ("ControlledShutdown".into(), "request"),
+            Body::ControlledShutdown { .. } => (name("ControlledShutdown"), "request"),
             Body::LeaderAndIsr {
                 controller_epoch,
                 partitions,
                 ..
             } => (
                 match partitions.as_slice() {
-                    [one] => format!(
-                        "LeaderAndIsr {} leader {} epoch {} (controller epoch {controller_epoch})",
-                        one.tp, one.leader, one.leader_epoch
-                    ),
-                    many => format!(
-                        "LeaderAndIsr ×{} (controller epoch {controller_epoch})",
-                        many.len()
-                    ),
+                    [one] => Label::LeaderAndIsr {
+                        tp: one.tp.to_string(),
+                        leader: one.leader,
+                        leader_epoch: one.leader_epoch,
+                        controller_epoch: *controller_epoch,
+                    },
+                    many => Label::LeaderAndIsrMany {
+                        partitions: many.len(),
+                        controller_epoch: *controller_epoch,
+                    },
                 },
                 "request",
             ),
             Body::LeaderAndIsrResponse { error, .. } => (
                 match error {
-                    None => "LeaderAndIsr ok".into(),
-                    Some(e) => e.name().into(),
+                    None => Label::Ok("LeaderAndIsr"),
+                    Some(e) => name(e.name()),
                 },
                 "response",
             ),
-            Body::StopReplica { .. } => ("StopReplica".into(), "request"),
-            Body::StopReplicaResponse { .. } => ("StopReplica ok".into(), "response"),
+            Body::StopReplica { .. } => (name("StopReplica"), "request"),
+            Body::StopReplicaResponse { .. } => (Label::Ok("StopReplica"), "response"),
             Body::Fetch { partitions, .. } => (
-                match partitions.as_slice() {
+                Label::Name(match partitions.as_slice() {
                     [one] => format!("Fetch {} @{}", one.tp, one.fetch_offset),
                     many => format!("Fetch ×{}", many.len()),
-                },
+                }),
                 "fetch",
             ),
             Body::FetchResponse { partitions, .. } => {
@@ -653,82 +679,229 @@ impl Body {
                     .iter()
                     .flat_map(|p| p.runs.iter().map(|r| r.end - r.start))
                     .sum();
-                (
-                    if records == 0 {
-                        "fetch: nothing new".into()
-                    } else {
-                        format!("fetch: {records} records")
-                    },
-                    "fetch",
-                )
+                (Label::Fetched { records }, "fetch")
             }
             Body::Produce {
                 tp, records, acks, ..
-            } => (format!("Produce {tp} ×{records} acks={acks}"), "produce"),
+            } => (
+                Label::Name(format!("Produce {tp} ×{records} acks={acks}")),
+                "produce",
+            ),
             Body::ProduceResponse { result, .. } => (
                 match result {
-                    Ok((base, _)) => format!("produced @{base}"),
-                    Err(e) => e.name().into(),
+                    Ok((base, _)) => Label::Produced { base: *base },
+                    Err(e) => name(e.name()),
                 },
                 "produce",
             ),
-            Body::AlterPartition { tp, isr, .. } => {
-                (format!("AlterPartition {tp} isr {isr:?}"), "request")
-            }
+            Body::AlterPartition { tp, isr, .. } => (
+                Label::Name(format!("AlterPartition {tp} isr {isr:?}")),
+                "request",
+            ),
             Body::AlterPartitionResponse { result, .. } => (
                 match result {
-                    Ok(_) => "AlterPartition ok".into(),
-                    Err(e) => e.name().into(),
+                    Ok(_) => Label::Ok("AlterPartition"),
+                    Err(e) => name(e.name()),
                 },
                 "response",
             ),
-            Body::FindCoordinator { .. } => ("FindCoordinator".into(), "group"),
+            Body::FindCoordinator { .. } => (name("FindCoordinator"), "group"),
             Body::FindCoordinatorResponse { result, .. } => (
                 match result {
-                    Ok(b) => format!("coordinator: broker {b}"),
-                    Err(e) => e.name().into(),
+                    Ok(b) => Label::Coordinator { broker: *b },
+                    Err(e) => name(e.name()),
                 },
                 "group",
             ),
-            Body::JoinGroup { .. } => ("JoinGroup".into(), "group"),
+            Body::JoinGroup { .. } => (name("JoinGroup"), "group"),
             Body::JoinGroupResponse { result, .. } => (
                 match result {
-                    Ok(j) => format!("joined, generation {}", j.generation),
-                    Err((e, _)) => e.name().into(),
+                    Ok(j) => Label::Joined {
+                        generation: j.generation,
+                    },
+                    Err((e, _)) => name(e.name()),
                 },
                 "group",
             ),
-            Body::SyncGroup { .. } => ("SyncGroup".into(), "group"),
+            Body::SyncGroup { .. } => (name("SyncGroup"), "group"),
             Body::SyncGroupResponse { result, .. } => (
                 match result {
-                    Ok(a) => format!("assigned {} partition(s)", a.len()),
-                    Err(e) => e.name().into(),
+                    Ok(a) => Label::Assigned {
+                        partitions: a.len(),
+                    },
+                    Err(e) => name(e.name()),
                 },
                 "group",
             ),
-            Body::Heartbeat { .. } => ("Heartbeat".into(), "heartbeat"),
+            Body::Heartbeat { .. } => (name("Heartbeat"), "heartbeat"),
             Body::HeartbeatResponse { error, .. } => (
                 match error {
-                    None => "heartbeat ok".into(),
-                    Some(e) => e.name().into(),
+                    None => Label::HeartbeatOk,
+                    Some(e) => name(e.name()),
                 },
                 "heartbeat",
             ),
-            Body::LeaveGroup { .. } => ("LeaveGroup".into(), "group"),
-            Body::LeaveGroupResponse { .. } => ("left".into(), "group"),
+            Body::LeaveGroup { .. } => (name("LeaveGroup"), "group"),
+            Body::LeaveGroupResponse { .. } => (Label::Left, "group"),
             Body::Admin(request) => (
-                match request {
-                    AdminRequest::PreferredElection(_) => {
-                        "watch: /admin/preferred_replica_election".into()
+                Label::Watch {
+                    path: match request {
+                        AdminRequest::PreferredElection(_) => "/admin/preferred_replica_election",
+                        AdminRequest::Reassign { .. } => "/admin/reassign_partitions",
+                        AdminRequest::UncleanEnabled(_) => "/config/changes",
                     }
-                    AdminRequest::Reassign { .. } => "watch: /admin/reassign_partitions".into(),
-                    AdminRequest::UncleanEnabled(_) => "watch: /config/changes".into(),
+                    .to_string(),
+                    change: None,
                 },
                 "watch",
             ),
-            Body::ControlledShutdownResponse { .. } => {
-                ("ControlledShutdown done".into(), "response")
+            Body::ControlledShutdownResponse { .. } => (Label::ShutdownDone, "response"),
+        }
+    }
+}
+
+/// What a message's label says, structured: the page says it in the reader's language, and
+/// `Label::english` is the record's label, the one the command line and the traces show.
+/// Kafka's and ZooKeeper's own names (requests, operations, znodes, error codes) are kept as
+/// they write them; the rest are words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Label {
+    /// Kafka's or ZooKeeper's own words only (a request or an operation with its figures, an
+    /// error code), as they write them: `JoinGroup`, `create /controller`, `NOT_CONTROLLER`.
+    Name(String),
+    /// ZooKeeper operations sent together: the first one's label, and how many more.
+    Ops {
+        /// The first operation's label.
+        first: String,
+        /// How many more.
+        more: usize,
+    },
+    /// An empty batch of ZooKeeper operations.
+    NoOps,
+    /// A client asks ZooKeeper for a session.
+    Connect,
+    /// A client asks ZooKeeper to resume its session.
+    Reconnect,
+    /// ZooKeeper: the session is open.
+    Connected,
+    /// ZooKeeper answers a ping.
+    Pong,
+    /// The connection to ZooKeeper broke while its link was cut.
+    ConnectionReset,
+    /// ZooKeeper: that session has expired.
+    SessionExpired,
+    /// ZooKeeper: the operation succeeded.
+    ZkOk,
+    /// A watch fired on `path` (with what changed), or, for an admin tool's znode, the
+    /// controller's watch on it.
+    Watch {
+        /// The znode.
+        path: String,
+        /// What changed, when a client's watch fired.
+        change: Option<WatchChange>,
+    },
+    /// The controller's UpdateMetadata, with its controller epoch.
+    UpdateMetadata {
+        /// The controller epoch it carries.
+        controller_epoch: u64,
+    },
+    /// A request answered with no error: `UpdateMetadata ok`.
+    Ok(&'static str),
+    /// LeaderAndIsr for one partition.
+    LeaderAndIsr {
+        /// The partition.
+        tp: String,
+        /// Its leader, or -1.
+        leader: i64,
+        /// Its leader epoch.
+        leader_epoch: u64,
+        /// The controller epoch it carries.
+        controller_epoch: u64,
+    },
+    /// LeaderAndIsr for several partitions.
+    LeaderAndIsrMany {
+        /// How many.
+        partitions: usize,
+        /// The controller epoch it carries.
+        controller_epoch: u64,
+    },
+    /// A fetch answered with this many records.
+    Fetched {
+        /// How many records.
+        records: u64,
+    },
+    /// Records appended from this offset.
+    Produced {
+        /// The base offset.
+        base: u64,
+    },
+    /// FindCoordinator's answer.
+    Coordinator {
+        /// The coordinator's broker.
+        broker: BrokerId,
+    },
+    /// JoinGroup's answer: the new generation.
+    Joined {
+        /// The generation.
+        generation: u32,
+    },
+    /// SyncGroup's answer: this member's partitions.
+    Assigned {
+        /// How many.
+        partitions: usize,
+    },
+    /// A heartbeat answered with no error.
+    HeartbeatOk,
+    /// LeaveGroup's answer.
+    Left,
+    /// ControlledShutdown's answer.
+    ShutdownDone,
+}
+
+impl Label {
+    /// The label in English, as the record, the command line and the traces show it.
+    pub fn english(&self) -> String {
+        match self {
+            Label::Name(n) => n.clone(),
+            Label::Ops { first, more } => format!("{first} (+{more} more)"),
+            Label::NoOps => "nothing".into(),
+            Label::Connect => "connect".into(),
+            Label::Reconnect => "reconnect".into(),
+            Label::Connected => "connected".into(),
+            Label::Pong => "pong".into(),
+            Label::ConnectionReset => "connection reset".into(),
+            Label::SessionExpired => "session expired".into(),
+            Label::ZkOk => "ok".into(),
+            Label::Watch {
+                path,
+                change: Some(change),
+            } => format!("watch: {path} {}", change.words()),
+            Label::Watch { path, change: None } => format!("watch: {path}"),
+            Label::UpdateMetadata { controller_epoch } => {
+                format!("UpdateMetadata (epoch {controller_epoch})")
             }
+            Label::Ok(request) => format!("{request} ok"),
+            Label::LeaderAndIsr {
+                tp,
+                leader,
+                leader_epoch,
+                controller_epoch,
+            } => format!(
+                "LeaderAndIsr {tp} leader {leader} epoch {leader_epoch} (controller epoch {controller_epoch})"
+            ),
+            Label::LeaderAndIsrMany {
+                partitions,
+                controller_epoch,
+            } => format!("LeaderAndIsr ×{partitions} (controller epoch {controller_epoch})"),
+            Label::Fetched { records: 0 } => "fetch: nothing new".into(),
+            Label::Fetched { records } => format!("fetch: {records} records"),
+            Label::Produced { base } => format!("produced @{base}"),
+            Label::Coordinator { broker } => format!("coordinator: broker {broker}"),
+            Label::Joined { generation } => format!("joined, generation {generation}"),
+            Label::Assigned { partitions } => format!("assigned {partitions} partition(s)"),
+            Label::HeartbeatOk => "heartbeat ok".into(),
+            Label::Left => "left".into(),
+            Label::ShutdownDone => "ControlledShutdown done".into(),
         }
     }
 }

@@ -101,7 +101,7 @@ pub use config::{Profile, Settings};
 pub use event::{fmt_ms, ElectionReason, Event, EventKind};
 pub use history::History;
 pub use message::{
-    Body, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
+    Body, Label, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
 };
 pub use net::{BrokerId, Endpoint, MessageRecord};
 pub use rng::Rng;

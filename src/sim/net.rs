@@ -6,6 +6,7 @@
 //! A cut link drops what it carries. The network keeps a [`MessageRecord`] of each message
 //! for the page; what a message says stays with the world, which delivers it.
 
+use super::message::Label;
 use super::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -104,8 +105,12 @@ pub struct MessageRecord {
     pub from: Endpoint,
     /// The receiver.
     pub to: Endpoint,
-    /// A short name, e.g. `"ping"`, `"create /controller"`, `"UpdateMetadata (epoch 2)"`.
+    /// A short name, e.g. `"ping"`, `"create /controller"`, `"UpdateMetadata (epoch 2)"`:
+    /// `Label::english` of [`MessageRecord::words`].
     pub label: String,
+    /// What the short name says, structured (the page says it in the reader's language).
+    #[serde(skip)]
+    pub words: Label,
     /// Broad class for colouring: `heartbeat`, `zookeeper`, `watch`, `request`, `response`.
     pub class: &'static str,
     /// Whether it answers an earlier message (a pong, a ZooKeeper reply, a response).
@@ -128,8 +133,8 @@ pub struct Envelope {
     pub from: Endpoint,
     /// The receiver.
     pub to: Endpoint,
-    /// A short name (see [`MessageRecord::label`]).
-    pub label: String,
+    /// What it is, as its short name says it (see [`MessageRecord::words`]).
+    pub words: Label,
     /// Broad class for colouring (see [`MessageRecord::class`]).
     pub class: &'static str,
     /// Whether it answers an earlier message.
@@ -204,7 +209,7 @@ impl Network {
         let Envelope {
             from,
             to,
-            label,
+            words,
             class,
             reply,
             empty_fetch,
@@ -225,7 +230,8 @@ impl Network {
             id,
             from,
             to,
-            label,
+            label: words.english(),
+            words,
             class,
             reply,
             sent_ms: now,

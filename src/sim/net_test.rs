@@ -1,6 +1,7 @@
 //! The network, one message at a time: latency with seeded jitter, per-link order, cut links,
 //! lost messages and the records kept for the page.
 
+use super::message::Label;
 use super::net::{Endpoint, Envelope, Network, Sent, MESSAGE_HISTORY};
 use super::rng::Rng;
 
@@ -12,7 +13,7 @@ fn envelope(from: Endpoint, to: Endpoint, label: &str) -> Envelope {
     Envelope {
         from,
         to,
-        label: label.into(),
+        words: Label::Name(label.into()),
         class: "request",
         reply: false,
         empty_fetch: false,

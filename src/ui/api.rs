@@ -8,6 +8,7 @@
 use super::app::{App, AppProps};
 use super::embed::{Bridge, EventSink};
 use super::model::Model;
+use crate::i18n::Tr;
 use crate::view::embed::MountOptions;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -54,6 +55,8 @@ pub fn mount(element: JsValue, options: JsValue) -> Result<Playground, JsError> 
     let pairs = options.to_pairs();
     let (mut model, problems) = Model::read_params(&pairs);
     if !problems.is_empty() {
+        // For the embedding page's developer: in English.
+        let problems: Vec<String> = problems.iter().map(|p| p.say(&Tr::en())).collect();
         return Err(js_error(problems.join("; ")));
     }
     let n = MOUNTED.with(|c| {

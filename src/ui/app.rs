@@ -31,6 +31,7 @@ use super::timeline::{compact_timeline, read_file, timeline};
 use crate::i18n::{msg, msg_graph as g, Lang, Msg, Tr};
 use crate::sim::{fmt_ms, BrokerId, ClusterState, Command};
 use crate::view::announce::{latest, next_try};
+use crate::view::command_text::command_text;
 use crate::view::format::{
     consumer_list, coordinator_keys, is_internal, partition_list, visible_partitions,
 };
@@ -681,7 +682,7 @@ pub fn App(props: &AppProps) -> Html {
     };
     let event_count = world.events().len();
     let keep_internal = coordinator_keys(&state);
-    let said = latest(world.events()).map(|(_, at, s)| (at, s));
+    let said = latest(world.events(), &tr).map(|(_, at, s)| (at, s));
     let latest_line = said
         .as_ref()
         .map(|(at, s)| format!("t = {}: {s}", fmt_ms(*at)));
@@ -717,7 +718,7 @@ pub fn App(props: &AppProps) -> Html {
         .session
         .upcoming()
         .first()
-        .map(|(at, c)| (*at, c.to_string()));
+        .map(|(at, c)| (*at, command_text(c, &tr)));
     let story = match (&m.imported, m.story) {
         (Some(file), _) => story_box(
             &tr.t(g::STORY_TAG_IMPORTED),

@@ -56,7 +56,8 @@ const FATAL_ID: &str = "fatal";
 /// If the page ever panics, says so on the page instead of leaving it blank.
 pub fn start() {
     yew::set_custom_panic_hook(Box::new(|info| {
-        let msg = format!("The playground stopped because of an internal error: {info}");
+        let tr = model::reader();
+        let msg = tr.f(crate::i18n::msg::ERR_INTERNAL, &[("why", &info)]);
         web_sys::console::error_1(&msg.clone().into());
         show_fatal(&msg);
     }));

@@ -7,7 +7,7 @@
 
 use super::embed::Chrome;
 use super::stories;
-use crate::i18n::{Catalogue, Lang, Tr};
+use crate::i18n::{msg, Catalogue, Lang, Tr};
 use crate::lesson::index::Catalog;
 use crate::lesson::play::Progress;
 use crate::session::{Session, Start};
@@ -29,9 +29,11 @@ mod jump;
 mod lang;
 mod lesson;
 mod links;
+mod said;
 pub use action::Action;
 pub use gate::StartGate;
 pub use lesson::{LessonRun, Source as LessonSource};
+pub use said::{reader, Said};
 
 /// The speeds the page offers, as multiples of real time.
 pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];
@@ -118,10 +120,19 @@ impl Host {
     }
 
     /// Moves the world to virtual time `t`: the script's steps and the recorded commands due
-    /// by then run at their times. Returns the story steps that had to be skipped.
+    /// by then run at their times. Returns the story steps that had to be skipped, said in
+    /// the reader's language (the world's reason keeps its English).
     fn advance_to(&mut self, t: u64) -> Vec<String> {
         self.session.seek(t);
-        self.session.take_skipped()
+        let tr = reader();
+        self.session
+            .take_skipped()
+            .into_iter()
+            .map(|(cmd, why)| {
+                let what = crate::view::command_text::command_text(&cmd, &tr);
+                tr.f(msg::ERR_STEP_SKIPPED, &[("what", &what), ("why", &why)])
+            })
+            .collect()
     }
 
     /// Shows virtual time `t` (back or forward): the messages in flight are dropped, since
@@ -165,6 +176,9 @@ pub struct Model {
     pub selected: Option<BrokerId>,
     /// The last error, shown until dismissed or until the next command succeeds.
     pub error: Option<String>,
+    /// The error the page said with its recipe, to say it again in another language (kept
+    /// with the text it showed: an error set otherwise is not said again).
+    pub said: Option<(String, Said)>,
     /// Whether the event log lists only the key events ([`crate::sim::EventKind::is_key`]). On
     /// by default: a learner opening the page sees the few events the lesson is about (a new
     /// controller, leader and ISR changes of the topic, lost records, the group leader), not
@@ -238,6 +252,7 @@ impl Default for Model {
             seed: DEFAULT_SEED,
             selected: None,
             error: None,
+            said: None,
             key_only: true,
             pause_text: "20".into(),
             story: None,
@@ -301,13 +316,16 @@ impl Model {
     pub fn from_params(pairs: &[(String, String)]) -> Model {
         let (mut m, problems) = Model::read_params(pairs);
         if !problems.is_empty() {
-            m.error = Some(format!("Page address: {}", problems.join("; ")));
+            let problems = Said::joined(problems);
+            m.say_error(Said::new(move |tr| {
+                tr.f(msg::ERR_ADDRESS, &[("problems", &problems.say(tr))])
+            }));
         }
         m
     }
 
     /// The page as `pairs` ask for it, and what was wrong with them (left out, the rest applied).
-    pub fn read_params(pairs: &[(String, String)]) -> (Model, Vec<String>) {
+    pub fn read_params(pairs: &[(String, String)]) -> (Model, Vec<Said>) {
         let (params, errors) = stories::parse_params(
             pairs,
             &stories::Limits {
@@ -327,6 +345,7 @@ impl Model {
             zh: super::i18n::cached(),
             ..Model::default()
         };
+        said::set_reader(m.tr());
         if let Some(s) = params.seed {
             m.seed = s;
         }
@@ -382,9 +401,25 @@ impl Model {
             m.story = None;
             m.gate = StartGate::Open;
             let mut opened = m.open_link(fragment);
-            all.extend(opened.error.take());
+            all.extend(opened.take_said());
             if setup {
-                all.push("the session sets the page up, so story, seed, brokers, partitions, rf, profile, consumers, assignor and t were not used".to_string());
+                all.push(Said::new(|tr| {
+                    let params = [
+                        "story",
+                        "seed",
+                        "brokers",
+                        "partitions",
+                        "rf",
+                        "profile",
+                        "consumers",
+                        "assignor",
+                        "t",
+                    ];
+                    tr.f(
+                        msg::ERR_PARAMS_SESSION,
+                        &[("params", &said::list(&params, tr))],
+                    )
+                }));
             }
             return (opened, all);
         }
@@ -397,22 +432,38 @@ impl Model {
                 || params.consumers.is_some()
                 || params.assignor.is_some())
         {
-            all.push(
-                "seed, brokers, partitions, rf, profile, consumers and assignor set up free play; a story brings its own, so they were not used"
-                    .to_string(),
-            );
+            all.push(Said::new(|tr| {
+                let params = [
+                    "seed",
+                    "brokers",
+                    "partitions",
+                    "rf",
+                    "profile",
+                    "consumers",
+                    "assignor",
+                ];
+                tr.f(
+                    msg::ERR_PARAMS_STORY,
+                    &[("params", &said::list(&params, tr))],
+                )
+            }));
         }
         if (params.lesson.is_some() || params.exercise.is_some())
             && (params.story.is_some() || params.start_ms.is_some())
         {
-            all.push("a lesson brings its own run, so story and t were not used".to_string());
+            all.push(Said::new(|tr| {
+                tr.f(
+                    msg::ERR_PARAMS_LESSON,
+                    &[("params", &said::list(&["story", "t"], tr))],
+                )
+            }));
             m.story = None;
         }
         let mut m = m.reset();
-        all.extend(m.error.take());
+        all.extend(m.take_said());
         if let Some(code) = params.exercise {
             m = m.exercise_from_link(&code);
-            all.extend(m.error.take());
+            all.extend(m.take_said());
             return (m, all);
         }
         if let Some(id) = params.lesson {
@@ -424,7 +475,7 @@ impl Model {
         }
         if let Some(t) = params.start_ms {
             let skipped = m.host.borrow_mut().advance_to(t);
-            all.extend(skipped);
+            all.extend(skipped.into_iter().map(Said::text));
         }
         (m, all)
     }
@@ -488,9 +539,9 @@ impl Model {
             .ok()
             .filter(|r| (1..=MAX_RATE).contains(r))
             .ok_or_else(|| {
-                format!(
-                    "a stream's rate is a whole number of records per second, from 1 to {MAX_RATE}, not \"{}\"",
-                    self.rate_text.trim()
+                self.tr().f(
+                    msg::ERR_RATE,
+                    &[("max", &MAX_RATE), ("value", &self.rate_text.trim())],
                 )
             })
     }
@@ -503,9 +554,9 @@ impl Model {
             .ok()
             .filter(|r| (1..=MAX_SEND).contains(r))
             .ok_or_else(|| {
-                format!(
-                    "send writes a whole number of records, from 1 to {MAX_SEND}, not \"{}\"",
-                    self.send_text.trim()
+                self.tr().f(
+                    msg::ERR_SEND,
+                    &[("max", &MAX_SEND), ("value", &self.send_text.trim())],
                 )
             })
     }
@@ -533,7 +584,8 @@ impl Model {
     fn add_consumer(&self, group: &str) -> Result<(), String> {
         let state = self.host.borrow().world().state();
         let member = self.next_consumer(state.groups.get(group)).ok_or_else(|| {
-            format!("the page runs at most {MAX_CONSUMERS} consumers in a group: start a crashed or departed one again instead")
+            self.tr()
+                .f(msg::ERR_MAX_CONSUMERS, &[("max", &MAX_CONSUMERS)])
         })?;
         self.host.borrow_mut().apply(Command::Join {
             group: group.to_string(),
@@ -556,7 +608,7 @@ impl Model {
         }
         let anim_now = self.host.borrow().anim_now;
         self.error = None;
-        let story = self.story.map(|i| (i, stories::load(i)));
+        let story = self.story.map(|i| (i, stories::load(i, &self.tr())));
         let imported = self.imported.clone();
         let host = match (imported, story) {
             (Some(file), _) => {
@@ -664,6 +716,7 @@ impl Reducible for Model {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        said::set_reader(self.tr());
         // Setting up another cluster, opening a link or a file leaves the lesson.
         let this = if self.lesson.is_some() && action.leaves_lesson() {
             let mut m = self.next();
@@ -916,9 +969,7 @@ impl Model {
                 match moved {
                     Some(skipped) if !skipped.is_empty() => m.error = Some(skipped.join("; ")),
                     Some(_) => {}
-                    None => {
-                        m.error = Some("this is the first event: nothing happened before it".into())
-                    }
+                    None => m.error = Some(m.tr().t(msg::ERR_FIRST_EVENT)),
                 }
                 Rc::new(m)
             }

@@ -2,7 +2,8 @@
 //! the page's address parameters (`?story=…&speed=…`, `?partitions=…&rf=…`,
 //! `?consumers=…&assignor=…`) that documentation pages link or embed.
 
-use crate::i18n::{StoryPart, Tr};
+use super::model::Said;
+use crate::i18n::{msg, Msg, StoryPart, Tr};
 use crate::scenario::{self, Scenario};
 use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
@@ -122,11 +123,11 @@ pub fn find(name: &str) -> Option<usize> {
 }
 
 /// A story parsed (the files are checked by `cargo test`, so this fails only on a broken build).
-pub fn load(index: usize) -> Result<Scenario, String> {
+pub fn load(index: usize, tr: &Tr) -> Result<Scenario, String> {
     let (name, text) = STORIES
         .get(index)
-        .ok_or_else(|| format!("there is no story number {index}"))?;
-    scenario::parse(text).map_err(|e| format!("story {name}: {e}"))
+        .ok_or_else(|| tr.f(msg::ERR_NO_STORY, &[("index", &index)]))?;
+    scenario::parse(text).map_err(|e| tr.f(msg::ERR_STORY, &[("name", name), ("why", &e)]))
 }
 
 thread_local! {
@@ -134,7 +135,7 @@ thread_local! {
     /// too much work for each render of the toolbar.
     static TITLES: Vec<String> = (0..STORIES.len())
         .map(|i| {
-            load(i)
+            load(i, &Tr::en())
                 .ok()
                 .and_then(|s| s.file.title)
                 .unwrap_or_else(|| STORIES[i].0.to_string())
@@ -156,7 +157,7 @@ pub fn title_in(index: usize, tr: &Tr) -> String {
 /// What a story shows, in the page's language (the catalogue's, else the file's).
 pub fn description_in(index: usize, tr: &Tr) -> String {
     let name = STORIES.get(index).map_or("", |(n, _)| n);
-    let en = load(index)
+    let en = load(index, tr)
         .ok()
         .and_then(|s| s.file.description)
         .unwrap_or_default();
@@ -208,6 +209,30 @@ pub struct Params {
     pub exercise: Option<String>,
 }
 
+/// The page's parameters, as an unknown one's message lists them.
+const PARAMETERS: [&str; 20] = [
+    "story",
+    "session",
+    "seed",
+    "brokers",
+    "partitions",
+    "rf",
+    "profile",
+    "speed",
+    "paused",
+    "consumers",
+    "assignor",
+    "embed",
+    "controls",
+    "autoplay",
+    "t",
+    "parent",
+    "lang",
+    "lesson",
+    "view",
+    "exercise",
+];
+
 /// What the page offers, for checking the parameters.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits<'a> {
@@ -224,8 +249,9 @@ pub struct Limits<'a> {
 }
 
 /// Reads the parameters out of a query string (`?a=b&c=d`). A bad parameter is left out and
-/// named in the returned messages; the others still apply.
-pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params, Vec<String>) {
+/// named in the returned messages (said in the reader's language when shown); the others
+/// still apply.
+pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params, Vec<Said>) {
     let Limits {
         speeds,
         max_brokers,
@@ -234,42 +260,73 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
         max_consumers,
     } = *limits;
     let mut p = Params::default();
-    let mut errors = Vec::new();
+    let mut errors: Vec<Said> = Vec::new();
+    // A problem with `value`, said by `msg` with the figures `more`.
+    let bad = |msg: Msg, value: &str, more: Vec<(&'static str, String)>| {
+        let value = value.to_string();
+        Said::new(move |tr| {
+            let mut args: Vec<(&str, &dyn std::fmt::Display)> = vec![("value", &value)];
+            args.extend(more.iter().map(|(k, v)| (*k, v as &dyn std::fmt::Display)));
+            tr.f(msg, &args)
+        })
+    };
     // The replication factor is checked against the broker count, which may come later.
     let mut rf_text: Option<&str> = None;
     for (key, value) in pairs {
         match key.as_str() {
             "story" => match find(value) {
                 Some(i) => p.story = Some(i),
-                None => errors.push(format!(
-                    "story \"{value}\" does not exist; the stories are {}",
-                    STORIES.map(|(n, _)| n).join(", ")
+                None => errors.push(bad(
+                    msg::PARAM_STORY,
+                    value,
+                    vec![("stories", STORIES.map(|(n, _)| n).join(", "))],
                 )),
             },
             "seed" => match value.parse() {
                 Ok(s) => p.seed = Some(s),
-                Err(_) => errors.push(format!("seed must be a whole number, not \"{value}\"")),
+                Err(_) => errors.push(bad(msg::PARAM_SEED, value, vec![])),
             },
             "brokers" => match value.parse::<u32>() {
                 Ok(n) if (1..=max_brokers).contains(&n) => p.brokers = Some(n),
-                _ => errors.push(format!("brokers must be 1 to {max_brokers}, not \"{value}\"")),
+                _ => errors.push(bad(
+                    msg::PARAM_BROKERS,
+                    value,
+                    vec![("max", max_brokers.to_string())],
+                )),
             },
             "partitions" => match value.parse::<u32>() {
                 Ok(n) if (1..=max_partitions).contains(&n) => p.partitions = Some(n),
-                _ => errors.push(format!(
-                    "partitions must be 1 to {max_partitions}, not \"{value}\""
+                _ => errors.push(bad(
+                    msg::PARAM_PARTITIONS,
+                    value,
+                    vec![("max", max_partitions.to_string())],
                 )),
             },
             "rf" => rf_text = Some(value),
             "profile" => match Profile::parse(value) {
                 Ok(pr) => p.profile = Some(pr),
-                Err(e) => errors.push(e),
+                Err(_) => errors.push(bad(
+                    msg::PARAM_PROFILE,
+                    value,
+                    vec![(
+                        "profiles",
+                        Profile::ALL.map(|p| format!("\"{}\"", p.name())).join(", "),
+                    )],
+                )),
             },
             "speed" => match value.parse::<f64>() {
                 Ok(s) if speeds.contains(&s) => p.speed = Some(s),
-                _ => errors.push(format!(
-                    "speed must be one of {}, not \"{value}\"",
-                    speeds.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                _ => errors.push(bad(
+                    msg::PARAM_SPEED,
+                    value,
+                    vec![(
+                        "speeds",
+                        speeds
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    )],
                 )),
             },
             "paused" => p.paused = switch_on(value),
@@ -278,53 +335,62 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
             "controls" => p.hide_controls = !switch_on(value),
             "t" => match value.parse::<u64>() {
                 Ok(ms) if ms <= MAX_START_MS => p.start_ms = Some(ms),
-                _ => errors.push(format!(
-                    "t (the virtual time to start at) must be 0 to {MAX_START_MS} ms, not \"{value}\""
+                _ => errors.push(bad(
+                    msg::PARAM_T,
+                    value,
+                    vec![("max", MAX_START_MS.to_string())],
                 )),
             },
             "parent" => match parse_origins(value) {
                 Ok(o) => p.parents = o,
-                Err(e) => errors.push(e),
+                // For the embedding page's developer: the core's English.
+                Err(e) => errors.push(Said::text(e)),
             },
             "session" => p.session = Some(value.clone()),
             "lang" => match crate::i18n::Lang::parse(value) {
                 Ok(l) => p.lang = Some(l),
-                Err(e) => errors.push(e),
+                Err(_) => errors.push(bad(msg::PARAM_LANG, value, vec![])),
             },
             "lesson" => match crate::lesson::index::is_id(value) {
                 true => p.lesson = Some(value.clone()),
-                false => errors.push(format!(
-                    "lesson must be a lesson's id (lower-case letters, digits and dashes), not \"{value}\""
-                )),
+                false => errors.push(bad(msg::PARAM_LESSON, value, vec![])),
             },
             "exercise" => p.exercise = Some(value.clone()),
             "view" => match value.as_str() {
                 "lessons" => p.view_lessons = true,
-                _ => errors.push(format!("view must be lessons, not \"{value}\"")),
+                _ => errors.push(bad(msg::PARAM_VIEW, value, vec![])),
             },
             "consumers" => match value.parse::<u32>() {
                 Ok(n) if n <= max_consumers => p.consumers = Some(n),
-                _ => errors.push(format!(
-                    "consumers must be 0 to {max_consumers}, not \"{value}\""
+                _ => errors.push(bad(
+                    msg::PARAM_CONSUMERS,
+                    value,
+                    vec![("max", max_consumers.to_string())],
                 )),
             },
             "assignor" => match Assignor::from_name(value) {
                 Some(a) => p.assignor = Some(a),
-                None => errors.push(format!(
-                    "assignor must be range or roundrobin, not \"{value}\""
-                )),
+                None => errors.push(bad(msg::PARAM_ASSIGNOR, value, vec![])),
             },
-            other => errors.push(format!(
-                "unknown page parameter \"{other}\"; the parameters are story, session, seed, brokers, partitions, rf, profile, speed, paused, consumers, assignor, embed, controls, autoplay, t, parent, lang, lesson, view, exercise"
-            )),
+            other => errors.push(Said::new({
+                let other = other.to_string();
+                move |tr| {
+                    tr.f(
+                        msg::PARAM_UNKNOWN,
+                        &[("key", &other), ("keys", &PARAMETERS.join(", "))],
+                    )
+                }
+            })),
         }
     }
     if let Some(value) = rf_text {
         let brokers = p.brokers.unwrap_or(default_brokers);
         match value.parse::<u32>() {
             Ok(n) if (1..=brokers).contains(&n) => p.rf = Some(n),
-            _ => errors.push(format!(
-                "rf (the replication factor) must be 1 to {brokers}, the number of brokers, not \"{value}\""
+            _ => errors.push(bad(
+                msg::PARAM_RF,
+                value,
+                vec![("max", brokers.to_string())],
             )),
         }
     }

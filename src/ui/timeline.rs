@@ -205,7 +205,7 @@ fn download(name: &str, text: &str, tr: &Tr) -> Result<(), String> {
     let fail = |_| tr.t(msg::SAVE_FAILED);
     let document = web_sys::window()
         .and_then(|w| w.document())
-        .ok_or("no document")?;
+        .ok_or_else(|| tr.t(msg::SAVE_FAILED))?;
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("application/json");
@@ -215,7 +215,7 @@ fn download(name: &str, text: &str, tr: &Tr) -> Result<(), String> {
         .create_element("a")
         .map_err(fail)?
         .dyn_into()
-        .map_err(|_| "no link element".to_string())?;
+        .map_err(|_| tr.t(msg::SAVE_FAILED))?;
     a.set_href(&url);
     a.set_download(name);
     a.click();

@@ -1,48 +1,30 @@
-//! What the page says about the moment: the latest key event as one short sentence (read out
-//! to screen readers and shown beside the graph as "just now"), and what to try next in
-//! free play. Only the events a learner watches for are announced: a new controller, a
-//! partition leader change, a broker crashing, stopping or starting, a partition going
+//! What the page says about the moment: the latest key event as the event log's sentence for
+//! it (read out to screen readers and shown beside the graph as "just now"), and what to try
+//! next in free play. Only the events a learner watches for are announced: a new controller,
+//! a partition leader change, a broker crashing, stopping or starting, a partition going
 //! offline, a group leader chosen.
 
 use super::format::{click_starts, is_internal};
+use crate::i18n::event_text::what;
 use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{fmt_ms, BrokerState, ClusterState, ControllerRole, Event, EventKind, History};
 
-/// The sentence announcing `kind`, if it is one of the key events.
-pub fn announcement(kind: &EventKind) -> Option<String> {
-    Some(match kind {
-        EventKind::ControllerElected { broker, epoch } => {
-            format!("Broker {broker} is the new controller, epoch {epoch}.")
-        }
-        EventKind::LeaderElected {
-            partition,
-            leader,
-            leader_epoch,
-            ..
-        } if !is_internal(topic_of(partition)) => {
-            if *leader < 0 {
-                format!("{partition} has no leader.")
-            } else {
-                format!("{partition}: broker {leader} now leads, leader epoch {leader_epoch}.")
-            }
-        }
-        EventKind::PartitionOffline { partition, .. } if !is_internal(topic_of(partition)) => {
-            format!("{partition} is offline: no replica can lead it.")
-        }
-        EventKind::BrokerCrashed { broker } => format!("Broker {broker} crashed."),
-        EventKind::BrokerStopped { broker } => format!("Broker {broker} shut down."),
-        EventKind::BrokerStarted { broker } => format!("Broker {broker} started."),
-        EventKind::ControllerResigned { broker, epoch } => {
-            format!("Broker {broker} stopped acting as controller (epoch {epoch}).")
-        }
-        EventKind::GroupLeaderChosen {
-            group,
-            member,
-            generation,
-            ..
-        } => format!("{member} leads group {group}, generation {generation}."),
-        _ => return None,
-    })
+/// The sentence announcing `kind` in the reader's language, if it is one of the key events: the
+/// event log's own plain sentence for it ([`what`]), so the strip, the screen reader and the log
+/// say the same thing.
+pub fn announcement(kind: &EventKind, tr: &Tr) -> Option<String> {
+    let announced = match kind {
+        EventKind::LeaderElected { partition, .. }
+        | EventKind::PartitionOffline { partition, .. } => !is_internal(topic_of(partition)),
+        EventKind::ControllerElected { .. }
+        | EventKind::BrokerCrashed { .. }
+        | EventKind::BrokerStopped { .. }
+        | EventKind::BrokerStarted { .. }
+        | EventKind::ControllerResigned { .. }
+        | EventKind::GroupLeaderChosen { .. } => true,
+        _ => false,
+    };
+    announced.then(|| what(kind, tr))
 }
 
 /// The topic of a partition key (`orders-0` → `orders`).
@@ -51,18 +33,18 @@ fn topic_of(partition: &str) -> &str {
 }
 
 /// The latest key event of `events`: its index, its time and its sentence.
-pub fn latest(events: &History<Event>) -> Option<(usize, u64, String)> {
+pub fn latest(events: &History<Event>, tr: &Tr) -> Option<(usize, u64, String)> {
     let n = events.len();
     events
         .iter()
         .rev()
         .enumerate()
-        .find_map(|(k, e)| announcement(&e.kind).map(|s| (n - 1 - k, e.time_ms, s)))
+        .find_map(|(k, e)| announcement(&e.kind, tr).map(|s| (n - 1 - k, e.time_ms, s)))
 }
 
 /// The latest key event as the page shows it beside the graph: `t = 1.234s: …`.
-pub fn latest_line(events: &History<Event>) -> Option<String> {
-    latest(events).map(|(_, at, s)| format!("t = {}: {s}", fmt_ms(at)))
+pub fn latest_line(events: &History<Event>, tr: &Tr) -> Option<String> {
+    latest(events, tr).map(|(_, at, s)| format!("t = {}: {s}", fmt_ms(at)))
 }
 
 /// What to try next in free play, from the cluster as it stands.

@@ -10,22 +10,28 @@ use crate::sim::{Command, EventKind};
 #[test]
 fn key_events_are_announced_and_minor_ones_are_not() {
     assert_eq!(
-        announcement(&EventKind::ControllerElected {
-            broker: 2,
-            epoch: 3
-        })
+        announcement(
+            &EventKind::ControllerElected {
+                broker: 2,
+                epoch: 3
+            },
+            &Tr::en()
+        )
         .as_deref(),
-        Some("Broker 2 is the new controller, epoch 3.")
+        Some("Broker 2 is the new controller (controller epoch 3).")
     );
     assert_eq!(
-        announcement(&EventKind::BrokerCrashed { broker: 1 }).as_deref(),
+        announcement(&EventKind::BrokerCrashed { broker: 1 }, &Tr::en()).as_deref(),
         Some("Broker 1 crashed.")
     );
     assert_eq!(
-        announcement(&EventKind::BrokerRegistered {
-            broker: 1,
-            broker_epoch: 5
-        }),
+        announcement(
+            &EventKind::BrokerRegistered {
+                broker: 1,
+                broker_epoch: 5
+            },
+            &Tr::en()
+        ),
         None
     );
 }
@@ -33,10 +39,10 @@ fn key_events_are_announced_and_minor_ones_are_not() {
 #[test]
 fn the_first_election_is_the_latest_key_event_and_the_hint_follows_the_cluster() {
     let mut world = default_world();
-    assert_eq!(latest(world.events()), None);
+    assert_eq!(latest(world.events(), &Tr::en()), None);
     assert!(next_try(&world.state(), &Tr::en()).starts_with("Wait a moment"));
     world.advance_to(3_000);
-    let line = latest_line(world.events()).expect("something happened");
+    let line = latest_line(world.events(), &Tr::en()).expect("something happened");
     assert!(line.starts_with("t = "), "{line}");
     // Internal partitions' elections are not announced; the topic's are.
     assert!(!line.contains("__consumer_offsets"), "{line}");
@@ -48,7 +54,7 @@ fn the_first_election_is_the_latest_key_event_and_the_hint_follows_the_cluster()
     );
 
     world.apply(Command::Crash(c)).expect("crash");
-    let (_, _, said) = latest(world.events()).expect("the crash");
+    let (_, _, said) = latest(world.events(), &Tr::en()).expect("the crash");
     assert_eq!(said, format!("Broker {c} crashed."));
     assert!(next_try(&world.state(), &Tr::en()).contains("still names it"));
     // Once its session expired another broker leads, and the hint offers the restart.
@@ -60,7 +66,7 @@ fn the_first_election_is_the_latest_key_event_and_the_hint_follows_the_cluster()
         next_try(&state, &Tr::en()),
         format!("Press broker {c} to start it again, or crash the controller, broker {new}.")
     );
-    assert!(latest(world.events()).is_some_and(|(_, at, _)| at <= 30_000));
+    assert!(latest(world.events(), &Tr::en()).is_some_and(|(_, at, _)| at <= 30_000));
 }
 
 #[test]
@@ -93,4 +99,18 @@ fn a_brokers_menu_offers_what_its_panel_does() {
     let items = broker_menu(2, &state.brokers[&2], false, 20, &crate::i18n::Tr::en());
     assert_eq!(items[0].command, Command::Start(2));
     assert!(!items.iter().any(|i| i.testid == "menu-stall"));
+}
+
+#[test]
+fn announcements_are_in_the_readers_language() {
+    let zh = crate::i18n::testing::zh();
+    let kind = EventKind::BrokerCrashed { broker: 2 };
+    let said = announcement(&kind, &zh).expect("a crash is announced");
+    crate::i18n::testing::assert_chinese(&said, "Broker 2 crashed.");
+    assert!(said.contains('2'), "{said}");
+    let mut world = default_world();
+    world.advance_to(3_000);
+    let (_, _, first) = latest(world.events(), &zh).expect("an election by 3 s");
+    let (_, _, en) = latest(world.events(), &Tr::en()).expect("an election by 3 s");
+    crate::i18n::testing::assert_chinese(&first, &en);
 }

@@ -13,7 +13,8 @@
 //!
 //! [`MessageRecord`]: crate::sim::MessageRecord
 
-use crate::sim::{Endpoint, World};
+use crate::i18n::{msg_graph as g, Tr};
+use crate::sim::{Endpoint, Label, WatchChange, World};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How long one message takes to cross the graph, in wall-clock milliseconds.
@@ -51,8 +52,10 @@ pub struct Flight {
     pub from: Endpoint,
     /// Receiver.
     pub to: Endpoint,
-    /// Short name, e.g. "ping".
+    /// Short name in English, e.g. "ping" (the record's label).
     pub label: String,
+    /// What the short name says, structured: [`flight_label`] says it in the reader's language.
+    pub words: Label,
     /// Colour class: heartbeat, zookeeper, watch, request, response.
     pub class: &'static str,
     /// Animation-clock time (ms) at which it leaves the sender.
@@ -152,6 +155,7 @@ impl Flights {
                 from: m.from,
                 to: m.to,
                 label: m.label.clone(),
+                words: m.words.clone(),
                 class: m.class,
                 start_at,
                 dropped: m.dropped,
@@ -201,5 +205,70 @@ impl Flights {
                 f.settled = true;
             }
         }
+    }
+}
+
+/// A message's name in the reader's language: Kafka's and ZooKeeper's own names (requests,
+/// operations, znodes, error codes) as they write them, the words around them from the
+/// catalogue. In English it is the record's label (`Label::english`).
+pub fn flight_label(words: &Label, tr: &Tr) -> String {
+    match words {
+        Label::Name(name) => name.clone(),
+        Label::Ops { first, more } => tr.f(g::FL_OPS_MORE, &[("first", first), ("more", more)]),
+        Label::NoOps => tr.t(g::FL_NO_OPS),
+        Label::Connect => tr.t(g::FL_CONNECT),
+        Label::Reconnect => tr.t(g::FL_RECONNECT),
+        Label::Connected => tr.t(g::FL_CONNECTED),
+        Label::Pong => tr.t(g::FL_PONG),
+        Label::ConnectionReset => tr.t(g::FL_CONNECTION_RESET),
+        Label::SessionExpired => tr.t(g::FL_SESSION_EXPIRED),
+        Label::ZkOk => tr.t(g::FL_ZK_OK),
+        Label::Watch {
+            path,
+            change: Some(change),
+        } => {
+            let change = tr.t(match change {
+                WatchChange::Created => g::FL_CHANGE_CREATED,
+                WatchChange::Deleted => g::FL_CHANGE_DELETED,
+                WatchChange::DataChanged => g::FL_CHANGE_DATA,
+                WatchChange::ChildrenChanged => g::FL_CHANGE_CHILDREN,
+            });
+            tr.f(g::FL_WATCH, &[("path", path), ("change", &change)])
+        }
+        Label::Watch { path, change: None } => tr.f(g::FL_WATCH_ADMIN, &[("path", path)]),
+        Label::UpdateMetadata { controller_epoch } => {
+            tr.f(g::FL_UPDATE_METADATA, &[("epoch", controller_epoch)])
+        }
+        Label::Ok(request) => tr.f(g::FL_OK, &[("request", request)]),
+        Label::LeaderAndIsr {
+            tp,
+            leader,
+            leader_epoch,
+            controller_epoch,
+        } => tr.f(
+            g::FL_LEADER_AND_ISR,
+            &[
+                ("partition", tp),
+                ("leader", leader),
+                ("leader_epoch", leader_epoch),
+                ("epoch", controller_epoch),
+            ],
+        ),
+        Label::LeaderAndIsrMany {
+            partitions,
+            controller_epoch,
+        } => tr.f(
+            g::FL_LEADER_AND_ISR_MANY,
+            &[("partitions", partitions), ("epoch", controller_epoch)],
+        ),
+        Label::Fetched { records: 0 } => tr.t(g::FL_FETCH_NOTHING),
+        Label::Fetched { records } => tr.f(g::FL_FETCHED, &[("records", records)]),
+        Label::Produced { base } => tr.f(g::FL_PRODUCED, &[("offset", base)]),
+        Label::Coordinator { broker } => tr.f(g::FL_COORDINATOR, &[("broker", broker)]),
+        Label::Joined { generation } => tr.f(g::FL_JOINED, &[("generation", generation)]),
+        Label::Assigned { partitions } => tr.f(g::FL_ASSIGNED, &[("partitions", partitions)]),
+        Label::HeartbeatOk => tr.t(g::FL_HEARTBEAT_OK),
+        Label::Left => tr.t(g::FL_LEFT),
+        Label::ShutdownDone => tr.t(g::FL_SHUTDOWN_DONE),
     }
 }

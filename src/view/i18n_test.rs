@@ -3,12 +3,14 @@
 //! terms) and the names of the world (brokers' ids, consumers, groups, partitions).
 
 use super::announce::next_try;
+use super::command_text::command_text;
+use super::flights::flight_label;
 use super::format::consumer_list;
 use super::frame::{default_world, graph_in};
 use super::svg::graph_element;
 use super::waits::{consumer_wait, nothing_within, produce_wait, rebalance_wait, JUMP_HORIZON_MS};
 use crate::i18n::{Catalogue, Lang, Tr};
-use crate::sim::{Acks, Command, Endpoint, World};
+use crate::sim::{Acks, Command, Endpoint, Label, WatchChange, World};
 use std::rc::Rc;
 
 fn zh() -> Tr {
@@ -191,4 +193,198 @@ fn the_check_finds_english() {
         english_words("broker 2 已崩溃, press Enter; orders-0 acks=all c1 my-group LeaderAndIsr"),
         vec!["press"]
     );
+}
+
+/// Every kind of label a message in flight can carry.
+fn every_label() -> Vec<Label> {
+    let watch = |change| Label::Watch {
+        path: "/controller".into(),
+        change,
+    };
+    vec![
+        Label::Name("create /controller".into()),
+        Label::Ops {
+            first: "getChildren /brokers/ids".into(),
+            more: 2,
+        },
+        Label::NoOps,
+        Label::Connect,
+        Label::Reconnect,
+        Label::Connected,
+        Label::Pong,
+        Label::ConnectionReset,
+        Label::SessionExpired,
+        Label::ZkOk,
+        watch(Some(WatchChange::Created)),
+        watch(Some(WatchChange::Deleted)),
+        watch(Some(WatchChange::DataChanged)),
+        watch(Some(WatchChange::ChildrenChanged)),
+        watch(None),
+        Label::UpdateMetadata {
+            controller_epoch: 2,
+        },
+        Label::Ok("UpdateMetadata"),
+        Label::LeaderAndIsr {
+            tp: "orders-0".into(),
+            leader: 2,
+            leader_epoch: 3,
+            controller_epoch: 1,
+        },
+        Label::LeaderAndIsrMany {
+            partitions: 50,
+            controller_epoch: 1,
+        },
+        Label::Fetched { records: 0 },
+        Label::Fetched { records: 7 },
+        Label::Produced { base: 40 },
+        Label::Coordinator { broker: 3 },
+        Label::Joined { generation: 2 },
+        Label::Assigned { partitions: 1 },
+        Label::HeartbeatOk,
+        Label::Left,
+        Label::ShutdownDone,
+    ]
+}
+
+#[test]
+fn messages_in_flight_are_named_in_the_readers_language() {
+    let tr = zh();
+    // Every label of a busy run, and every kind of label there is.
+    let w = busy_world();
+    let mut labels: Vec<Label> = w.messages_since(0).map(|m| m.words.clone()).collect();
+    labels.extend(every_label());
+    for l in &labels {
+        // English is the record's label, as the command line shows it.
+        assert_eq!(flight_label(l, &Tr::en()), l.english());
+        let zh = flight_label(l, &tr);
+        // ZooKeeper's operations and its watches, and Kafka's one-word requests, are their own
+        // names, as Chinese articles keep them.
+        let ops = [
+            "create",
+            "delete",
+            "exists",
+            "check",
+            "multi",
+            "ping",
+            "watch",
+            "Fetch",
+            "Produce",
+            "Heartbeat",
+        ];
+        let english: Vec<String> = english_words(&zh)
+            .into_iter()
+            .filter(|w| !ops.contains(&w.as_str()))
+            .collect();
+        assert_eq!(english, Vec::<String>::new(), "{zh}");
+        assert!(!zh.contains('{'), "{zh}");
+    }
+    let said = |l: Label| flight_label(&l, &tr);
+    assert_eq!(
+        said(Label::UpdateMetadata {
+            controller_epoch: 2
+        }),
+        "UpdateMetadata（控制器 epoch 2）"
+    );
+    assert_eq!(said(Label::SessionExpired), "会话已过期");
+    assert_eq!(said(Label::Name("JoinGroup".into())), "JoinGroup");
+}
+
+/// Every kind of command there is.
+fn every_command() -> Vec<Command> {
+    let (group, member) = ("my-group".to_string(), "c1".to_string());
+    vec![
+        Command::Start(1),
+        Command::Crash(2),
+        Command::Shutdown(3),
+        Command::Pause {
+            broker: 1,
+            for_ms: 20_000,
+        },
+        Command::ExpireSession(2),
+        Command::Cut(Endpoint::Broker(1), Endpoint::Zk),
+        Command::Heal(Endpoint::Client, Endpoint::Broker(2)),
+        Command::Cut(Endpoint::Consumer(3), Endpoint::Broker(2)),
+        Command::Produce {
+            topic: "orders".into(),
+            partition: 0,
+            records: None,
+            acks: Acks::All,
+            rate_per_s: Some(20),
+            for_ms: Some(5_000),
+        },
+        Command::Produce {
+            topic: "orders".into(),
+            partition: 0,
+            records: Some(100),
+            acks: Acks::One,
+            rate_per_s: None,
+            for_ms: None,
+        },
+        Command::StopProducing {
+            topic: "orders".into(),
+            partition: 0,
+        },
+        Command::StallFetcher {
+            broker: 2,
+            topic: None,
+            partition: None,
+        },
+        Command::ResumeFetcher {
+            broker: 2,
+            topic: Some("orders".into()),
+            partition: None,
+        },
+        Command::StallFetcher {
+            broker: 2,
+            topic: Some("orders".into()),
+            partition: Some(1),
+        },
+        Command::SetConfig {
+            key: "unclean.leader.election.enable".into(),
+            value: serde_json::json!(true),
+            topic: Some("orders".into()),
+        },
+        Command::SetConfig {
+            key: "min.insync.replicas".into(),
+            value: serde_json::json!(2),
+            topic: None,
+        },
+        Command::PreferredElection {
+            topic: None,
+            partition: None,
+        },
+        Command::Reassign {
+            topic: "orders".into(),
+            partition: 0,
+            replicas: vec![2, 3],
+        },
+        Command::Join {
+            group: group.clone(),
+            member: member.clone(),
+        },
+        Command::Leave {
+            group: group.clone(),
+            member: member.clone(),
+        },
+        Command::CrashConsumer { group, member },
+        Command::DeleteController,
+    ]
+}
+
+#[test]
+fn commands_are_said_in_the_readers_language() {
+    let tr = zh();
+    for c in every_command() {
+        // English is the core's, as the command line prints it.
+        assert_eq!(command_text(&c, &Tr::en()), c.to_string());
+        let zh = command_text(&c, &tr);
+        // The topic's name is the world's, a setting's value Kafka's.
+        let english: Vec<String> = english_words(&zh)
+            .into_iter()
+            .filter(|w| !["orders", "true"].contains(&w.as_str()))
+            .collect();
+        assert_eq!(english, Vec::<String>::new(), "{zh}");
+        assert!(!zh.contains('{'), "{zh}");
+    }
+    assert_eq!(command_text(&Command::Crash(2), &tr), "让 broker 2 崩溃");
 }

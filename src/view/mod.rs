@@ -18,6 +18,7 @@
 //!   messages);
 
 pub mod announce;
+pub mod command_text;
 pub mod embed;
 pub mod first_steps;
 pub mod flights;

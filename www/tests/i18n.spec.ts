@@ -165,3 +165,106 @@ test('a story\'s title and description in Chinese, and back in English', async (
   await expect(box.locator('.story-about p')).toContainText('Broker 1, the controller, dies at 1 s');
   await expect(box.getByRole('button')).toHaveText('Back to free play');
 });
+
+// Kafka's and ZooKeeper's own words that Chinese keeps as they write them (beside the names
+// the check recognises by their shape: settings and znodes, error codes, requests in
+// CamelCase, the world's topics, groups and consumers).
+const KAFKA_WORDS = new Set([
+  // The glossary's kept terms.
+  'isr', 'epoch', 'broker', 'kafka', 'zookeeper', 'znode', 'acks', 'gc', 'kafka-election',
+  // ZooKeeper's operations and watches, Kafka's one-word requests, a setting's values and a
+  // group's states.
+  'create', 'delete', 'exists', 'check', 'multi', 'multi-op', 'ping', 'pong', 'watch', 'tick',
+  'fetch', 'produce', 'heartbeat', 'all', 'range', 'roundrobin', 'empty', 'stable', 'dead',
+  // Names Chinese articles keep: a member id, Scala's HashMap, Java's abs.
+  'id', 'abs', 'scala',
+  // The language switch names English in English; the command line's command; units; keys.
+  'english', 'run', 'file', 'ms', 'kb', 'enter', 'shift', 'space', 'esc', 'tab',
+]);
+
+/** The English words of `text` that are not Kafka's names or the world's. */
+function englishWords(text: string): string[] {
+  const settled = text.replace(/(leader|controller) epoch/gi, ' ');
+  return settled
+    .split(/[^A-Za-z0-9_./=#@+-]+/)
+    .flatMap((t) => t.split(/[=+]/))
+    .map((t) => t.replace(/^[.-]+|[.-]+$/g, ''))
+    .filter((t) => (t.match(/[A-Za-z]/g) ?? []).length > 1)
+    // Settings, znodes, error codes, requests (CamelCase), abbreviations.
+    .filter((t) => !(/[_./]/.test(t) || /[a-z][A-Z]/.test(t) || !/[a-z]/.test(t)))
+    // The world's names: the topic and its partitions, the group, its consumers and their ids.
+    .filter((t) => !/^orders(-\d+)?$/.test(t) && t !== 'my-group' && !/^c\d+(-[0-9a-f]+)*$/.test(t))
+    .filter((t) => !KAFKA_WORDS.has(t.toLowerCase()));
+}
+
+/**
+ * Every text the reader meets on the page (text nodes, and title, aria-label, placeholder and
+ * aria-valuetext), with the English words found in each. The event log's Kafka detail line is
+ * the core's trace line, the same in every language, and is left out.
+ */
+async function englishOnPage(page: Page): Promise<string[]> {
+  const texts = await page.evaluate(() => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement;
+      if (!parent || parent.closest('script, style, .detail-line')) continue;
+      out.push(n.textContent ?? '');
+    }
+    for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], [aria-valuetext]')) {
+      for (const a of ['title', 'aria-label', 'placeholder', 'aria-valuetext']) {
+        const v = el.getAttribute(a);
+        if (v) out.push(v);
+      }
+    }
+    return out;
+  });
+  return [...new Set(texts.flatMap((t) => englishWords(t).map((w) => `${w}  ←  ${t.trim().slice(0, 120)}`)))];
+}
+
+test('the check finds English words and lets Kafka\'s names through', async () => {
+  expect(englishWords('broker 2 崩溃了, press Enter')).toEqual(['press']);
+  expect(englishWords('UpdateMetadata（控制器 epoch 2） zookeeper.session.timeout.ms NOT_CONTROLLER /controller')).toEqual([]);
+  expect(englishWords('消费者 c1 加入组 my-group：orders-0 acks=all session expired')).toEqual(['session', 'expired']);
+});
+
+test('a busy Chinese page, a story playing and a broker crashed, has no English of its own', async ({ page }) => {
+  // Slow enough that the messages in flight carry their names.
+  await page.goto('/?lang=zh-CN&story=group-coordinator-failover&speed=0.5');
+  await expectChinese(page);
+  const svg = graph(page);
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /运行中/);
+  await broker(page, 2).click();
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /已崩溃/);
+  // The strip and the screen reader's announcement say the crash in Chinese.
+  await expect(page.getByTestId('announcer')).toHaveText(/broker \d+ 崩溃了|成为|首领|控制器/);
+  await expect(page.getByTestId('now-latest')).toContainText('t = ');
+  // The messages in flight are named, in Chinese where they have words.
+  await expect(svg.locator('text.flight-label').first()).toBeVisible();
+  // The story's next step, the broker's menu and panel, the other tabs' panels.
+  await expect(page.getByTestId('story-box')).toBeVisible();
+  await page.locator('svg g.node[data-broker="3"]').focus();
+  await page.keyboard.press('m');
+  await expect(page.getByTestId('broker-menu')).toBeVisible();
+  expect(await englishOnPage(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('select-3').click();
+  await expect(page.locator('.broker-panel')).toBeVisible();
+  expect(await englishOnPage(page)).toEqual([]);
+});
+
+test('free play in Chinese with a topic, a group, a crash and a bad address has no English of its own', async ({ page }) => {
+  await page.goto('/?lang=zh-CN&consumers=2&speed=0.5&rf=9');
+  await expectChinese(page);
+  // The address's problem, said again in Chinese once the catalogue is here.
+  await expect(page.getByTestId('error')).toContainText('页面地址：rf（副本因子）须为 1 到 3');
+  await page.waitForTimeout(3000);
+  await broker(page, 1).click();
+  await expect(broker(page, 1)).toHaveAttribute('aria-label', /已崩溃/);
+  await expect(page.getByTestId('announcer')).toHaveText('broker 1 崩溃了。');
+  // A stream's rate the page refuses, in Chinese.
+  await page.getByTestId('stream-rate').fill('0');
+  await page.getByTestId('stream-toggle').click();
+  await expect(page.getByTestId('error')).toContainText('持续写入的速率是每秒的消息条数，须为 1 到 10000 之间的整数，而不是“0”');
+  expect(await englishOnPage(page)).toEqual([]);
+});

@@ -618,11 +618,11 @@ impl World {
     }
 
     fn send(&mut self, from: Endpoint, to: Endpoint, body: Body) {
-        let (label, class) = body.label();
+        let (words, class) = body.words();
         let envelope = Envelope {
             from,
             to,
-            label,
+            words,
             class,
             reply: body.is_reply(),
             empty_fetch: body.is_empty_fetch_response(),

@@ -11,6 +11,7 @@ impl Model {
         let mut m = self.next();
         m.lang = lang;
         crate::ui::i18n::store_lang(lang);
+        m.say_again();
         m
     }
 
@@ -19,7 +20,10 @@ impl Model {
     pub(super) fn catalogue_arrived(&self, result: Result<Rc<Catalogue>, String>) -> Model {
         let mut m = self.next();
         match result {
-            Ok(c) => m.zh = Some(c),
+            Ok(c) => {
+                m.zh = Some(c);
+                m.say_again();
+            }
             Err(e) if m.lang == Lang::ZhCn => {
                 m.notice = Some(format!(
                     "中文文本未能加载，页面继续使用英文。The Chinese text could not be loaded ({e}); the page stays in English."

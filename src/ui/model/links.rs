@@ -1,7 +1,9 @@
 //! The session's links and files: the fragment that reopens a session, opening one (a link,
 //! a `session` parameter), and importing a scenario file as a new session.
 
-use super::{stories, Assignor, Host, Model};
+use super::{stories, Assignor, Host, Model, Said};
+use crate::i18n::msg;
+use crate::session::MODEL_VERSION;
 use crate::session::{Session, Start};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,41 +20,39 @@ impl Model {
             Ok(m) => m,
             Err(e) => {
                 let mut m = self.next();
-                m.error = Some(format!(
-                    "The link could not be opened: {e}. The session shown is unchanged."
-                ));
+                m.error = Some(self.tr().f(msg::ERR_LINK, &[("why", &e)]));
                 m
             }
         }
     }
 
     pub(super) fn model_for_link(&self, fragment: &str) -> Result<Model, String> {
+        let tr = self.tr();
         let link = crate::session::codec::decode(fragment)?;
         let mut m = self.next();
         m.story = None;
         m.imported = None;
         let start = if let Some((_, code)) = link.base.iter().find(|(k, _)| k == "file") {
             if link.base.len() > 1 {
-                return Err(
-                    "a link with an imported file (file=) takes no other page parameter".into(),
-                );
+                return Err(tr.t(msg::ERR_LINK_FILE_PARAMS));
             }
             let bytes = crate::session::codec::from_base64url(code)
-                .map_err(|e| format!("its file is not readable: {e}"))?;
-            let text = String::from_utf8(bytes).map_err(|_| "its file is not UTF-8 text")?;
-            let sc = crate::scenario::parse(&text).map_err(|e| format!("its file: {e}"))?;
+                .map_err(|e| tr.f(msg::ERR_LINK_FILE_UNREADABLE, &[("why", &e)]))?;
+            let text = String::from_utf8(bytes).map_err(|_| tr.t(msg::ERR_LINK_FILE_UTF8))?;
+            let sc = crate::scenario::parse(&text)
+                .map_err(|e| tr.f(msg::ERR_LINK_FILE, &[("why", &e)]))?;
             let start = Start::from_scenario(link.base.clone(), &sc, &text);
             let title = sc
                 .file
                 .title
                 .clone()
-                .unwrap_or_else(|| "an imported scenario".into());
+                .unwrap_or_else(|| tr.t(msg::IMPORTED_UNTITLED));
             m.imported = Some(Rc::new((start.clone(), title)));
             start
         } else {
             let (p, errors) = stories::parse_params(&link.base, &Model::limits());
             if !errors.is_empty() {
-                return Err(errors.join("; "));
+                return Err(Said::joined(errors).say(&tr));
             }
             let d = Model::default();
             m.seed = p.seed.unwrap_or(d.seed);
@@ -64,7 +64,7 @@ impl Model {
             m.assignor = p.assignor.unwrap_or(Assignor::Range);
             match p.story {
                 Some(i) => {
-                    let sc = stories::load(i)?;
+                    let sc = stories::load(i, &tr)?;
                     m.story = Some(i);
                     let (name, text) = stories::STORIES[i];
                     Start::from_scenario(vec![("story".into(), name.into())], &sc, text)
@@ -88,7 +88,18 @@ impl Model {
         m.playing = false;
         m.selected = None;
         m.produce_to = None;
-        m.error = link.model_note().map(|n| format!("Note: {n}."));
+        // A link made by another version of the model replays under today's rules.
+        m.error = (link.model != MODEL_VERSION).then(|| {
+            let note = if link.model < MODEL_VERSION {
+                msg::NOTE_MODEL_OLDER
+            } else {
+                msg::NOTE_MODEL_NEWER
+            };
+            tr.f(
+                note,
+                &[("version", &link.model), ("current", &MODEL_VERSION)],
+            )
+        });
         Ok(m)
     }
 
@@ -98,9 +109,7 @@ impl Model {
         let mut m = self.next();
         match parsed {
             Err(e) => {
-                m.error = Some(format!(
-                    "The file could not be opened: {e}. The session shown is unchanged."
-                ));
+                m.error = Some(self.tr().f(msg::ERR_FILE, &[("why", &e)]));
                 m
             }
             Ok(sc) => {
@@ -117,7 +126,7 @@ impl Model {
                     .file
                     .title
                     .clone()
-                    .unwrap_or_else(|| "an imported scenario".into());
+                    .unwrap_or_else(|| self.tr().t(msg::IMPORTED_UNTITLED));
                 m.story = None;
                 m.imported = None;
                 m.imported = Some(Rc::new((start, title)));

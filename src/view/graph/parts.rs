@@ -4,7 +4,7 @@
 use super::GraphView;
 use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{BrokerId, ClusterState, Endpoint};
-use crate::view::flights::Flight;
+use crate::view::flights::{flight_label, Flight};
 use crate::view::geometry::{producer_link, producer_size, Path, Pt, ZK_H};
 use crate::view::layout::Layout;
 
@@ -196,11 +196,17 @@ pub fn flights(v: &GraphView<'_>, layout: &Layout) -> Vec<FlightDot> {
     }
     v.flights
         .iter()
-        .filter_map(|f| flight(layout, f, v.anim_now, labelled.contains(&f.id)))
+        .filter_map(|f| flight(layout, f, v.anim_now, labelled.contains(&f.id), &v.tr))
         .collect()
 }
 
-fn flight(layout: &Layout, f: &Flight, anim_now: f64, labelled: bool) -> Option<FlightDot> {
+fn flight(
+    layout: &Layout,
+    f: &Flight,
+    anim_now: f64,
+    labelled: bool,
+    tr: &Tr,
+) -> Option<FlightDot> {
     let path = layout.path(f.from, f.to)?;
     let t = f.progress(anim_now);
     if t >= 1.0 || anim_now < f.start_at {
@@ -216,8 +222,9 @@ fn flight(layout: &Layout, f: &Flight, anim_now: f64, labelled: bool) -> Option<
         1.0 - ((t - 0.9) / 0.1).clamp(0.0, 1.0)
     };
     let label = labelled.then(|| {
-        let mut text: String = f.label.chars().take(30).collect();
-        if f.label.chars().count() > 30 {
+        let name = flight_label(&f.words, tr);
+        let mut text: String = name.chars().take(30).collect();
+        if name.chars().count() > 30 {
             text.push('…');
         }
         text
