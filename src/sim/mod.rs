@@ -81,6 +81,7 @@ pub mod group_order;
 pub(crate) mod history;
 pub(crate) mod invariants;
 pub(crate) mod key_events;
+pub(crate) mod label;
 pub(crate) mod log;
 pub(crate) mod message;
 pub(crate) mod monitor;
@@ -100,8 +101,9 @@ pub use commands::{Command, GroupSpec, Setup};
 pub use config::{Profile, Settings};
 pub use event::{fmt_ms, ElectionReason, Event, EventKind};
 pub use history::History;
+pub use label::Label;
 pub use message::{
-    Body, Label, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
+    Body, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
 };
 pub use net::{BrokerId, Endpoint, MessageRecord};
 pub use rng::Rng;

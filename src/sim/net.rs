@@ -6,7 +6,7 @@
 //! A cut link drops what it carries. The network keeps a [`MessageRecord`] of each message
 //! for the page; what a message says stays with the world, which delivers it.
 
-use super::message::Label;
+use super::label::Label;
 use super::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

@@ -1,7 +1,7 @@
 //! The network, one message at a time: latency with seeded jitter, per-link order, cut links,
 //! lost messages and the records kept for the page.
 
-use super::message::Label;
+use super::label::Label;
 use super::net::{Endpoint, Envelope, Network, Sent, MESSAGE_HISTORY};
 use super::rng::Rng;
 
