@@ -18,7 +18,8 @@ use super::groups::groups;
 use super::hooks::use_animation_frames;
 use super::i18n::{lang_switch, load, mark_document, rich};
 use super::lesson::{
-    asks_for_a_broker, graph_commands, lesson_card, lessons_button, use_lessons, LessonList,
+    asks_for_a_broker, graph_commands, lesson_card, lessons_button, shown_decider, use_lessons,
+    LessonList,
 };
 use super::model::{Action, Model};
 use super::overlay::play_overlay;
@@ -864,7 +865,8 @@ pub fn App(props: &AppProps) -> Html {
                      aria-labelledby={tabpanel(Tab::Log).1}>
                     <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                               title_id={m.chrome.id("log-title")}
-                              key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} tr={tr.clone()} />
+                              key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} tr={tr.clone()}
+                              also={shown_decider(m)} />
                 </div>
                 }
             </main>

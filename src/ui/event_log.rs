@@ -198,6 +198,10 @@ pub struct EventLogProps {
     pub tr: Tr,
     /// The id of the log's heading (unique on the page, whatever else it holds).
     pub title_id: AttrValue,
+    /// An event listed even when the filter would hide it: the one that decided the answer
+    /// of the lesson step shown, which the log marks.
+    #[prop_or_default]
+    pub also: Option<usize>,
 }
 
 impl PartialEq for EventLogProps {
@@ -210,6 +214,7 @@ impl PartialEq for EventLogProps {
             && self.keep_internal == o.keep_internal
             && self.title_id == o.title_id
             && self.tr.lang() == o.tr.lang()
+            && self.also == o.also
     }
 }
 
@@ -296,7 +301,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let listed: Vec<(usize, &SimEvent)> = events
         .iter()
         .enumerate()
-        .filter(|(_, e)| !props.key_only || e.kind.is_key())
+        .filter(|(i, e)| !props.key_only || e.kind.is_key() || props.also == Some(*i))
         .collect();
     let shown = listed.len();
     // Runs of two or more events about __consumer_offsets partitions that hold no group

@@ -689,15 +689,19 @@ pub fn use_lessons(model: &UseReducerHandle<Model>, root: &NodeRef) {
             }
         });
     }
-    let decider = model
-        .lesson
+    let decider = shown_decider(model);
+    let root = root.clone();
+    use_effect(move || mark_decider(&root, decider));
+}
+
+/// The index of the event that decided the answer of the lesson step shown, if any.
+pub fn shown_decider(m: &Model) -> Option<usize> {
+    m.lesson
         .as_ref()
         .filter(|r| !r.left && r.play.phase == Phase::Shown)
         .and_then(|r| r.resolution.for_step(r.play.step))
         .and_then(|x| x.decider.as_ref())
-        .map(|d| d.index);
-    let root = root.clone();
-    use_effect(move || mark_decider(&root, decider));
+        .map(|d| d.index)
 }
 
 /// Whether the lesson asks the learner to click a broker now: the graph's clicks answer it.

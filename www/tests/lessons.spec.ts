@@ -335,3 +335,14 @@ test('a lesson in Chinese, and back to English', async ({ page }) => {
   await expect(page.getByTestId('lesson-grade')).toContainText('Not this time');
   await expect(page).toHaveURL(/lang=en/);
 });
+
+test('a deciding event the key-events filter hides is listed and marked all the same', async ({ page }) => {
+  // group-coordinator's answers are decided by a group becoming stable, a member joining and the
+  // election of a __consumer_offsets leader: none of them a key event.
+  const id = 'group-coordinator';
+  await page.goto(`./?lesson=${id}&lang=en`);
+  await waitPhase(page, 'ask', 'running');
+  await expect(page.getByTestId('key-only')).toBeChecked();
+  const grades = await playThrough(page, rightAnswers(id));
+  expect(grades.every((g) => g)).toBe(true);
+});
