@@ -11,7 +11,7 @@
 
 use super::model::Host;
 use crate::i18n::event_text::{cause_text, tag, what, why};
-use crate::i18n::{msg, msg_events, Tr};
+use crate::i18n::{msg, msg_events, Lang, Tr};
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{fmt_ms, Event as SimEvent, EventKind};
 use std::cell::RefCell;
@@ -126,7 +126,13 @@ fn entry(i: usize, e: &SimEvent, look: &Look) -> Html {
                 </p>
                 // In the page even when closed, so that a search of the page finds it.
                 <div class="detail" id={detail_id} data-testid="event-detail" hidden={!open}>
-                    <p class="detail-line"><code class="kind">{ kind }</code>{ " " }{ e.kind.to_string() }</p>
+                    // The core's own line is the command line's English: in another language the
+                    // plain sentence above says it, and the kind's name stays.
+                    <p class="detail-line"><code class="kind">{ kind }</code>
+                        if tr.lang() == Lang::En {
+                            { " " }{ e.kind.to_string() }
+                        }
+                    </p>
                     { " " }
                     <p class="detail-cause">{ cause_text(&e.cause, tr) }</p>
                 </div>

@@ -79,6 +79,13 @@ test('in ?lang=zh-CN the log\'s sentences and its reasons are Chinese', async ({
   await expect(leader.locator('.what')).toContainText('成为首领');
   await expect(leader.locator('.reason-tag')).toHaveText('新分区选举');
   await expect(leader.getByTestId('event-detail-toggle')).toContainText('Kafka 细节');
+  // The detail in Chinese: the kind's name and the cause in Chinese, not the core's English line.
+  await first.getByTestId('event-detail-toggle').click();
+  const detail = first.getByTestId('event-detail');
+  await expect(detail.locator('code.kind')).toHaveText('controller_elected');
+  await expect(detail).not.toContainText('became controller');
+  await expect(detail.locator('.detail-cause')).toContainText('/controller');
+  expect(await detail.locator('.detail-cause').textContent()).toMatch(/[\u4e00-\u9fff]/);
   const sentences = await page.locator('.events .what').allTextContents();
   expect(sentences.length).toBeGreaterThan(0);
   for (const s of sentences) expect(s).toMatch(/[\u4e00-\u9fff]/);
