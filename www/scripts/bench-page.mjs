@@ -1,0 +1,156 @@
+// Load-speed benchmark of the page beside a reference page, in one Chromium run:
+//
+//   node www/scripts/bench-page.mjs [RUNS]
+//
+// Both pages are served with gzip, as a web server would, by a small static server here: the
+// release bundle (dist/, or $DIST) and, if $REFERENCE names a folder, a reference page
+// (RaftScope: its repository, with its two submodules taken from the npm packages
+// bootstrap-slider 4.5.7 and bootstrap-contextmenu 1.0.0; put it together outside the project
+// and never commit it). Each page is opened RUNS times (default 5) with an empty cache, on
+// loopback and under Lighthouse's mobile network (150 ms round trip, 1.6 Mbps down, 750 Kbps
+// up, through the DevTools protocol's Network.emulateNetworkConditions). Printed, as medians:
+// the bytes transferred (gzip, as on the wire), the time to the first graph (the playground's
+// brokers, the reference's servers), and the time until the page answers a first click (a
+// broker crashed, a server's details shown).
+//
+// Timings are printed, never asserted: they are figures for the notes, measured side by side.
+import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { dirname, extname, join, normalize } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const runs = Number(process.argv[2] ?? 5);
+const dist = process.env.DIST ?? join(here, '..', '..', 'dist');
+const reference = process.env.REFERENCE;
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.eot': 'application/vnd.ms-fontobject',
+};
+
+/** A static server of `root` that sends gzip to a browser that accepts it. */
+function serve(root) {
+  const cache = new Map();
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      let body = cache.get(file);
+      if (!body) {
+        const raw = await readFile(file);
+        body = { raw, gz: gzipSync(raw, { level: 9 }) };
+        cache.set(file, body);
+      }
+      const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      res.end(gzip ? body.gz : body.raw);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** One visit: bytes on the wire, ms to the first graph, ms to the answer to a first click. */
+async function visit(browser, url, page, throttled) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const tab = await context.newPage();
+  const cdp = await context.newCDPSession(tab);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (throttled) {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 150,
+      downloadThroughput: (1.6 * 1024 * 1024) / 8,
+      uploadThroughput: (750 * 1024) / 8,
+    });
+  }
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
+  const start = Date.now();
+  await tab.goto(url, { waitUntil: 'commit' });
+  await tab.waitForSelector(page.graph, { state: 'visible', timeout: 120_000 });
+  const graph = Date.now() - start;
+  await tab.click(page.target, { timeout: 120_000 });
+  await tab.waitForSelector(page.answered, { state: 'visible', timeout: 120_000 });
+  const click = Date.now() - start;
+  // Files still arriving after the click (fetched later) count too.
+  await tab.waitForLoadState('networkidle').catch(() => undefined);
+  await context.close();
+  return { bytes, graph, click };
+}
+
+const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const pages = [];
+const playground = await serve(normalize(dist));
+pages.push({
+  name: 'playground',
+  url: `http://127.0.0.1:${playground.address().port}/?lang=en`,
+  graph: 'svg g[data-broker="3"]',
+  target: 'svg g.node[data-broker="2"]',
+  answered: 'svg g.node[data-broker="2"][data-state="crashed"]',
+  server: playground,
+});
+if (reference) {
+  const ref = await serve(normalize(reference));
+  pages.push({
+    name: 'reference',
+    url: `http://127.0.0.1:${ref.address().port}/index.html`,
+    graph: '#servers g.server',
+    target: '#server-1',
+    answered: '.modal.in',
+    server: ref,
+  });
+} else {
+  console.log('(no REFERENCE folder: the playground alone)');
+}
+
+console.log(`median of ${runs} runs        KB (gzip)   first graph ms   first click answered ms`);
+for (const throttled of [false, true]) {
+  const seen = new Map(pages.map((p) => [p.name, []]));
+  // The pages take turns run by run, so that both see the machine as it is.
+  for (let i = 0; i < runs; i++) {
+    for (const page of pages) seen.get(page.name).push(await visit(browser, page.url, page, throttled));
+  }
+  for (const page of pages) {
+    const got = seen.get(page.name);
+    const label = `${page.name}, ${throttled ? 'mobile 150 ms 1.6 Mbps' : 'loopback'}`;
+    console.log(
+      `${label.padEnd(36)} ${(median(got.map((s) => s.bytes)) / 1024).toFixed(1).padStart(8)}` +
+        `   ${String(median(got.map((s) => s.graph))).padStart(14)}` +
+        `   ${String(median(got.map((s) => s.click))).padStart(22)}`,
+    );
+  }
+}
+await browser.close();
+for (const page of pages) page.server.close();
