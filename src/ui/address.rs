@@ -8,8 +8,8 @@ use crate::i18n::Lang;
 use yew::prelude::*;
 
 /// The page address's parameters that set a session up: a session link carries them in its
-/// fragment instead.
-const SETUP_PARAMS: [&str; 8] = [
+/// fragment instead. The story first, then free play's own.
+pub const SETUP_PARAMS: [&str; 8] = [
     "story",
     "seed",
     "brokers",

@@ -5,6 +5,7 @@
 //! visible changed, which is what makes Yew render again. Every Kafka decision is the
 //! world's: the reducer only forwards commands and moves the clock.
 
+use super::address::SETUP_PARAMS;
 use super::embed::Chrome;
 use super::stories;
 use crate::i18n::{msg, Catalogue, Lang, Tr};
@@ -405,17 +406,8 @@ impl Model {
             all.extend(opened.take_said());
             if setup {
                 all.push(Said::new(|tr| {
-                    let params = [
-                        "story",
-                        "seed",
-                        "brokers",
-                        "partitions",
-                        "rf",
-                        "profile",
-                        "consumers",
-                        "assignor",
-                        "t",
-                    ];
+                    let mut params = SETUP_PARAMS.to_vec();
+                    params.push("t");
                     tr.f(
                         msg::ERR_PARAMS_SESSION,
                         &[("params", &said::list(&params, tr))],
@@ -434,18 +426,11 @@ impl Model {
                 || params.assignor.is_some())
         {
             all.push(Said::new(|tr| {
-                let params = [
-                    "seed",
-                    "brokers",
-                    "partitions",
-                    "rf",
-                    "profile",
-                    "consumers",
-                    "assignor",
-                ];
+                // Free play's own: every setup parameter but the story.
+                let params = &SETUP_PARAMS[1..];
                 tr.f(
                     msg::ERR_PARAMS_STORY,
-                    &[("params", &said::list(&params, tr))],
+                    &[("params", &said::list(params, tr))],
                 )
             }));
         }
