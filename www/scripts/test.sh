@@ -2,7 +2,7 @@
 # Runs every check of the project, in order, stopping at the first that fails:
 # setup, rustfmt, clippy (native and wasm32), cargo doc (native and wasm32), cargo test (native, then the wasm32 determinism test
 # under wasm-bindgen-test-runner in Node), the release bundle (Trunk),
-# its size report (dist/size.txt) and the browser tests (Playwright on Debian's Chromium).
+# the first view's byte budget (www/scripts/budget.mjs, dist/size.txt) and the browser tests (Playwright on Debian's Chromium).
 #
 #   www/scripts/test.sh
 set -euo pipefail
@@ -71,28 +71,9 @@ trunk_build() {
   trunk build --release
 }
 
+# What the first view weighs (www/scripts/budget.mjs): each file's share, failing over the limit.
 size_report() {
-  local files=(dist/*.wasm dist/*.js)
-  [ -e "${files[0]}" ] || {
-    echo "dist/ holds no .wasm file: did trunk build run?" >&2
-    return 1
-  }
-  {
-    printf 'Release bundle size (bytes)\n'
-    printf '%-60s %10s %10s\n' file raw gzip
-    local file raw gz total_raw=0 total_gz=0
-    for file in "${files[@]}"; do
-      [ -f "$file" ] || continue
-      raw=$(stat -c %s "$file")
-      gz=$(gzip -9 -c "$file" | wc -c)
-      total_raw=$((total_raw + raw))
-      total_gz=$((total_gz + gz))
-      printf '%-60s %10d %10d\n' "$file" "$raw" "$gz"
-    done
-    printf '%-60s %10d %10d\n' total "$total_raw" "$total_gz"
-  } >"$LOGS/size.txt"
-  cp "$LOGS/size.txt" dist/size.txt
-  cat dist/size.txt
+  node www/scripts/budget.mjs dist | tee "$LOGS/size.txt"
 }
 
 browser_tests() {
@@ -111,7 +92,7 @@ step "cargo doc (native and wasm32, warnings are errors)" cargo_docs
 step "cargo test" cargo_tests
 step "cargo test (wasm32)" cargo_wasm_tests
 step "trunk build --release" trunk_build
-step "bundle size" size_report
+step "first-view byte budget (www/scripts/budget.mjs)" size_report
 step "browser tests (Playwright)" browser_tests
 
 summary
