@@ -50,6 +50,19 @@ fn buttons(menu: &NodeRef, selector: &str) -> Vec<Element> {
 #[component]
 pub fn BrokerMenu(props: &BrokerMenuProps) -> Html {
     let menu = use_node_ref();
+    // Placed through the style object, not a `style` attribute in the markup: the page runs under
+    // a Content-Security-Policy without 'unsafe-inline' styles, which refuses such attributes.
+    {
+        let menu = menu.clone();
+        let at = (props.left.round() as i64, props.top.round() as i64);
+        use_effect_with(at, move |(left, top)| {
+            if let Some(el) = menu.cast::<web_sys::HtmlElement>() {
+                let style = el.style();
+                let _ = style.set_property("left", &format!("{left}px"));
+                let _ = style.set_property("top", &format!("{top}px"));
+            }
+        });
+    }
     {
         let menu = menu.clone();
         use_effect_with(props.broker, move |_| {
@@ -113,30 +126,30 @@ pub fn BrokerMenu(props: &BrokerMenuProps) -> Html {
     let id = props.broker;
     let tr = &props.tr;
     html! {
-        <div class="broker-menu" role="group" aria-labelledby={props.title_id.clone()} ref={menu}
-             data-testid="broker-menu" data-broker-menu={id.to_string()} {onkeydown}
-             style={format!("left: {:.0}px; top: {:.0}px", props.left, props.top)}>
-            <div class="menu-head">
-                <h2 id={props.title_id.clone()}>{ tr.f(msg::MENU_TITLE, &[("broker", &id)]) }</h2>
-                <button class="ghost close" onclick={close} aria-label={tr.f(msg::MENU_CLOSE_LABEL, &[("broker", &id)])}>{ "×" }</button>
+            <div class="broker-menu" role="group" aria-labelledby={props.title_id.clone()} ref={menu}
+                 data-testid="broker-menu" data-broker-menu={id.to_string()} {onkeydown}
+    >
+                <div class="menu-head">
+                    <h2 id={props.title_id.clone()}>{ tr.f(msg::MENU_TITLE, &[("broker", &id)]) }</h2>
+                    <button class="ghost close" onclick={close} aria-label={tr.f(msg::MENU_CLOSE_LABEL, &[("broker", &id)])}>{ "×" }</button>
+                </div>
+                <ul class="menu-items">
+                    { for props.items.iter().map(|item| {
+                        let on_command = props.on_command.clone();
+                        let command = item.command.clone();
+                        let onclick = Callback::from(move |_: MouseEvent| on_command.emit(command.clone()));
+                        html! {
+                            <li>
+                                <button class={classes!(item.danger.then_some("danger"))} data-testid={item.testid} {onclick}>
+                                    { item.label.clone() }
+                                </button>
+                            </li>
+                        }
+                    }) }
+                    <li>
+                        <button data-testid="menu-details" onclick={details}>{ tr.t(msg::MENU_DETAILS) }</button>
+                    </li>
+                </ul>
             </div>
-            <ul class="menu-items">
-                { for props.items.iter().map(|item| {
-                    let on_command = props.on_command.clone();
-                    let command = item.command.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| on_command.emit(command.clone()));
-                    html! {
-                        <li>
-                            <button class={classes!(item.danger.then_some("danger"))} data-testid={item.testid} {onclick}>
-                                { item.label.clone() }
-                            </button>
-                        </li>
-                    }
-                }) }
-                <li>
-                    <button data-testid="menu-details" onclick={details}>{ tr.t(msg::MENU_DETAILS) }</button>
-                </li>
-            </ul>
-        </div>
-    }
+        }
 }

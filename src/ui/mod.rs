@@ -80,7 +80,11 @@ pub fn start() {
         }
         bridge
     });
+    // What the page showed while the module loaded (the first frame the build wrote, or the
+    // loading notes) goes, and the page is live.
     root.set_inner_html("");
+    let _ = root.remove_attribute("inert");
+    let _ = root.remove_attribute("aria-busy");
     let _ = root.set_attribute("data-mounted", "true");
     yew::Renderer::<app::App>::with_root_and_props(
         root,

@@ -20,9 +20,9 @@ const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
-  // The wasm module's memory, as Trunk's loader announces it.
+  // The wasm module's memory, as the page's loader (www/boot.js) announces it.
   await page.addInitScript(() => {
-    addEventListener('TrunkApplicationStarted', (e) => { window.__benchWasmMemory = e.detail.wasm.memory; });
+    addEventListener('kafka-election-started', (e) => { window.__benchWasmMemory = e.detail.wasm.memory; });
   });
   await page.goto(`${base}/?brokers=9&partitions=12&consumers=6&speed=50`);
   await page.waitForSelector('svg g[data-broker]');

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 // Trunk post_build hook (Trunk.toml): writes the names of the module files Trunk just built (the
-// JS glue, the WebAssembly and the stylesheet, named after a hash of their contents) into the loader www/embed.js,
-// and puts it beside them in the staged build as embed.js. Fails the build unless it finds
-// exactly one of each.
+// JS glue, the WebAssembly and the stylesheet, named after a hash of their contents) into the
+// two loaders:
+// - www/embed.js, for other pages (README.md, "Embedding"), staged as embed.js;
+// - www/boot.js, the page's own loader, staged as boot-<hash>.js and named in index.html, which
+//   also gets preload links for the glue and the WebAssembly so that their download starts with
+//   the page's. Trunk's own inline loader is off (Trunk.toml, inject_scripts): no inline script,
+//   so the page runs under a strict Content-Security-Policy.
+// Fails the build unless it finds exactly one of each file, and the page's script tag.
+import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -30,3 +36,27 @@ if (out.includes("'__KAFKA_ELECTION_")) {
 }
 await writeFile(join(staging, 'embed.js'), out);
 console.log(`embed-loader: embed.js loads ${glue[0]}, ${wasm[0]} and ${css[0]}`);
+
+const bootTemplate = await readFile(new URL('../boot.js', import.meta.url), 'utf8');
+const boot = bootTemplate
+  .replace("'__KAFKA_ELECTION_GLUE__'", `'./${glue[0]}'`)
+  .replace("'__KAFKA_ELECTION_WASM__'", `'./${wasm[0]}'`);
+if (boot.includes("'__KAFKA_ELECTION_")) {
+  console.error('embed-loader: www/boot.js lacks its placeholders');
+  process.exit(1);
+}
+const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;
+await writeFile(join(staging, bootName), boot);
+const indexPath = join(staging, 'index.html');
+const index = await readFile(indexPath, 'utf8');
+const tag = '<script defer src="./boot.js"></script>';
+if (index.split(tag).length !== 2) {
+  console.error(`embed-loader: index.html must hold ${tag} exactly once`);
+  process.exit(1);
+}
+const preload =
+  `<link rel="modulepreload" href="./${glue[0]}" />\n    ` +
+  `<link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" crossorigin="anonymous" />\n    ` +
+  `<script defer src="./${bootName}"></script>`;
+await writeFile(indexPath, index.replace(tag, preload));
+console.log(`embed-loader: index.html loads ${bootName}`);

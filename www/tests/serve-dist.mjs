@@ -7,6 +7,10 @@
 // www/scripts/serve.sh uses it to serve a release build.
 //
 //   node www/tests/serve-dist.mjs            # serves dist/ on http://127.0.0.1:8080/
+//
+// The page itself (index.html, and any address that falls back to it) is sent with the strict
+// Content-Security-Policy the playground runs under (README.md, "Serving it"), so that every
+// browser test runs under it; CSP=off leaves the header out.
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -17,6 +21,9 @@ import { fileURLToPath } from 'node:url';
 const HOST = '127.0.0.1';
 const PORT = Number.parseInt(process.env.PORT ?? '8080', 10);
 const BASE = process.env.BASE ?? '/';
+/** The policy the page runs under: no inline script or style, nothing from another origin. */
+const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const CSP = process.env.CSP !== 'off';
 const ROOT = resolve(process.env.DIST ?? join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'dist'));
 
 const MIME = {
@@ -96,12 +103,14 @@ const server = createServer(async (req, res) => {
   if (found === null && extname(urlPath) === '') found = await existingFile(join(ROOT, 'index.html'));
   if (found === null) return send(res, 404, `not found: ${urlPath}\n`);
 
-  res.writeHead(200, {
+  const headers = {
     'Content-Type': MIME[extname(found.file).toLowerCase()] ?? 'application/octet-stream',
     'Content-Length': found.size,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
-  });
+  };
+  if (CSP && found.file === join(ROOT, 'index.html')) headers['Content-Security-Policy'] = POLICY;
+  res.writeHead(200, headers);
   if (req.method === 'HEAD') return res.end();
   createReadStream(found.file)
     .on('error', () => res.destroy())

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Trunk post_build hook (Trunk.toml, after embed-loader.mjs): writes the default page's first
+// frame into the built index.html, so that a reader on a slow network sees the cluster graph as
+// soon as the page and its stylesheet arrive, before the WebAssembly module does. The module
+// replaces it when it starts (ui::start); until then the frame is marked busy and inert.
+//
+// The frame is made by the page itself, not by a second copy of its markup: the staged build is
+// served on 127.0.0.1 and opened in headless Chromium (Debian's, as the browser tests use) with
+// its animation frames held, so the clock never moves past t = 0, and the markup the playground
+// rendered into #app is taken as it is. Only the default address gets a first frame of its own;
+// another address (a story, a link) shows the same frame until the module replaces it.
+//
+// FIRST_FRAME=off skips it (the page then shows "Loading the playground…" until the module
+// starts). Fails the build when Chromium is missing or the page does not render.
+import { createServer } from 'node:http';
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) {
+  console.error('first-frame: TRUNK_STAGING_DIR is not set: run this as Trunk\'s post_build hook');
+  process.exit(1);
+}
+if (process.env.FIRST_FRAME === 'off') {
+  console.log('first-frame: skipped (FIRST_FRAME=off)');
+  process.exit(0);
+}
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const root = resolve(staging);
+const indexPath = join(root, 'index.html');
+const index = await readFile(indexPath, 'utf8');
+const START = '<!-- first-frame -->';
+const END = '<!-- /first-frame -->';
+if (index.split(START).length !== 2 || index.split(END).length !== 2) {
+  console.error(`first-frame: index.html must hold ${START} … ${END} exactly once`);
+  process.exit(1);
+}
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const server = createServer(async (req, res) => {
+  const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+  const file = resolve(root, normalize(path === '/' ? 'index.html' : path.slice(1)));
+  if (file !== root && !file.startsWith(root + sep)) {
+    res.writeHead(400).end();
+    return;
+  }
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+let frame;
+let browser;
+try {
+  const { chromium } = await import(new URL('../node_modules/playwright-core/index.mjs', import.meta.url));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  // Hold every animation frame: the page draws its first frame and its clock never runs.
+  await page.addInitScript(() => {
+    window.requestAnimationFrame = () => 0;
+  });
+  await page.goto(base);
+  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]', { timeout: 60_000 });
+  frame = await page.evaluate(() => document.getElementById('app').innerHTML);
+  if (problems.length) throw new Error(`the page reported errors: ${problems.join('; ')}`);
+} catch (e) {
+  console.error(`first-frame: could not render the default page's first frame: ${e.message}`);
+  process.exit(1);
+} finally {
+  await browser?.close();
+  server.close();
+}
+if (/\sstyle=|\son[a-z]+=/i.test(frame)) {
+  console.error('first-frame: the frame has an inline style or event handler, which the page\'s policy refuses');
+  process.exit(1);
+}
+const before = index.slice(0, index.indexOf(START) + START.length);
+const after = index.slice(index.indexOf(END));
+await writeFile(indexPath, `${before}\n${frame}\n${after}`);
+console.log(`first-frame: index.html holds the default page's first frame (${frame.length} bytes)`);

@@ -1,0 +1,104 @@
+// Safe to embed and to host: the page runs under a strict Content-Security-Policy (no inline
+// script, no inline style, nothing from another origin), asks nothing of another origin, and
+// stores nothing but the two things README.md names (the chosen language and lesson progress).
+//
+// The test server (serve-dist.mjs) sends the policy with the page, so every browser test runs
+// under it; this test checks that it is really sent and walks through what a learner does,
+// failing on any violation the browser reports.
+import { test as plain, type Page } from '@playwright/test';
+import { broker, brokers, expect, graph, logEntries, test } from './playground';
+
+const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const STORED_KEYS = ['kafka-election-lang', 'kafka-election-lessons'];
+
+/** Records every violation the page reports (the event fires in the page, not in Playwright). */
+async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __violations: string[] }).__violations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => {
+      seen.push(`${e.effectiveDirective} refused ${e.blockedURI || '(none)'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  return () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations ?? []);
+}
+
+test('under a strict Content-Security-Policy the page works, asks only its own origin and stores only what it names', async ({
+  page,
+  baseURL,
+}) => {
+  const origin = new URL(baseURL!).origin;
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== origin) foreign.push(r.url());
+  });
+  const refused: string[] = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) refused.push(m.text());
+  });
+  const violations = await watchViolations(page);
+
+  const response = await page.goto('./?speed=50');
+  expect(response?.headers()['content-security-policy']).toBe(POLICY);
+  await expect(graph(page)).toBeVisible();
+  await expect(brokers(page)).toHaveCount(3);
+  expect(await page.locator('script:not([src])').count(), 'inline scripts in the page').toBe(0);
+
+  // The broker menu is placed beside its node: through the style object, which the policy allows.
+  await page.locator('svg g.broker:has(g.node[data-broker="2"]) g.more').click();
+  const menu = page.getByTestId('broker-menu');
+  await expect(menu).toBeVisible();
+  const placed = await menu.evaluate((el) => (el as HTMLElement).style.left);
+  expect(placed, "the menu's position").toMatch(/^\d+px$/);
+  await page.getByTestId('menu-crash').click();
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /crashed/i);
+
+  // The event log and its Kafka detail.
+  await expect(logEntries(page, 'controller_elected').first()).toBeVisible();
+  await page.getByTestId('event-detail-toggle').first().click();
+  await expect(page.getByTestId('event-detail').first()).toBeVisible();
+
+  // The Chinese catalogue, fetched from the page's own origin, and the choice stored.
+  await page.locator('[data-lang="zh-CN"]').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await page.locator('[data-lang="en"]').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
+  // A story, then the lessons: the index and a lesson file fetched, a question answered.
+  await page.goto('./?story=paused-controller&speed=50');
+  await expect(page.getByTestId('story-box')).toBeVisible();
+  await page.goto('./?lesson=first-controller&lang=en');
+  await expect(page.getByTestId('lesson')).toBeVisible();
+  // Its first question asks for a broker.
+  await page.getByTestId('lesson-broker').first().click();
+  await expect(page.getByTestId('lesson')).toContainText(/Right|Not this time/);
+
+  const stored = await page.evaluate(() => ({
+    local: Object.keys(localStorage).sort(),
+    session: Object.keys(sessionStorage),
+    cookie: document.cookie,
+  }));
+  expect(stored.local.filter((k) => !STORED_KEYS.includes(k)), 'localStorage keys the page does not name').toEqual([]);
+  expect(stored.local, 'what a lesson and a language choice store').toEqual(STORED_KEYS);
+  expect(stored.session).toEqual([]);
+  expect(stored.cookie).toBe('');
+
+  expect(await violations(), 'violations the page reported').toEqual([]);
+  expect(refused, 'what the console says the policy refused').toEqual([]);
+  expect(foreign, 'requests outside the page\'s origin').toEqual([]);
+});
+
+plain('the policy is enforced: a style attribute written into the page is refused and reported', async ({ page }) => {
+  // Shows the test above can fail: the same check sees a violation when there is one. (A plain
+  // test: the browser also logs the refusal as a console error, which `test` would fail on.)
+  const violations = await watchViolations(page);
+  await page.goto('./');
+  await expect(graph(page)).toBeVisible();
+  await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.innerHTML = '<span style="color: red">probe</span>';
+    document.body.appendChild(probe);
+  });
+  await expect.poll(violations).toEqual([expect.stringMatching(/^style-src-attr refused inline/)]);
+});
