@@ -135,7 +135,7 @@ if (reference) {
   console.log('(no REFERENCE folder: the playground alone)');
 }
 
-console.log(`median of ${runs} runs        KB (gzip)   first graph ms   first click answered ms`);
+console.log(`median of ${runs} runs        KB (gzip; 1 KB = 1,000 bytes)   first graph ms   first click answered ms`);
 for (const throttled of [false, true]) {
   const seen = new Map(pages.map((p) => [p.name, []]));
   // The pages take turns run by run, so that both see the machine as it is.
@@ -146,7 +146,7 @@ for (const throttled of [false, true]) {
     const got = seen.get(page.name);
     const label = `${page.name}, ${throttled ? 'mobile 150 ms 1.6 Mbps' : 'loopback'}`;
     console.log(
-      `${label.padEnd(36)} ${(median(got.map((s) => s.bytes)) / 1024).toFixed(1).padStart(8)}` +
+      `${label.padEnd(36)} ${(median(got.map((s) => s.bytes)) / 1000).toFixed(1).padStart(8)}` +
         `   ${String(median(got.map((s) => s.graph))).padStart(14)}` +
         `   ${String(median(got.map((s) => s.click))).padStart(22)}`,
     );
