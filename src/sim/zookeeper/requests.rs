@@ -20,6 +20,9 @@ impl ZooKeeper {
             Body::Connect {
                 timeout_ms: requested,
             } => {
+                // A new session is a transaction of its own (`PrepRequestProcessor.pRequest`:
+                // OpCode.createSession takes `zks.getNextZxid()`), so it moves the zxid.
+                self.zxid += 1;
                 let id = self.next_session;
                 self.next_session += 1;
                 let timeout_ms = self.clock.negotiate(requested);

@@ -165,7 +165,12 @@ impl ZooKeeper {
         for set in self.child_watches.values_mut() {
             set.remove(&id);
         }
-        // ...and so do its ephemeral znodes, each deletion a transaction that fires watches.
+        // ...and so do its ephemeral znodes. Closing a session, by its owner or by expiry, is
+        // one transaction (OpCode.closeSession, ZooKeeper 3.4 to 3.8), with its zxid even
+        // when the session owns nothing; `DataTree.killSession` deletes every ephemeral znode
+        // of the session at that zxid, each deletion firing its watches.
+        self.zxid += 1;
+        let zxid = self.zxid;
         let owned: Vec<String> = self
             .nodes
             .iter()
@@ -173,8 +178,6 @@ impl ZooKeeper {
             .map(|(p, _)| p.clone())
             .collect();
         for path in owned {
-            self.zxid += 1;
-            let zxid = self.zxid;
             self.nodes.remove(&path);
             self.children_changed(&path, zxid);
             self.fire_data(&path, WatchChange::Deleted, out);

@@ -456,3 +456,29 @@ fn an_admin_delete_fires_watches_whatever_the_owner() {
     assert!(out.sends.is_empty());
     assert_eq!(zk.zxid(), zxid + 1);
 }
+
+#[test]
+fn opening_and_closing_a_session_are_transactions_and_a_close_deletes_its_znodes_at_one_zxid() {
+    // ZooKeeper 3.8 (PrepRequestProcessor: createSession and closeSession take the next zxid;
+    // DataTree.killSession deletes the session's ephemeral znodes at the close's zxid).
+    let mut zk = ZooKeeper::new();
+    let before = zk.zxid();
+    let s1 = connect(&mut zk, 1, 0);
+    assert_eq!(zk.zxid(), before + 1, "createSession is a transaction");
+    request(&mut zk, 1, s1, create_ephemeral("/controller"));
+    request(&mut zk, 1, s1, create_ephemeral("/brokers/ids/1"));
+    let s2 = connect(&mut zk, 2, 0);
+    let after_creates = zk.zxid();
+    let mut out = Out::default();
+    zk.handle(0, 1, Body::Close { session: s1 }, &mut out);
+    assert_eq!(zk.zxid(), after_creates + 1, "one closeSession transaction");
+    assert!(zk.node("/controller").is_none() && zk.node("/brokers/ids/1").is_none());
+    assert_eq!(
+        zk.node("/brokers/ids").unwrap().pzxid,
+        after_creates + 1,
+        "the parent's children changed at the close's zxid"
+    );
+    // A session that owns nothing still closes in a transaction of its own.
+    zk.handle(0, 2, Body::Close { session: s2 }, &mut out);
+    assert_eq!(zk.zxid(), after_creates + 2);
+}
