@@ -317,10 +317,15 @@ impl ZooKeeper {
             ZkOp::Multi(ops) => {
                 let mut pending: BTreeMap<String, Option<i32>> = BTreeMap::new();
                 for op in &ops {
-                    self.check(op, &pending).map_err(|e| match (op, e) {
-                        (ZkOp::Check { .. }, ZkError::BadVersion) => ZkError::CheckFailed,
-                        (_, e) => e,
-                    })?;
+                    if let Err(e) = self.check(op, &pending) {
+                        // A failed write is still a transaction: PrepRequestProcessor gave it
+                        // its zxid before the check failed and logs it as an error txn.
+                        self.zxid += 1;
+                        return Err(match (op, e) {
+                            (ZkOp::Check { .. }, ZkError::BadVersion) => ZkError::CheckFailed,
+                            (_, e) => e,
+                        });
+                    }
                     match op {
                         ZkOp::Create { path, .. } => {
                             pending.insert(path.clone(), Some(0));
@@ -359,8 +364,11 @@ impl ZooKeeper {
                     .collect(),
             )),
             write => {
-                self.check(&write, &BTreeMap::new())?;
+                let checked = self.check(&write, &BTreeMap::new());
+                // Failed or not, a write takes the next zxid (`PrepRequestProcessor.pRequest2Txn`
+                // sets the txn header first; a failed check turns it into an error txn).
                 self.zxid += 1;
+                checked?;
                 let zxid = self.zxid;
                 Ok(self.apply_write(session, write, zxid, out))
             }

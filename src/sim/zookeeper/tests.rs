@@ -482,3 +482,47 @@ fn opening_and_closing_a_session_are_transactions_and_a_close_deletes_its_znodes
     zk.handle(0, 2, Body::Close { session: s2 }, &mut out);
     assert_eq!(zk.zxid(), after_creates + 2);
 }
+
+#[test]
+fn a_failed_write_or_multi_still_takes_a_zxid() {
+    // ZooKeeper 3.8: PrepRequestProcessor gives a write its zxid before checking it, and a
+    // failed check logs an error txn at that zxid; a read takes none.
+    let mut zk = ZooKeeper::new();
+    let s = connect(&mut zk, 1, 0);
+    request(&mut zk, 1, s, persistent("/controller_epoch", "0"));
+    let z = zk.zxid();
+    let (r, _) = request(&mut zk, 1, s, persistent("/controller_epoch", "0"));
+    assert_eq!(r, Err(ZkError::NodeExists));
+    assert_eq!(zk.zxid(), z + 1, "a failed create");
+    let bad_set = ZkOp::SetData {
+        path: "/controller_epoch".into(),
+        data: "1".into(),
+        version: Some(5),
+    };
+    let (r, _) = request(&mut zk, 1, s, bad_set.clone());
+    assert_eq!(r, Err(ZkError::BadVersion));
+    assert_eq!(zk.zxid(), z + 2, "a failed setData");
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![create_ephemeral("/controller"), bad_set]),
+    );
+    assert_eq!(r, Err(ZkError::BadVersion));
+    assert_eq!(
+        zk.zxid(),
+        z + 3,
+        "a failed multi, whose create is rolled back"
+    );
+    assert!(zk.node("/controller").is_none());
+    request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Exists {
+            path: "/controller".into(),
+            watch: false,
+        },
+    );
+    assert_eq!(zk.zxid(), z + 3, "a read is no transaction");
+}
