@@ -218,6 +218,21 @@ impl ZooKeeper {
         self.fire(|z| &mut z.data_watches, path, change, out);
     }
 
+    /// A znode was deleted: the data watches and the child watches set on it fire, each
+    /// session told once with NodeDeleted (`DataTree.deleteNode`: the child watches trigger
+    /// with NodeDeleted too, suppressed for the watchers the data watches already told,
+    /// `WatchManager.triggerWatch`, ZooKeeper 3.4 to 3.8). The parent's child watches are the
+    /// caller's.
+    pub(super) fn fire_deleted(&mut self, path: &str, out: &mut Out) {
+        if let Some(children) = self.child_watches.remove(path) {
+            self.data_watches
+                .entry(path.to_string())
+                .or_default()
+                .extend(children);
+        }
+        self.fire_data(path, WatchChange::Deleted, out);
+    }
+
     pub(super) fn fire_children(&mut self, path: &str, out: &mut Out) {
         self.fire(
             |z| &mut z.child_watches,
@@ -427,7 +442,7 @@ impl ZooKeeper {
             ZkOp::Delete { path } => {
                 self.nodes.remove(&path);
                 self.children_changed(&path, zxid);
-                self.fire_data(&path, WatchChange::Deleted, out);
+                self.fire_deleted(&path, out);
                 if let Some(p) = parent(&path) {
                     let p = p.to_string();
                     self.fire_children(&p, out);

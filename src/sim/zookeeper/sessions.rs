@@ -4,7 +4,7 @@
 use super::causes::ZkCause;
 use super::{parent, SessionEnd, ZooKeeper};
 use crate::sim::event::EventKind;
-use crate::sim::message::{Body, Out, SessionId, Timer, WatchChange};
+use crate::sim::message::{Body, Out, SessionId, Timer};
 use crate::sim::net::{BrokerId, Endpoint};
 
 /// ZooKeeper's `tickTime` when the configuration sets none (`ZooKeeperServer.DEFAULT_TICK_TIME`,
@@ -180,8 +180,7 @@ impl ZooKeeper {
         for path in owned {
             self.nodes.remove(&path);
             self.children_changed(&path, zxid);
-            self.fire_data(&path, WatchChange::Deleted, out);
-            self.fire_children(&path, out);
+            self.fire_deleted(&path, out);
             if let Some(p) = parent(&path) {
                 let p = p.to_string();
                 self.fire_children(&p, out);

@@ -526,3 +526,51 @@ fn a_failed_write_or_multi_still_takes_a_zxid() {
     );
     assert_eq!(zk.zxid(), z + 3, "a read is no transaction");
 }
+
+#[test]
+fn a_deleted_znodes_child_watches_fire_node_deleted_once_per_session() {
+    // ZooKeeper 3.8 DataTree.deleteNode: data and child watches on the znode fire NodeDeleted,
+    // a session holding both is told once (WatchManager.triggerWatch's suppression); the
+    // parent's child watches fire NodeChildrenChanged.
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    request(&mut zk, 1, s1, persistent("/x", ""));
+    for op in [
+        ZkOp::Exists {
+            path: "/x".into(),
+            watch: true,
+        },
+        ZkOp::GetChildren {
+            path: "/x".into(),
+            watch: true,
+        },
+        ZkOp::GetChildren {
+            path: "/".into(),
+            watch: true,
+        },
+    ] {
+        request(&mut zk, 2, s2, op);
+    }
+    let (_, out) = request(&mut zk, 1, s1, ZkOp::Delete { path: "/x".into() });
+    let told: Vec<(String, WatchChange)> = out
+        .sends
+        .iter()
+        .filter_map(|(_, to, b)| match b {
+            Body::Watch { path, change, .. } if *to == Endpoint::Broker(2) => {
+                Some((path.clone(), *change))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        told,
+        vec![
+            ("/x".to_string(), WatchChange::Deleted),
+            ("/".to_string(), WatchChange::ChildrenChanged)
+        ]
+    );
+    // Both watches on /x are spent: a new /x tells nobody about /x.
+    let (_, out) = request(&mut zk, 1, s1, persistent("/x", ""));
+    assert!(out.sends.is_empty(), "{:?}", out.sends);
+}
