@@ -165,7 +165,9 @@ impl ZooKeeper {
             match (self.nodes.get(&path), existed) {
                 (None, true) => notify(&path, WatchChange::Deleted),
                 (Some(_), false) => notify(&path, WatchChange::Created),
-                (Some(n), true) if n.stat.czxid > last_zxid => notify(&path, WatchChange::Created),
+                // A data watch on a znode that changed, even one deleted and created again
+                // meanwhile (its mzxid is its new czxid): NodeDataChanged (`DataTree.setWatches`,
+                // ZooKeeper 3.4 to 3.8).
                 (Some(n), true) if n.stat.mzxid > last_zxid => {
                     notify(&path, WatchChange::DataChanged)
                 }

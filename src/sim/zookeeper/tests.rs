@@ -574,3 +574,97 @@ fn a_deleted_znodes_child_watches_fire_node_deleted_once_per_session() {
     let (_, out) = request(&mut zk, 1, s1, persistent("/x", ""));
     assert!(out.sends.is_empty(), "{:?}", out.sends);
 }
+
+#[test]
+fn set_watches_fires_what_changed_since_the_clients_zxid_and_re_arms_the_rest() {
+    // ZooKeeper 3.8 DataTree.setWatches: a data watch fires NodeDeleted if the znode is gone
+    // and NodeDataChanged if its mzxid is newer, even when it was deleted and created again
+    // meanwhile; an exist watch fires NodeCreated if the znode is there; a child watch fires
+    // NodeChildrenChanged if the pzxid is newer; the others are armed again.
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    for path in ["/changed", "/recreated", "/same", "/deleted"] {
+        request(&mut zk, 1, s1, persistent(path, ""));
+    }
+    let last = zk.zxid();
+    request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::SetData {
+            path: "/changed".into(),
+            data: "1".into(),
+            version: None,
+        },
+    );
+    request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::Delete {
+            path: "/recreated".into(),
+        },
+    );
+    request(&mut zk, 1, s1, persistent("/recreated", ""));
+    request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::Delete {
+            path: "/deleted".into(),
+        },
+    );
+    request(&mut zk, 1, s1, persistent("/born", ""));
+    let mut out = Out::default();
+    let data = [
+        ("/changed", true),
+        ("/recreated", true),
+        ("/same", true),
+        ("/deleted", true),
+        ("/born", false),
+        ("/unborn", false),
+    ];
+    zk.handle(
+        0,
+        2,
+        Body::SetWatches {
+            session: s2,
+            last_zxid: last,
+            data: data.iter().map(|(p, e)| (p.to_string(), *e)).collect(),
+            children: vec!["/".into(), "/brokers".into()],
+        },
+        &mut out,
+    );
+    let told: Vec<(String, WatchChange)> = out
+        .sends
+        .iter()
+        .filter_map(|(_, _, b)| match b {
+            Body::Watch { path, change, .. } => Some((path.clone(), *change)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        told,
+        vec![
+            ("/changed".to_string(), WatchChange::DataChanged),
+            ("/recreated".to_string(), WatchChange::DataChanged),
+            ("/deleted".to_string(), WatchChange::Deleted),
+            ("/born".to_string(), WatchChange::Created),
+            ("/".to_string(), WatchChange::ChildrenChanged),
+        ]
+    );
+    // /unborn and /brokers' children are watched again (/'s child watch is spent).
+    let (_, out) = request(&mut zk, 1, s1, persistent("/unborn", ""));
+    assert!(
+        matches!(&out.sends[..], [(_, _, Body::Watch { path, change: WatchChange::Created, .. })] if path == "/unborn"),
+        "{:?}",
+        out.sends
+    );
+    let (_, out) = request(&mut zk, 1, s1, persistent("/brokers/x", ""));
+    assert!(
+        matches!(&out.sends[..], [(_, _, Body::Watch { path, change: WatchChange::ChildrenChanged, .. })] if path == "/brokers"),
+        "{:?}",
+        out.sends
+    );
+}
