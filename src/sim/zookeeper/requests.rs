@@ -11,6 +11,10 @@ use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::znodes::ZnodeValue;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// What an earlier op of a multi leaves at a path: its version and whether it is ephemeral,
+/// or `None` when it will not exist.
+type Pending = Option<(i32, bool)>;
+
 impl ZooKeeper {
     /// Handles a message from a broker's client.
     pub fn handle(&mut self, now: u64, from: BrokerId, body: Body, out: &mut Out) {
@@ -244,29 +248,59 @@ impl ZooKeeper {
         );
     }
 
-    /// Checks an operation against the current tree without changing anything.
+    /// Checks an operation against the current tree without changing anything, in the order
+    /// `PrepRequestProcessor.pRequest2Txn` checks it (ZooKeeper 3.8): a create needs its parent
+    /// (NONODE), a free path (NODEEXISTS) and a parent that is not ephemeral
+    /// (NOCHILDRENFOREPHEMERALS); a setData or check needs the znode and its version; a delete
+    /// needs the znode and no children (NOTEMPTY).
     pub(super) fn check(
         &self,
         op: &ZkOp,
-        pending: &BTreeMap<String, Option<i32>>,
+        pending: &BTreeMap<String, Pending>,
     ) -> Result<(), ZkError> {
-        // `pending` holds the effect of earlier ops of the same multi: path -> Some(version) if
-        // it will exist with that version, None if it will not exist.
-        let version_of = |path: &str| -> Option<i32> {
+        // `pending` holds the effect of earlier ops of the same multi: for each path they
+        // touched, its version and whether it is ephemeral if it will exist, None if not.
+        let node_of = |path: &str| -> Pending {
             match pending.get(path) {
-                Some(v) => *v,
-                None => self.nodes.get(path).map(|n| n.stat.version),
+                Some(p) => *p,
+                None => self
+                    .nodes
+                    .get(path)
+                    .map(|n| (n.stat.version, n.stat.ephemeral_owner.is_some())),
             }
+        };
+        let version_of = |path: &str| node_of(path).map(|(v, _)| v);
+        let has_children = |path: &str| {
+            let prefix = if path == "/" {
+                "/".to_string()
+            } else {
+                format!("{path}/")
+            };
+            let direct = |p: &str| {
+                p.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+            };
+            self.nodes
+                .range::<str, _>((
+                    std::ops::Bound::Included(prefix.as_str()),
+                    std::ops::Bound::Unbounded,
+                ))
+                .take_while(|(p, _)| p.starts_with(&prefix))
+                .any(|(p, _)| direct(p) && !matches!(pending.get(p.as_str()), Some(None)))
+                || pending.iter().any(|(p, v)| v.is_some() && direct(p))
         };
         match op {
             ZkOp::Create { path, .. } => {
+                let Some((_, parent_ephemeral)) = parent(path).and_then(node_of) else {
+                    return Err(ZkError::NoNode);
+                };
                 if version_of(path).is_some() {
                     return Err(ZkError::NodeExists);
                 }
-                match parent(path) {
-                    Some(p) if version_of(p).is_some() => Ok(()),
-                    _ => Err(ZkError::NoNode),
+                if parent_ephemeral {
+                    return Err(ZkError::NoChildrenForEphemerals);
                 }
+                Ok(())
             }
             ZkOp::SetData { path, version, .. } => match version_of(path) {
                 None => Err(ZkError::NoNode),
@@ -280,6 +314,7 @@ impl ZooKeeper {
             },
             ZkOp::Delete { path } => match version_of(path) {
                 None => Err(ZkError::NoNode),
+                Some(_) if has_children(path) => Err(ZkError::NotEmpty),
                 Some(_) => Ok(()),
             },
             _ => Ok(()),
@@ -332,7 +367,7 @@ impl ZooKeeper {
                 Ok(OpResult::Children(children))
             }
             ZkOp::Multi(ops) => {
-                let mut pending: BTreeMap<String, Option<i32>> = BTreeMap::new();
+                let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
                 for op in &ops {
                     if let Err(e) = self.check(op, &pending) {
                         // A failed write is still a transaction: PrepRequestProcessor gave it
@@ -344,17 +379,23 @@ impl ZooKeeper {
                         });
                     }
                     match op {
-                        ZkOp::Create { path, .. } => {
-                            pending.insert(path.clone(), Some(0));
+                        ZkOp::Create {
+                            path, ephemeral, ..
+                        } => {
+                            pending.insert(path.clone(), Some((0, *ephemeral)));
                         }
                         ZkOp::SetData { path, .. } => {
-                            let v = pending
+                            let (v, ephemeral) = pending
                                 .get(path)
                                 .copied()
                                 .flatten()
-                                .or_else(|| self.nodes.get(path).map(|n| n.stat.version))
-                                .unwrap_or(0);
-                            pending.insert(path.clone(), Some(v + 1));
+                                .or_else(|| {
+                                    self.nodes
+                                        .get(path)
+                                        .map(|n| (n.stat.version, n.stat.ephemeral_owner.is_some()))
+                                })
+                                .unwrap_or((0, false));
+                            pending.insert(path.clone(), Some((v + 1, ephemeral)));
                         }
                         ZkOp::Delete { path } => {
                             pending.insert(path.clone(), None);

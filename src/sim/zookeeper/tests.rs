@@ -668,3 +668,62 @@ fn set_watches_fires_what_changed_since_the_clients_zxid_and_re_arms_the_rest() 
         out.sends
     );
 }
+
+#[test]
+fn a_znode_with_children_is_not_deleted_and_an_ephemeral_one_has_no_children() {
+    // ZooKeeper 3.8 PrepRequestProcessor.pRequest2Txn: NOTEMPTY, NOCHILDRENFOREPHEMERALS,
+    // also for what earlier ops of the same multi leave.
+    let mut zk = ZooKeeper::new();
+    let s = connect(&mut zk, 1, 0);
+    request(&mut zk, 1, s, persistent("/admin", ""));
+    request(&mut zk, 1, s, persistent("/admin/t", ""));
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Delete {
+            path: "/admin".into(),
+        },
+    );
+    assert_eq!(r, Err(ZkError::NotEmpty));
+    assert!(zk.node("/admin/t").is_some() && zk.node("/admin").is_some());
+    // A multi that deletes the child first may delete the parent.
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![
+            ZkOp::Delete {
+                path: "/admin/t".into(),
+            },
+            ZkOp::Delete {
+                path: "/admin".into(),
+            },
+        ]),
+    );
+    assert!(r.is_ok(), "{r:?}");
+    // One that creates a child first may not.
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![
+            persistent("/brokers/topics/t", ""),
+            ZkOp::Delete {
+                path: "/brokers/topics".into(),
+            },
+        ]),
+    );
+    assert_eq!(r, Err(ZkError::NotEmpty));
+    request(&mut zk, 1, s, create_ephemeral("/controller"));
+    let (r, _) = request(&mut zk, 1, s, persistent("/controller/x", ""));
+    assert_eq!(r, Err(ZkError::NoChildrenForEphemerals));
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![create_ephemeral("/e"), persistent("/e/x", "")]),
+    );
+    assert_eq!(r, Err(ZkError::NoChildrenForEphemerals));
+    assert!(zk.node("/e").is_none());
+}
