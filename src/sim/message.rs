@@ -138,6 +138,10 @@ pub enum ZkError {
     SessionExpired,
     /// BADVERSION on a multi-op's `check` of `/controller_epoch`: the controller moved.
     CheckFailed,
+    /// NOTEMPTY: a delete of a znode that has children.
+    NotEmpty,
+    /// NOCHILDRENFOREPHEMERALS: a create under an ephemeral znode.
+    NoChildrenForEphemerals,
 }
 
 impl ZkError {
@@ -149,6 +153,8 @@ impl ZkError {
             ZkError::BadVersion => "BADVERSION",
             ZkError::SessionExpired => "SESSIONEXPIRED",
             ZkError::CheckFailed => "BADVERSION",
+            ZkError::NotEmpty => "NOTEMPTY",
+            ZkError::NoChildrenForEphemerals => "NOCHILDRENFOREPHEMERALS",
         }
     }
 }

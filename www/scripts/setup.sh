@@ -8,6 +8,9 @@
 # - Trunk 0.22.1 (cargo install --locked)
 # - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (cargo install)
 # - Debian's chromium and chromium-driver (apt-get), used by the browser tests
+# - Debian's zookeeper (3.8, with the JRE it pulls) and python3-kazoo (apt-get), used by the
+#   ZooKeeper conformance suite (tests/zk_conformance.rs), which starts real servers from
+#   /usr/share/java/zookeeper.jar and drives them with kazoo under /usr/bin/python3
 # - www/node_modules (npm ci): Playwright's test runner, axe-core's Playwright scanner for the
 #   accessibility tests, and binaryen (wasm-opt 132) for Trunk
 # - the crates of Cargo.lock (cargo fetch), so that Trunk's offline build finds them
@@ -23,6 +26,10 @@ export PATH="$HOME/.cargo/bin:$ROOT/www/node_modules/.bin:$PATH"
 TRUNK_VERSION=0.22.1
 WASM_OPT_VERSION=132
 CHROMIUM_PACKAGES=(chromium chromium-driver)
+# kazoo from Debian rather than from PyPI: Debian 12's system Python is externally managed
+# (PEP 668), so `pip install kazoo` as root is refused without a virtualenv or
+# --break-system-packages, while python3-kazoo (2.8.0) installs cleanly with its dependencies.
+ZOOKEEPER_PACKAGES=(zookeeper python3-kazoo)
 
 say() { printf 'setup: %s\n' "$*"; }
 die() {
@@ -75,9 +82,9 @@ if [ -n "$trunk_bindgen" ] && [ "$trunk_bindgen" != "$bindgen_version" ]; then
   die "Trunk.toml pins wasm_bindgen = \"$trunk_bindgen\" but Cargo.lock has wasm-bindgen $bindgen_version: make them agree"
 fi
 
-# --- Chromium for the browser tests -------------------------------------------------------------
+# --- Chromium for the browser tests, ZooKeeper and kazoo for the conformance suite ----------------
 missing=()
-for package in "${CHROMIUM_PACKAGES[@]}"; do
+for package in "${CHROMIUM_PACKAGES[@]}" "${ZOOKEEPER_PACKAGES[@]}"; do
   if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ]; then
     say "$package: present"
   else

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every check of the project, in order, stopping at the first that fails:
 # setup, rustfmt, clippy (native and wasm32), cargo doc (native and wasm32), cargo test (native, then the wasm32 determinism test
-# under wasm-bindgen-test-runner in Node), the release bundle (Trunk),
-# the first view's byte budget (www/scripts/budget.mjs, dist/size.txt) and the browser tests (Playwright on Debian's Chromium).
+# under wasm-bindgen-test-runner in Node), the ZooKeeper conformance suite (the model against real
+# ZooKeeper 3.8 servers it starts on 127.0.0.1; it fails when ZooKeeper or kazoo is missing), the
+# release bundle (Trunk), the first view's byte budget (www/scripts/budget.mjs, dist/size.txt) and
+# the browser tests (Playwright on Debian's Chromium).
 #
 #   www/scripts/test.sh
 set -euo pipefail
@@ -19,7 +21,7 @@ mkdir -p "$LOGS"
 started=$SECONDS
 timings=()
 steps_passed=0
-steps_total=10
+steps_total=11
 
 # step NAME COMMAND...: runs one step, prints its time, stops everything when it fails.
 step() {
@@ -55,8 +57,16 @@ cargo_docs() {
     RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
 }
 
+# Every Rust test but the ZooKeeper conformance suite, which has a step of its own.
 cargo_tests() {
-  cargo test 2>&1 | tee "$LOGS/cargo-test.log"
+  cargo test -- --skip the_model_answers_as_zookeeper 2>&1 | tee "$LOGS/cargo-test.log"
+}
+
+# The model's ZooKeeper against real ZooKeeper 3.8 servers (tests/zk_conformance.rs): one server
+# per sequence, started and stopped by tests/zk-conformance/driver.py; prints the real server's
+# granted timeouts and expiry delays. About half a minute, mostly sessions left to expire.
+zk_conformance() {
+  cargo test --test zk_conformance -- --nocapture 2>&1 | tee "$LOGS/zk-conformance.log"
 }
 
 # The wasm build replays the native golden traces (tests/wasm_determinism.rs), run by
@@ -91,13 +101,14 @@ step "cargo clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --lib 
 step "cargo doc (native and wasm32, warnings are errors)" cargo_docs
 step "cargo test" cargo_tests
 step "cargo test (wasm32)" cargo_wasm_tests
+step "ZooKeeper conformance (real ZooKeeper 3.8)" zk_conformance
 step "trunk build --release" trunk_build
 step "first-view byte budget (www/scripts/budget.mjs)" size_report
 step "browser tests (Playwright)" browser_tests
 
 summary
 # Counts of the tests that ran: cargo's "test result" lines and Playwright's closing line.
-rust_passed=$(awk '/^test result: ok\./ { sum += $4 } END { print sum + 0 }' "$LOGS/cargo-test.log" "$LOGS/cargo-test-wasm.log")
+rust_passed=$(awk '/^test result: ok\./ { sum += $4 } END { print sum + 0 }' "$LOGS/cargo-test.log" "$LOGS/cargo-test-wasm.log" "$LOGS/zk-conformance.log")
 browser_passed=$(sed -n 's/^ *\([0-9]*\) passed.*/\1/p' "$LOGS/playwright.log" | tail -n 1)
 printf '\nAll %d steps passed: %d Rust tests, %d browser tests.\n' "$steps_passed" "${rust_passed:-0}" "${browser_passed:-0}"
 printf 'tests: %d passed, 0 failed\n' "$(( ${rust_passed:-0} + ${browser_passed:-0} ))"

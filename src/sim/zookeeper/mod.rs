@@ -44,6 +44,7 @@ pub enum SessionEnd {
 }
 
 pub mod causes;
+mod java_order;
 mod requests;
 mod sessions;
 

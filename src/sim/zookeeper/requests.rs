@@ -11,6 +11,10 @@ use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::znodes::ZnodeValue;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// What an earlier op of a multi leaves at a path: its version and whether it is ephemeral,
+/// or `None` when it will not exist.
+type Pending = Option<(i32, bool)>;
+
 impl ZooKeeper {
     /// Handles a message from a broker's client.
     pub fn handle(&mut self, now: u64, from: BrokerId, body: Body, out: &mut Out) {
@@ -20,6 +24,9 @@ impl ZooKeeper {
             Body::Connect {
                 timeout_ms: requested,
             } => {
+                // A new session is a transaction of its own (`PrepRequestProcessor.pRequest`:
+                // OpCode.createSession takes `zks.getNextZxid()`), so it moves the zxid.
+                self.zxid += 1;
                 let id = self.next_session;
                 self.next_session += 1;
                 let timeout_ms = self.clock.negotiate(requested);
@@ -162,7 +169,9 @@ impl ZooKeeper {
             match (self.nodes.get(&path), existed) {
                 (None, true) => notify(&path, WatchChange::Deleted),
                 (Some(_), false) => notify(&path, WatchChange::Created),
-                (Some(n), true) if n.stat.czxid > last_zxid => notify(&path, WatchChange::Created),
+                // A data watch on a znode that changed, even one deleted and created again
+                // meanwhile (its mzxid is its new czxid): NodeDataChanged (`DataTree.setWatches`,
+                // ZooKeeper 3.4 to 3.8).
                 (Some(n), true) if n.stat.mzxid > last_zxid => {
                     notify(&path, WatchChange::DataChanged)
                 }
@@ -215,6 +224,21 @@ impl ZooKeeper {
         self.fire(|z| &mut z.data_watches, path, change, out);
     }
 
+    /// A znode was deleted: the data watches and the child watches set on it fire, each
+    /// session told once with NodeDeleted (`DataTree.deleteNode`: the child watches trigger
+    /// with NodeDeleted too, suppressed for the watchers the data watches already told,
+    /// `WatchManager.triggerWatch`, ZooKeeper 3.4 to 3.8). The parent's child watches are the
+    /// caller's.
+    pub(super) fn fire_deleted(&mut self, path: &str, out: &mut Out) {
+        if let Some(children) = self.child_watches.remove(path) {
+            self.data_watches
+                .entry(path.to_string())
+                .or_default()
+                .extend(children);
+        }
+        self.fire_data(path, WatchChange::Deleted, out);
+    }
+
     pub(super) fn fire_children(&mut self, path: &str, out: &mut Out) {
         self.fire(
             |z| &mut z.child_watches,
@@ -224,29 +248,59 @@ impl ZooKeeper {
         );
     }
 
-    /// Checks an operation against the current tree without changing anything.
+    /// Checks an operation against the current tree without changing anything, in the order
+    /// `PrepRequestProcessor.pRequest2Txn` checks it (ZooKeeper 3.8): a create needs its parent
+    /// (NONODE), a free path (NODEEXISTS) and a parent that is not ephemeral
+    /// (NOCHILDRENFOREPHEMERALS); a setData or check needs the znode and its version; a delete
+    /// needs the znode and no children (NOTEMPTY).
     pub(super) fn check(
         &self,
         op: &ZkOp,
-        pending: &BTreeMap<String, Option<i32>>,
+        pending: &BTreeMap<String, Pending>,
     ) -> Result<(), ZkError> {
-        // `pending` holds the effect of earlier ops of the same multi: path -> Some(version) if
-        // it will exist with that version, None if it will not exist.
-        let version_of = |path: &str| -> Option<i32> {
+        // `pending` holds the effect of earlier ops of the same multi: for each path they
+        // touched, its version and whether it is ephemeral if it will exist, None if not.
+        let node_of = |path: &str| -> Pending {
             match pending.get(path) {
-                Some(v) => *v,
-                None => self.nodes.get(path).map(|n| n.stat.version),
+                Some(p) => *p,
+                None => self
+                    .nodes
+                    .get(path)
+                    .map(|n| (n.stat.version, n.stat.ephemeral_owner.is_some())),
             }
+        };
+        let version_of = |path: &str| node_of(path).map(|(v, _)| v);
+        let has_children = |path: &str| {
+            let prefix = if path == "/" {
+                "/".to_string()
+            } else {
+                format!("{path}/")
+            };
+            let direct = |p: &str| {
+                p.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+            };
+            self.nodes
+                .range::<str, _>((
+                    std::ops::Bound::Included(prefix.as_str()),
+                    std::ops::Bound::Unbounded,
+                ))
+                .take_while(|(p, _)| p.starts_with(&prefix))
+                .any(|(p, _)| direct(p) && !matches!(pending.get(p.as_str()), Some(None)))
+                || pending.iter().any(|(p, v)| v.is_some() && direct(p))
         };
         match op {
             ZkOp::Create { path, .. } => {
+                let Some((_, parent_ephemeral)) = parent(path).and_then(node_of) else {
+                    return Err(ZkError::NoNode);
+                };
                 if version_of(path).is_some() {
                     return Err(ZkError::NodeExists);
                 }
-                match parent(path) {
-                    Some(p) if version_of(p).is_some() => Ok(()),
-                    _ => Err(ZkError::NoNode),
+                if parent_ephemeral {
+                    return Err(ZkError::NoChildrenForEphemerals);
                 }
+                Ok(())
             }
             ZkOp::SetData { path, version, .. } => match version_of(path) {
                 None => Err(ZkError::NoNode),
@@ -260,6 +314,7 @@ impl ZooKeeper {
             },
             ZkOp::Delete { path } => match version_of(path) {
                 None => Err(ZkError::NoNode),
+                Some(_) if has_children(path) => Err(ZkError::NotEmpty),
                 Some(_) => Ok(()),
             },
             _ => Ok(()),
@@ -312,24 +367,35 @@ impl ZooKeeper {
                 Ok(OpResult::Children(children))
             }
             ZkOp::Multi(ops) => {
-                let mut pending: BTreeMap<String, Option<i32>> = BTreeMap::new();
+                let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
                 for op in &ops {
-                    self.check(op, &pending).map_err(|e| match (op, e) {
-                        (ZkOp::Check { .. }, ZkError::BadVersion) => ZkError::CheckFailed,
-                        (_, e) => e,
-                    })?;
+                    if let Err(e) = self.check(op, &pending) {
+                        // A failed write is still a transaction: PrepRequestProcessor gave it
+                        // its zxid before the check failed and logs it as an error txn.
+                        self.zxid += 1;
+                        return Err(match (op, e) {
+                            (ZkOp::Check { .. }, ZkError::BadVersion) => ZkError::CheckFailed,
+                            (_, e) => e,
+                        });
+                    }
                     match op {
-                        ZkOp::Create { path, .. } => {
-                            pending.insert(path.clone(), Some(0));
+                        ZkOp::Create {
+                            path, ephemeral, ..
+                        } => {
+                            pending.insert(path.clone(), Some((0, *ephemeral)));
                         }
                         ZkOp::SetData { path, .. } => {
-                            let v = pending
+                            let (v, ephemeral) = pending
                                 .get(path)
                                 .copied()
                                 .flatten()
-                                .or_else(|| self.nodes.get(path).map(|n| n.stat.version))
-                                .unwrap_or(0);
-                            pending.insert(path.clone(), Some(v + 1));
+                                .or_else(|| {
+                                    self.nodes
+                                        .get(path)
+                                        .map(|n| (n.stat.version, n.stat.ephemeral_owner.is_some()))
+                                })
+                                .unwrap_or((0, false));
+                            pending.insert(path.clone(), Some((v + 1, ephemeral)));
                         }
                         ZkOp::Delete { path } => {
                             pending.insert(path.clone(), None);
@@ -356,8 +422,11 @@ impl ZooKeeper {
                     .collect(),
             )),
             write => {
-                self.check(&write, &BTreeMap::new())?;
+                let checked = self.check(&write, &BTreeMap::new());
+                // Failed or not, a write takes the next zxid (`PrepRequestProcessor.pRequest2Txn`
+                // sets the txn header first; a failed check turns it into an error txn).
                 self.zxid += 1;
+                checked?;
                 let zxid = self.zxid;
                 Ok(self.apply_write(session, write, zxid, out))
             }
@@ -416,7 +485,7 @@ impl ZooKeeper {
             ZkOp::Delete { path } => {
                 self.nodes.remove(&path);
                 self.children_changed(&path, zxid);
-                self.fire_data(&path, WatchChange::Deleted, out);
+                self.fire_deleted(&path, out);
                 if let Some(p) = parent(&path) {
                     let p = p.to_string();
                     self.fire_children(&p, out);

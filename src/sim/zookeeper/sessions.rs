@@ -2,9 +2,9 @@
 //! expiry on tick boundaries, with the ephemeral znodes and watches a session takes with it.
 
 use super::causes::ZkCause;
-use super::{parent, SessionEnd, ZooKeeper};
+use super::{java_order, parent, SessionEnd, ZooKeeper};
 use crate::sim::event::EventKind;
-use crate::sim::message::{Body, Out, SessionId, Timer, WatchChange};
+use crate::sim::message::{Body, Out, SessionId, Timer};
 use crate::sim::net::{BrokerId, Endpoint};
 
 /// ZooKeeper's `tickTime` when the configuration sets none (`ZooKeeperServer.DEFAULT_TICK_TIME`,
@@ -165,20 +165,25 @@ impl ZooKeeper {
         for set in self.child_watches.values_mut() {
             set.remove(&id);
         }
-        // ...and so do its ephemeral znodes, each deletion a transaction that fires watches.
-        let owned: Vec<String> = self
+        // ...and so do its ephemeral znodes. Closing a session, by its owner or by expiry, is
+        // one transaction (OpCode.closeSession, ZooKeeper 3.4 to 3.8), with its zxid even
+        // when the session owns nothing; `DataTree.killSession` deletes every ephemeral znode
+        // of the session at that zxid, each deletion firing its watches, in the order of a
+        // Java HashSet of their paths (see `java_order`).
+        self.zxid += 1;
+        let zxid = self.zxid;
+        let mut owned: Vec<(i64, String)> = self
             .nodes
             .iter()
             .filter(|(_, n)| n.stat.ephemeral_owner == Some(id))
-            .map(|(p, _)| p.clone())
+            .map(|(p, n)| (n.stat.czxid, p.clone()))
             .collect();
-        for path in owned {
-            self.zxid += 1;
-            let zxid = self.zxid;
+        owned.sort();
+        let created: Vec<String> = owned.into_iter().map(|(_, p)| p).collect();
+        for path in java_order::close_order(&created) {
             self.nodes.remove(&path);
             self.children_changed(&path, zxid);
-            self.fire_data(&path, WatchChange::Deleted, out);
-            self.fire_children(&path, out);
+            self.fire_deleted(&path, out);
             if let Some(p) = parent(&path) {
                 let p = p.to_string();
                 self.fire_children(&p, out);

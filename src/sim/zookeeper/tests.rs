@@ -456,3 +456,274 @@ fn an_admin_delete_fires_watches_whatever_the_owner() {
     assert!(out.sends.is_empty());
     assert_eq!(zk.zxid(), zxid + 1);
 }
+
+#[test]
+fn opening_and_closing_a_session_are_transactions_and_a_close_deletes_its_znodes_at_one_zxid() {
+    // ZooKeeper 3.8 (PrepRequestProcessor: createSession and closeSession take the next zxid;
+    // DataTree.killSession deletes the session's ephemeral znodes at the close's zxid).
+    let mut zk = ZooKeeper::new();
+    let before = zk.zxid();
+    let s1 = connect(&mut zk, 1, 0);
+    assert_eq!(zk.zxid(), before + 1, "createSession is a transaction");
+    request(&mut zk, 1, s1, create_ephemeral("/controller"));
+    request(&mut zk, 1, s1, create_ephemeral("/brokers/ids/1"));
+    let s2 = connect(&mut zk, 2, 0);
+    let after_creates = zk.zxid();
+    let mut out = Out::default();
+    zk.handle(0, 1, Body::Close { session: s1 }, &mut out);
+    assert_eq!(zk.zxid(), after_creates + 1, "one closeSession transaction");
+    assert!(zk.node("/controller").is_none() && zk.node("/brokers/ids/1").is_none());
+    assert_eq!(
+        zk.node("/brokers/ids").unwrap().pzxid,
+        after_creates + 1,
+        "the parent's children changed at the close's zxid"
+    );
+    // A session that owns nothing still closes in a transaction of its own.
+    zk.handle(0, 2, Body::Close { session: s2 }, &mut out);
+    assert_eq!(zk.zxid(), after_creates + 2);
+}
+
+#[test]
+fn a_failed_write_or_multi_still_takes_a_zxid() {
+    // ZooKeeper 3.8: PrepRequestProcessor gives a write its zxid before checking it, and a
+    // failed check logs an error txn at that zxid; a read takes none.
+    let mut zk = ZooKeeper::new();
+    let s = connect(&mut zk, 1, 0);
+    request(&mut zk, 1, s, persistent("/controller_epoch", "0"));
+    let z = zk.zxid();
+    let (r, _) = request(&mut zk, 1, s, persistent("/controller_epoch", "0"));
+    assert_eq!(r, Err(ZkError::NodeExists));
+    assert_eq!(zk.zxid(), z + 1, "a failed create");
+    let bad_set = ZkOp::SetData {
+        path: "/controller_epoch".into(),
+        data: "1".into(),
+        version: Some(5),
+    };
+    let (r, _) = request(&mut zk, 1, s, bad_set.clone());
+    assert_eq!(r, Err(ZkError::BadVersion));
+    assert_eq!(zk.zxid(), z + 2, "a failed setData");
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![create_ephemeral("/controller"), bad_set]),
+    );
+    assert_eq!(r, Err(ZkError::BadVersion));
+    assert_eq!(
+        zk.zxid(),
+        z + 3,
+        "a failed multi, whose create is rolled back"
+    );
+    assert!(zk.node("/controller").is_none());
+    request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Exists {
+            path: "/controller".into(),
+            watch: false,
+        },
+    );
+    assert_eq!(zk.zxid(), z + 3, "a read is no transaction");
+}
+
+#[test]
+fn a_deleted_znodes_child_watches_fire_node_deleted_once_per_session() {
+    // ZooKeeper 3.8 DataTree.deleteNode: data and child watches on the znode fire NodeDeleted,
+    // a session holding both is told once (WatchManager.triggerWatch's suppression); the
+    // parent's child watches fire NodeChildrenChanged.
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    request(&mut zk, 1, s1, persistent("/x", ""));
+    for op in [
+        ZkOp::Exists {
+            path: "/x".into(),
+            watch: true,
+        },
+        ZkOp::GetChildren {
+            path: "/x".into(),
+            watch: true,
+        },
+        ZkOp::GetChildren {
+            path: "/".into(),
+            watch: true,
+        },
+    ] {
+        request(&mut zk, 2, s2, op);
+    }
+    let (_, out) = request(&mut zk, 1, s1, ZkOp::Delete { path: "/x".into() });
+    let told: Vec<(String, WatchChange)> = out
+        .sends
+        .iter()
+        .filter_map(|(_, to, b)| match b {
+            Body::Watch { path, change, .. } if *to == Endpoint::Broker(2) => {
+                Some((path.clone(), *change))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        told,
+        vec![
+            ("/x".to_string(), WatchChange::Deleted),
+            ("/".to_string(), WatchChange::ChildrenChanged)
+        ]
+    );
+    // Both watches on /x are spent: a new /x tells nobody about /x.
+    let (_, out) = request(&mut zk, 1, s1, persistent("/x", ""));
+    assert!(out.sends.is_empty(), "{:?}", out.sends);
+}
+
+#[test]
+fn set_watches_fires_what_changed_since_the_clients_zxid_and_re_arms_the_rest() {
+    // ZooKeeper 3.8 DataTree.setWatches: a data watch fires NodeDeleted if the znode is gone
+    // and NodeDataChanged if its mzxid is newer, even when it was deleted and created again
+    // meanwhile; an exist watch fires NodeCreated if the znode is there; a child watch fires
+    // NodeChildrenChanged if the pzxid is newer; the others are armed again.
+    let mut zk = ZooKeeper::new();
+    let s1 = connect(&mut zk, 1, 0);
+    let s2 = connect(&mut zk, 2, 0);
+    for path in ["/changed", "/recreated", "/same", "/deleted"] {
+        request(&mut zk, 1, s1, persistent(path, ""));
+    }
+    let last = zk.zxid();
+    request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::SetData {
+            path: "/changed".into(),
+            data: "1".into(),
+            version: None,
+        },
+    );
+    request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::Delete {
+            path: "/recreated".into(),
+        },
+    );
+    request(&mut zk, 1, s1, persistent("/recreated", ""));
+    request(
+        &mut zk,
+        1,
+        s1,
+        ZkOp::Delete {
+            path: "/deleted".into(),
+        },
+    );
+    request(&mut zk, 1, s1, persistent("/born", ""));
+    let mut out = Out::default();
+    let data = [
+        ("/changed", true),
+        ("/recreated", true),
+        ("/same", true),
+        ("/deleted", true),
+        ("/born", false),
+        ("/unborn", false),
+    ];
+    zk.handle(
+        0,
+        2,
+        Body::SetWatches {
+            session: s2,
+            last_zxid: last,
+            data: data.iter().map(|(p, e)| (p.to_string(), *e)).collect(),
+            children: vec!["/".into(), "/brokers".into()],
+        },
+        &mut out,
+    );
+    let told: Vec<(String, WatchChange)> = out
+        .sends
+        .iter()
+        .filter_map(|(_, _, b)| match b {
+            Body::Watch { path, change, .. } => Some((path.clone(), *change)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        told,
+        vec![
+            ("/changed".to_string(), WatchChange::DataChanged),
+            ("/recreated".to_string(), WatchChange::DataChanged),
+            ("/deleted".to_string(), WatchChange::Deleted),
+            ("/born".to_string(), WatchChange::Created),
+            ("/".to_string(), WatchChange::ChildrenChanged),
+        ]
+    );
+    // /unborn and /brokers' children are watched again (/'s child watch is spent).
+    let (_, out) = request(&mut zk, 1, s1, persistent("/unborn", ""));
+    assert!(
+        matches!(&out.sends[..], [(_, _, Body::Watch { path, change: WatchChange::Created, .. })] if path == "/unborn"),
+        "{:?}",
+        out.sends
+    );
+    let (_, out) = request(&mut zk, 1, s1, persistent("/brokers/x", ""));
+    assert!(
+        matches!(&out.sends[..], [(_, _, Body::Watch { path, change: WatchChange::ChildrenChanged, .. })] if path == "/brokers"),
+        "{:?}",
+        out.sends
+    );
+}
+
+#[test]
+fn a_znode_with_children_is_not_deleted_and_an_ephemeral_one_has_no_children() {
+    // ZooKeeper 3.8 PrepRequestProcessor.pRequest2Txn: NOTEMPTY, NOCHILDRENFOREPHEMERALS,
+    // also for what earlier ops of the same multi leave.
+    let mut zk = ZooKeeper::new();
+    let s = connect(&mut zk, 1, 0);
+    request(&mut zk, 1, s, persistent("/admin", ""));
+    request(&mut zk, 1, s, persistent("/admin/t", ""));
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Delete {
+            path: "/admin".into(),
+        },
+    );
+    assert_eq!(r, Err(ZkError::NotEmpty));
+    assert!(zk.node("/admin/t").is_some() && zk.node("/admin").is_some());
+    // A multi that deletes the child first may delete the parent.
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![
+            ZkOp::Delete {
+                path: "/admin/t".into(),
+            },
+            ZkOp::Delete {
+                path: "/admin".into(),
+            },
+        ]),
+    );
+    assert!(r.is_ok(), "{r:?}");
+    // One that creates a child first may not.
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![
+            persistent("/brokers/topics/t", ""),
+            ZkOp::Delete {
+                path: "/brokers/topics".into(),
+            },
+        ]),
+    );
+    assert_eq!(r, Err(ZkError::NotEmpty));
+    request(&mut zk, 1, s, create_ephemeral("/controller"));
+    let (r, _) = request(&mut zk, 1, s, persistent("/controller/x", ""));
+    assert_eq!(r, Err(ZkError::NoChildrenForEphemerals));
+    let (r, _) = request(
+        &mut zk,
+        1,
+        s,
+        ZkOp::Multi(vec![create_ephemeral("/e"), persistent("/e/x", "")]),
+    );
+    assert_eq!(r, Err(ZkError::NoChildrenForEphemerals));
+    assert!(zk.node("/e").is_none());
+}
