@@ -243,10 +243,16 @@ Examples:
             return Err("--at times must be in increasing order".into());
         }
         let scenario = load(path)?;
-        if ats.is_empty() {
-            ats.push(scenario.until_ms);
-        }
         let name = name_of(path);
+        match ats.last() {
+            None => ats.push(scenario.until_ms),
+            // The reader checked the work up to until_ms; a later --at runs longer.
+            Some(&last) if last > scenario.until_ms => {
+                scenario::budget::check(&scenario.setup, &scenario.actions, last, "an earlier --at")
+                    .map_err(|e| format!("{name}: --at {last}: {e}"))?
+            }
+            Some(_) => {}
+        }
         let mut runner = Runner::new(&scenario);
         let mut printed = 0;
         let stdout = std::io::stdout();

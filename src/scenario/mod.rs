@@ -9,11 +9,13 @@
 //! - `checkpoints.rs`: the `expect` checkpoints, their validation and their comparison with a
 //!   run's state and events.
 //! - `run.rs`: the [`Runner`] that plays a scenario's actions on a world.
+//! - `budget.rs`: the work budget, which refuses a run that would take too long to simulate.
 
 use crate::sim::{Command, Setup};
 use std::fmt;
 
 mod actions;
+pub mod budget;
 mod checkpoints;
 mod file;
 mod parse;
@@ -29,6 +31,8 @@ pub use run::Runner;
 
 #[cfg(test)]
 mod actions_test;
+#[cfg(test)]
+mod budget_test;
 #[cfg(test)]
 mod checkpoints_test;
 #[cfg(test)]

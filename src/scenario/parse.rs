@@ -3,6 +3,7 @@
 //! group, action and checkpoint against the others. Every problem is one [`ScenarioError`]
 //! naming its place; nothing runs when parsing fails.
 
+use super::budget;
 use super::checkpoints::parse_checkpoints;
 use super::file::{ScenarioFile, TopicFile};
 use super::{check_time, Scenario, ScenarioError, MAX_BROKERS, MAX_PARTITIONS, MAX_TIME_MS};
@@ -236,14 +237,18 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             format!("{until_ms} is before the last action or checkpoint ({latest})"),
         ));
     }
+    let setup = Setup {
+        seed: file.seed,
+        settings,
+        brokers,
+        topics,
+        groups,
+    };
+    // A run to a later time is checked again by what asks for it (`run --at`, a lesson's steps).
+    budget::check(&setup, &actions, until_ms, "a shorter run (until_ms)")
+        .map_err(|e| ScenarioError::at("", e))?;
     Ok(Scenario {
-        setup: Setup {
-            seed: file.seed,
-            settings,
-            brokers,
-            topics,
-            groups,
-        },
+        setup,
         actions,
         until_ms,
         checkpoints,
