@@ -210,7 +210,8 @@ Examples:
         if path.as_os_str() == "-" {
             STDIN_NAME.to_string()
         } else {
-            path.display().to_string()
+            // A newline in a file's name would break the one line.
+            scenario::one_line(&path.display().to_string()).into_owned()
         }
     }
 

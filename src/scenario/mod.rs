@@ -89,12 +89,32 @@ impl ScenarioError {
     }
 }
 
+/// `text` on one line: a control character (a newline, a tab, a NUL) a file put into a name
+/// is written as its escape (`\n`, `\t`, `\0`), so that a message quoting the name stays one
+/// line.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = one_line(&self.message);
         if self.place.is_empty() {
-            write!(f, "{}", self.message)
+            write!(f, "{message}")
         } else {
-            write!(f, "{}: {}", self.place, self.message)
+            write!(f, "{}: {message}", one_line(&self.place))
         }
     }
 }
