@@ -3,6 +3,7 @@
 //! reported as one line naming the place and what is wrong, and nothing runs.
 //!
 //! - `file.rs`: the file as written (its serde shapes).
+//! - `json.rs`: reading JSON with every key of an object once.
 //! - `parse.rs`: parsing and validation into a [`Scenario`], with the exact place of every
 //!   problem.
 //! - `actions.rs`: the timed actions and the [`Command`] each stands for.
@@ -18,6 +19,7 @@ mod actions;
 pub mod budget;
 mod checkpoints;
 mod file;
+mod json;
 mod parse;
 mod run;
 

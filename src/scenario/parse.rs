@@ -22,13 +22,15 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Reads a file's text into its serde shape `T`: JSON first (after a byte order mark, if the
-/// text starts with one), then an object (`what`, e.g. "a scenario", is a JSON object), then
+/// text starts with one; every key of an object once), then an object (`what`, e.g. "a scenario", is a JSON object), then
 /// the shape, with the place of a problem from `serde_path_to_error`.
 pub(crate) fn read_file<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, ScenarioError> {
     // A byte order mark some editors write first is not part of the JSON (a browser's reading
     // of a file drops it too, so a file opens alike on the page and on the command line).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match serde_json::from_str::<Value>(text) {
+    match super::json::from_str(text) {
+        // A key given twice is valid JSON, but not a file this program reads.
+        Err(e) if e.is_data() => return Err(ScenarioError::at("", e.to_string())),
         Err(e) => return Err(ScenarioError::at("", format!("not valid JSON: {e}"))),
         Ok(v) => check_object(&v, what)?,
     }

@@ -255,3 +255,26 @@ fn a_consumer_that_no_earlier_action_joined_cannot_leave_or_crash() {
         .starts_with("actions[1]: there is no consumer c2 in group g"));
     assert!(g(r#"{"at_ms": 5, "do": "join", "group": "g", "member": "c1"}, {"at_ms": 9, "do": "leave", "group": "g", "member": "c1"}"#).is_ok());
 }
+
+#[test]
+fn a_key_given_twice_in_one_object_is_refused_at_any_depth() {
+    for (text, key) in [
+        (r#"{"version": 1, "version": 1, "brokers": [1]}"#, "version"),
+        (
+            r#"{"version": 1, "brokers": [1], "config": {"retries": 1, "retries": 5}}"#,
+            "retries",
+        ),
+        (
+            r#"{"version": 1, "brokers": [1], "expect": [{"at_ms": 1, "controller": 1, "controller": 2}]}"#,
+            "controller",
+        ),
+    ] {
+        let e = err(text);
+        assert!(
+            e.starts_with(&format!("the key \"{key}\" appears twice in one object (a key is given once) at line 1 column ")),
+            "{e}"
+        );
+    }
+    assert!(err(r#"{"version": 1, "brokers": [1], "seed": 1e400}"#)
+        .starts_with("not valid JSON: number out of range"));
+}
