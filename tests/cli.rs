@@ -1,7 +1,8 @@
 //! The `kafka-election` command line: output, exit codes, and bad input.
 
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kafka-election"))
@@ -9,6 +10,27 @@ fn cli(args: &[&str]) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("the binary runs")
+}
+
+/// Runs the command line with `input` on its standard input.
+fn cli_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafka-election"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    let input = input.to_vec();
+    // Written from another thread, so a program that stops reading cannot block the test.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("the binary ends");
+    writer.join().unwrap();
+    out
 }
 
 fn stdout(o: &Output) -> String {
@@ -133,20 +155,167 @@ fn usage_errors_exit_2() {
         &["frobnicate"][..],
         &["run"][..],
         &["run", "x.json", "--at", "soon"][..],
+        &["run", "x.json", "--at", "86400001"][..],
+        &["run", "x.json", "--frob"][..],
+        &["--frob"][..],
         &["check", "/nonexistent/file.json"][..],
         &["lesson"][..],
         &["lesson", "a.json", "b.json"][..],
         &["lesson", "/nonexistent/lesson.json"][..],
+        &["help", "frobnicate"][..],
     ] {
         let o = cli(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(!stderr(&o).contains("panicked"));
+        let err = stderr(&o);
+        assert!(err.starts_with("kafka-election: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}: nothing on stdout");
     }
     assert!(Path::new(env!("CARGO_BIN_EXE_kafka-election")).exists());
-    let o = cli(&["--help"]);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("kafka-election check"));
-    assert!(stdout(&o).contains("kafka-election lesson LESSON.json"));
+}
+
+#[test]
+fn a_usage_error_is_the_message_then_the_usage_of_its_command() {
+    let o = cli(&["run", "www/scenarios/cold-start.json", "--frob"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "kafka-election: unexpected argument '--frob' found\n\
+         usage: kafka-election run [OPTIONS] <SCENARIO> (more: kafka-election help run)\n"
+    );
+    let o = cli(&["run", "x.json", "--at", "soon"]);
+    assert_eq!(
+        stderr(&o).lines().next(),
+        Some("kafka-election: invalid value 'soon' for '--at <MS>': not a whole number of milliseconds")
+    );
+    let o = cli(&["frobnicate"]);
+    assert_eq!(
+        stderr(&o),
+        "kafka-election: unrecognized subcommand 'frobnicate'\n\
+         usage: kafka-election <COMMAND> (more: kafka-election help)\n"
+    );
+    let o = cli(&[]);
+    assert!(
+        stderr(&o).starts_with(
+            "kafka-election: no command given: the commands are run, check, lesson and help\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // A file that cannot be read is bad input: one line.
+    let o = cli(&["check", "/nonexistent/file.json"]);
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("kafka-election: /nonexistent/file.json: cannot read: "));
+}
+
+#[test]
+fn version_prints_the_name_and_the_crate_version() {
+    for flag in ["--version", "-V"] {
+        let o = cli(&[flag]);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(
+            stdout(&o),
+            format!("kafka-election {}\n", env!("CARGO_PKG_VERSION"))
+        );
+        assert!(stderr(&o).is_empty());
+    }
+}
+
+#[test]
+fn help_lists_the_commands_and_help_command_explains_one() {
+    let top = cli(&["help"]);
+    assert_eq!(top.status.code(), Some(0));
+    for flag in ["--help", "-h"] {
+        let o = cli(&[flag]);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(stdout(&o), stdout(&top), "{flag} is the same help");
+    }
+    let out = stdout(&top);
+    for want in [
+        "Usage: kafka-election <COMMAND>",
+        "  run     Run a scenario and print its state as JSON lines",
+        "  check   Check a scenario's expect checkpoints",
+        "  lesson  Check a lesson file",
+        "  help    ",
+        "-V, --version",
+        "A file named - is read from standard input; messages then name it <stdin>.",
+        "2 bad input or usage",
+        "kafka-election lesson www/lessons/isr-leader-election.json",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    let run = cli(&["help", "run"]);
+    assert_eq!(run.status.code(), Some(0));
+    let out = stdout(&run);
+    for want in [
+        "Usage: kafka-election run [OPTIONS] <SCENARIO>",
+        "The scenario file (.json), or - for standard input",
+        "--at <MS>",
+        "at most 86400000, one day",
+        "--events",
+        "--lines",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    assert_eq!(
+        stdout(&cli(&["run", "--help"])),
+        out,
+        "run --help is help run"
+    );
+    for cmd in ["check", "lesson"] {
+        let o = cli(&["help", cmd]);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(stdout(&o).contains(&format!("Usage: kafka-election {cmd} <")));
+        let o = cli(&[cmd, "-h"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(stdout(&o).contains(&format!("Usage: kafka-election {cmd} <")));
+    }
+}
+
+#[test]
+fn a_dash_reads_the_scenario_or_lesson_from_standard_input() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scenario = std::fs::read(root.join("www/scenarios/controller-crash.json")).unwrap();
+    let o = cli_with_stdin(&["check", "-"], &scenario);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        stdout(&cli(&["check", "www/scenarios/controller-crash.json"])),
+        "the same as from the file"
+    );
+    let o = cli_with_stdin(&["run", "-", "--at", "25000"], &scenario);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["controller_epoch"], 2);
+    let lesson = std::fs::read(root.join("docs/examples/lessons/first-lesson.json")).unwrap();
+    let o = cli_with_stdin(&["lesson", "-"], &lesson);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        stdout(&cli(&["lesson", "docs/examples/lessons/first-lesson.json"]))
+    );
+    // Messages name standard input <stdin>; a nameless scenario's summary too.
+    let o = cli_with_stdin(&["run", "-"], b"{ not json");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("kafka-election: <stdin>: not valid JSON: "),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stderr(&o).lines().count(), 1);
+    let o = cli_with_stdin(
+        &["check", "-"],
+        br#"{"version": 1, "brokers": [1, 2], "expect": [{"at_ms": 2000, "controller": 1}]}"#,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("<stdin>: 1 passed, 0 failed\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = cli_with_stdin(&["lesson", "-"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("kafka-election: <stdin>: not valid JSON"));
 }
 
 #[test]

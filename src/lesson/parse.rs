@@ -92,6 +92,17 @@ fn validate(file: LessonFile) -> Result<Lesson, LessonError> {
             question,
         });
     }
+    // The scenario's reader checked the work up to its until_ms; the steps may run longer.
+    let end = steps.last().map_or(0, |s| s.at_ms);
+    if end > scenario.until_ms {
+        scenario::budget::check(
+            &scenario.setup,
+            &scenario.actions,
+            end,
+            "an earlier last step",
+        )
+        .map_err(|e| LessonError::at(format!("steps[{}].at_ms", steps.len() - 1), e))?;
+    }
     Ok(Lesson {
         id: file.id,
         title: file.title,

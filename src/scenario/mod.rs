@@ -3,19 +3,23 @@
 //! reported as one line naming the place and what is wrong, and nothing runs.
 //!
 //! - `file.rs`: the file as written (its serde shapes).
+//! - `json.rs`: reading JSON with every key of an object once.
 //! - `parse.rs`: parsing and validation into a [`Scenario`], with the exact place of every
 //!   problem.
 //! - `actions.rs`: the timed actions and the [`Command`] each stands for.
 //! - `checkpoints.rs`: the `expect` checkpoints, their validation and their comparison with a
 //!   run's state and events.
 //! - `run.rs`: the [`Runner`] that plays a scenario's actions on a world.
+//! - `budget.rs`: the work budget, which refuses a run that would take too long to simulate.
 
 use crate::sim::{Command, Setup};
 use std::fmt;
 
 mod actions;
+pub mod budget;
 mod checkpoints;
 mod file;
+mod json;
 mod parse;
 mod run;
 
@@ -29,6 +33,8 @@ pub use run::Runner;
 
 #[cfg(test)]
 mod actions_test;
+#[cfg(test)]
+mod budget_test;
 #[cfg(test)]
 mod checkpoints_test;
 #[cfg(test)]
@@ -85,12 +91,32 @@ impl ScenarioError {
     }
 }
 
+/// `text` on one line: a control character (a newline, a tab, a NUL) a file put into a name
+/// is written as its escape (`\n`, `\t`, `\0`), so that a message quoting the name stays one
+/// line.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = one_line(&self.message);
         if self.place.is_empty() {
-            write!(f, "{}", self.message)
+            write!(f, "{message}")
         } else {
-            write!(f, "{}: {}", self.place, self.message)
+            write!(f, "{}: {message}", one_line(&self.place))
         }
     }
 }

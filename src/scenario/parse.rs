@@ -3,6 +3,7 @@
 //! group, action and checkpoint against the others. Every problem is one [`ScenarioError`]
 //! naming its place; nothing runs when parsing fails.
 
+use super::budget;
 use super::checkpoints::parse_checkpoints;
 use super::file::{ScenarioFile, TopicFile};
 use super::{check_time, Scenario, ScenarioError, MAX_BROKERS, MAX_PARTITIONS, MAX_TIME_MS};
@@ -10,7 +11,7 @@ use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
 use crate::sim::commands::{check, offsets_topic, GroupSpec, Layout};
 use crate::sim::rng::Rng;
-use crate::sim::{BrokerId, Profile, Settings, Setup, TopicConfig, TopicSpec};
+use crate::sim::{BrokerId, Command, Profile, Settings, Setup, TopicConfig, TopicSpec};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -20,11 +21,16 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     validate(read_file(text, "a scenario")?)
 }
 
-/// Reads a file's text into its serde shape `T`: JSON first, then an object (`what`, e.g.
-/// "a scenario", is a JSON object), then the shape, with the place of a problem from
-/// `serde_path_to_error`.
+/// Reads a file's text into its serde shape `T`: JSON first (after a byte order mark, if the
+/// text starts with one; every key of an object once), then an object (`what`, e.g. "a scenario", is a JSON object), then
+/// the shape, with the place of a problem from `serde_path_to_error`.
 pub(crate) fn read_file<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, ScenarioError> {
-    match serde_json::from_str::<Value>(text) {
+    // A byte order mark some editors write first is not part of the JSON (a browser's reading
+    // of a file drops it too, so a file opens alike on the page and on the command line).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match super::json::from_str(text) {
+        // A key given twice is valid JSON, but not a file this program reads.
+        Err(e) if e.is_data() => return Err(ScenarioError::at("", e.to_string())),
         Err(e) => return Err(ScenarioError::at("", format!("not valid JSON: {e}"))),
         Ok(v) => check_object(&v, what)?,
     }
@@ -204,6 +210,9 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
 
     let mut actions = Vec::new();
     let mut last = 0;
+    // The consumers some earlier action joined: a leave or a crash of one no action joined
+    // names a consumer that never exists.
+    let mut joined: BTreeSet<(String, String)> = BTreeSet::new();
     for (i, a) in file.actions.iter().enumerate() {
         let place = format!("actions[{i}]");
         if a.at_ms < last {
@@ -219,6 +228,20 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             .map_err(|e| ScenarioError::at(&place, e))?;
         // What the world's state decides is checked when the action applies.
         check(&cmd, &layout, None).map_err(|e| ScenarioError::at(&place, e))?;
+        match &cmd {
+            Command::Join { group, member } => {
+                joined.insert((group.clone(), member.clone()));
+            }
+            Command::Leave { group, member } | Command::CrashConsumer { group, member }
+                if !joined.contains(&(group.clone(), member.clone())) =>
+            {
+                return Err(ScenarioError::at(
+                    place,
+                    format!("there is no consumer {member} in group {group}: no earlier action joins it"),
+                ));
+            }
+            _ => {}
+        }
         actions.push((a.at_ms, cmd));
     }
 
@@ -236,14 +259,18 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             format!("{until_ms} is before the last action or checkpoint ({latest})"),
         ));
     }
+    let setup = Setup {
+        seed: file.seed,
+        settings,
+        brokers,
+        topics,
+        groups,
+    };
+    // A run to a later time is checked again by what asks for it (`run --at`, a lesson's steps).
+    budget::check(&setup, &actions, until_ms, "a shorter run (until_ms)")
+        .map_err(|e| ScenarioError::at("", e))?;
     Ok(Scenario {
-        setup: Setup {
-            seed: file.seed,
-            settings,
-            brokers,
-            topics,
-            groups,
-        },
+        setup,
         actions,
         until_ms,
         checkpoints,

@@ -209,3 +209,72 @@ fn group_actions_and_files_are_checked() {
     );
     assert!(ok.is_ok());
 }
+
+#[test]
+fn a_byte_order_mark_before_the_json_is_not_part_of_it() {
+    let s = parse(&format!("\u{feff}{MINIMAL}")).unwrap();
+    assert_eq!(s.setup.brokers.len(), 3);
+    assert!(err("\u{feff}").starts_with("not valid JSON: EOF while parsing a value"));
+    assert!(err("\u{feff}\u{feff}{}").starts_with("not valid JSON: expected value"));
+}
+
+#[test]
+fn a_name_with_a_newline_or_a_nul_stays_on_one_line_in_the_message() {
+    let e = err(
+        r#"{"version": 1, "brokers": [1], "topics": [{"name": "a\nb\u0000", "replicas": [[1]]}]}"#,
+    );
+    assert_eq!(
+        e,
+        r#"topics[0]: topic name "a\nb\u{0}" has '\n': only letters, digits, '.', '_' and '-' are legal"#
+    );
+    let e = err(r#"{"version": 1, "brokers": [1], "brokerz\n": 1}"#);
+    assert!(
+        e.starts_with("brokerz\\n: unknown field `brokerz\\n`"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1);
+}
+
+#[test]
+fn a_consumer_that_no_earlier_action_joined_cannot_leave_or_crash() {
+    let g = |actions: &str| {
+        parse(&format!(
+            r#"{{"version": 1, "brokers": [1, 2, 3], {TOPIC}, "groups": [{{"id": "g", "topics": ["T"]}}], "actions": [{actions}]}}"#
+        ))
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        g(r#"{"at_ms": 5, "do": "leave", "group": "g", "member": "nobody"}"#),
+        Err(
+            "actions[0]: there is no consumer nobody in group g: no earlier action joins it".into()
+        )
+    );
+    assert!(g(r#"{"at_ms": 5, "do": "join", "group": "g", "member": "c1"}, {"at_ms": 9, "do": "crash_consumer", "group": "g", "member": "c2"}"#)
+        .unwrap_err()
+        .starts_with("actions[1]: there is no consumer c2 in group g"));
+    assert!(g(r#"{"at_ms": 5, "do": "join", "group": "g", "member": "c1"}, {"at_ms": 9, "do": "leave", "group": "g", "member": "c1"}"#).is_ok());
+}
+
+#[test]
+fn a_key_given_twice_in_one_object_is_refused_at_any_depth() {
+    for (text, key) in [
+        (r#"{"version": 1, "version": 1, "brokers": [1]}"#, "version"),
+        (
+            r#"{"version": 1, "brokers": [1], "config": {"retries": 1, "retries": 5}}"#,
+            "retries",
+        ),
+        (
+            r#"{"version": 1, "brokers": [1], "expect": [{"at_ms": 1, "controller": 1, "controller": 2}]}"#,
+            "controller",
+        ),
+    ] {
+        let e = err(text);
+        assert!(
+            e.starts_with(&format!("the key \"{key}\" appears twice in one object (a key is given once) at line 1 column ")),
+            "{e}"
+        );
+    }
+    assert!(err(r#"{"version": 1, "brokers": [1], "seed": 1e400}"#)
+        .starts_with("not valid JSON: number out of range"));
+}

@@ -212,10 +212,14 @@ impl Session {
             ));
         }
         let last = recorded.last().map_or(0, |(t, _)| *t);
+        let end = end_ms.max(last).max(at_ms);
+        // Everything the replay runs: the start's script and the recorded commands.
+        let mut all: Vec<(u64, Command)> = start.script.iter().chain(&recorded).cloned().collect();
+        all.sort_by_key(|(t, _)| *t);
+        crate::scenario::budget::check(&start.setup, &all, end, "a shorter session")?;
         let mut s = Session::new(start);
         s.recorded = recorded;
         // Replay to the end, checking every command on the way, then seek to the time shown.
-        let end = end_ms.max(last).max(at_ms);
         s.check_replay(end)?;
         s.end_ms = end;
         s.seek(at_ms);

@@ -91,7 +91,9 @@ pub fn write_link(
     }
 }
 
-/// Opens a session link pasted into the address bar (a `hashchange` the page did not make).
+/// Opens a session link pasted into the address bar (a `hashchange` the page did not make);
+/// the address then holds the link of the session shown, the new one or, if the link is
+/// refused, the one before.
 pub fn listen_for_links(
     d: UseReducerDispatcher<Model>,
     last: std::rc::Rc<std::cell::RefCell<(f64, String)>>,
@@ -104,6 +106,10 @@ pub fn listen_for_links(
             .unwrap_or_default();
         let fragment = hash.strip_prefix('#').unwrap_or(&hash).to_string();
         if crate::session::codec::is_session(&fragment) && last.borrow().1 != fragment {
+            // The address now holds the pasted link, not what the page wrote: forget that, so
+            // the page writes its session's link again whether the link opens or is refused
+            // (a refused link must not stay in the address while the old session shows).
+            last.borrow_mut().1.clear();
             d.dispatch(Action::OpenLink(fragment));
         }
     });
