@@ -54,46 +54,42 @@ struct Case {
     wanted: usize,
 }
 
-fn step(n: u32) -> impl Strategy<Value = Step> {
+fn step() -> impl Strategy<Value = Step> {
     let member = 0..NAMES.len();
     let f = |s: BoxedStrategy<Command>| s.prop_map(Step::Fault);
     prop_oneof![
         4 => member.clone().prop_map(Step::Join),
         1 => member.clone().prop_map(Step::Leave),
         1 => member.prop_map(Step::CrashConsumer),
-        1 => f(fault::crash(n)),
-        1 => f(fault::start(n)),
-        2 => f(fault::pause(n, 10_000)),
+        1 => f(fault::crash()),
+        1 => f(fault::start()),
+        2 => f(fault::pause(10_000)),
     ]
 }
 
 /// 3 or 4 brokers under 2.4 or 3.9 (or the pinned profile), 1 to 10 partitions of
-/// `__consumer_offsets`, a topic of 1 to 6 partitions, 1 to 20 steps 0 to 8 s apart, and 1 to 4
-/// consumers meant to run at the end.
+/// `__consumer_offsets`, a topic of 1 to 6 partitions with two replicas each, 1 to 20 steps 0
+/// to 8 s apart, and 1 to 4 consumers meant to run at the end.
 fn case() -> impl Strategy<Value = Case> {
     (
-        any::<u64>(),
-        3u32..=4,
-        common::profile(&[Profile::V2_4, Profile::V3_9]),
+        (
+            any::<u64>(),
+            3u32..=4,
+            common::profile(&[Profile::V2_4, Profile::V3_9]),
+            1u32..=10,
+        ),
+        proptest::collection::vec(common::broker_order(), 1..=6),
+        (
+            0u32..=1000,
+            proptest::sample::select(vec!["range", "roundrobin"]),
+        ),
+        proptest::collection::vec((0u64..=8_000, step()), 1..=20),
+        1..=4usize,
     )
-        .prop_flat_map(|(seed, brokers, profile)| {
-            let ids: Vec<BrokerId> = (1..=brokers).collect();
-            let two = proptest::sample::subsequence(ids, 2).prop_shuffle();
-            (
-                (Just(seed), Just(brokers), Just(profile), 1u32..=10),
-                proptest::collection::vec(two, 1..=6),
-                (
-                    0u32..=1000,
-                    proptest::sample::select(vec!["range", "roundrobin"]),
-                ),
-                proptest::collection::vec((0u64..=8_000, step(brokers)), 1..=20),
-                1..=4usize,
-            )
-        })
         .prop_map(
             |(
                 (seed, brokers, profile, offsets_topic_num_partitions),
-                replicas,
+                orders,
                 (group, assignor),
                 steps,
                 wanted,
@@ -102,10 +98,19 @@ fn case() -> impl Strategy<Value = Case> {
                 brokers,
                 profile,
                 offsets_topic_num_partitions,
-                replicas,
+                replicas: orders
+                    .iter()
+                    .map(|o| common::replicas(o, 2, brokers))
+                    .collect(),
                 group,
                 assignor,
-                steps,
+                steps: steps
+                    .into_iter()
+                    .map(|(gap, step)| match step {
+                        Step::Fault(c) => (gap, Step::Fault(common::within(c, brokers))),
+                        other => (gap, other),
+                    })
+                    .collect(),
                 wanted,
             },
         )

@@ -67,40 +67,45 @@ struct Case {
     steps: Vec<(u64, Step)>,
 }
 
-/// A topic on brokers `1..=n`: 1 to 4 partitions with 1 to 3 replicas each (as many for
-/// each), and one time in four a `min.insync.replicas` of 1 to the replication factor.
-fn topic(n: u32) -> impl Strategy<Value = Topic> {
-    (1..=n.min(3)).prop_flat_map(move |rf| {
-        let ids: Vec<BrokerId> = (1..=n).collect();
-        let one = proptest::sample::subsequence(ids, rf as usize).prop_shuffle();
-        (
-            proptest::collection::vec(one, 1..=4),
-            proptest::option::weighted(0.25, 1..=rf),
-        )
-            .prop_map(|(replicas, min_insync_replicas)| Topic {
-                replicas,
-                min_insync_replicas,
-            })
-    })
+/// A topic as drawn: its replication factor (1 to 3), for each of its 1 to 4 partitions an
+/// order of the brokers, and one time in four a `min.insync.replicas` of 1 to 3; [`topic`]
+/// fits it to the cluster.
+fn raw_topic() -> impl Strategy<Value = (u32, Vec<Vec<u32>>, Option<u32>)> {
+    (
+        1u32..=3,
+        proptest::collection::vec(common::broker_order(), 1..=4),
+        proptest::option::weighted(0.25, 1u32..=3),
+    )
+}
+
+/// The topic a drawn one gives on `n` brokers: each partition's replicas the first brokers
+/// of its order (as many as the replication factor, at most `n`), `min.insync.replicas` at
+/// most the replication factor.
+fn topic((rf, orders, min_isr): (u32, Vec<Vec<u32>>, Option<u32>), n: u32) -> Topic {
+    let rf = rf.min(n);
+    Topic {
+        replicas: orders.iter().map(|o| common::replicas(o, rf, n)).collect(),
+        min_insync_replicas: min_isr.map(|m| m.min(rf)),
+    }
 }
 
 fn acks() -> impl Strategy<Value = Acks> {
     prop_oneof![Just(Acks::Zero), Just(Acks::One), Just(Acks::All)]
 }
 
-fn step(n: u32) -> impl Strategy<Value = Step> {
+fn step() -> impl Strategy<Value = Step> {
     let f = |s: BoxedStrategy<Command>| s.prop_map(Step::Fault);
     let target = (0usize..2, 0u32..4);
     prop_oneof![
-        2 => f(fault::crash(n)),
-        2 => f(fault::start(n)),
-        1 => f(fault::shutdown(n)),
-        1 => f(fault::pause(n, 30_000)),
-        1 => f(fault::expire(n)),
-        1 => f(fault::cut(n)),
-        1 => f(fault::heal(n)),
-        1 => f(fault::stall(n)),
-        1 => f(fault::resume(n)),
+        2 => f(fault::crash()),
+        2 => f(fault::start()),
+        1 => f(fault::shutdown()),
+        1 => f(fault::pause(30_000)),
+        1 => f(fault::expire()),
+        1 => f(fault::cut()),
+        1 => f(fault::heal()),
+        1 => f(fault::stall()),
+        1 => f(fault::resume()),
         1 => f(fault::delete_controller()),
         1 => (target.clone(), 1u64..=50, acks()).prop_map(|((topic, partition), records, acks)| {
             Step::Burst { topic, partition, records, acks }
@@ -119,25 +124,25 @@ fn step(n: u32) -> impl Strategy<Value = Step> {
 
 /// 1 to 6 brokers under `profile`, 1 or 2 topics, 1 to 30 steps 0 to 12 s apart.
 fn case(profile: BoxedStrategy<Profile>) -> impl Strategy<Value = Case> {
-    (any::<u64>(), profile, 1u32..=6, any::<bool>())
-        .prop_flat_map(|(seed, profile, brokers, short_timeouts)| {
-            (
-                Just(seed),
-                Just(profile),
-                Just(brokers),
-                proptest::collection::vec(topic(brokers), 1..=2),
-                Just(short_timeouts),
-                proptest::collection::vec((0u64..=12_000, step(brokers)), 1..=30),
-            )
-        })
+    (
+        (any::<u64>(), profile, 1u32..=6, any::<bool>()),
+        proptest::collection::vec(raw_topic(), 1..=2),
+        proptest::collection::vec((0u64..=12_000, step()), 1..=30),
+    )
         .prop_map(
-            |(seed, profile, brokers, topics, short_timeouts, steps)| Case {
+            |((seed, profile, brokers, short_timeouts), topics, steps)| Case {
                 seed,
                 profile,
                 brokers,
-                topics,
+                topics: topics.into_iter().map(|t| topic(t, brokers)).collect(),
                 short_timeouts,
-                steps,
+                steps: steps
+                    .into_iter()
+                    .map(|(gap, step)| match step {
+                        Step::Fault(c) => (gap, Step::Fault(common::within(c, brokers))),
+                        produce => (gap, produce),
+                    })
+                    .collect(),
             },
         )
 }

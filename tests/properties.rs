@@ -30,35 +30,35 @@ struct Case {
     steps: Vec<(u64, Command)>,
 }
 
-fn step(n: u32) -> impl Strategy<Value = Command> {
+fn step() -> impl Strategy<Value = Command> {
     prop_oneof![
-        2 => fault::crash(n),
-        1 => fault::start(n),
-        1 => fault::shutdown(n),
-        1 => fault::pause(n, 40_000),
-        1 => fault::expire(n),
-        1 => fault::cut(n),
+        2 => fault::crash(),
+        1 => fault::start(),
+        1 => fault::shutdown(),
+        1 => fault::pause(40_000),
+        1 => fault::expire(),
+        1 => fault::cut(),
         1 => fault::delete_controller(),
-        2 => fault::heal(n),
+        2 => fault::heal(),
     ]
 }
 
 /// 1 to 7 brokers under any profile (or the pinned one), 1 to 25 faults 0 to 15 s apart.
 fn case() -> impl Strategy<Value = Case> {
-    (any::<u64>(), 1u32..=7, common::profile(&Profile::ALL))
-        .prop_flat_map(|(seed, brokers, profile)| {
-            (
-                Just(seed),
-                Just(brokers),
-                Just(profile),
-                proptest::collection::vec((0u64..=15_000, step(brokers)), 1..=25),
-            )
-        })
+    (
+        any::<u64>(),
+        1..=common::MAX_BROKERS,
+        common::profile(&Profile::ALL),
+        proptest::collection::vec((0u64..=15_000, step()), 1..=25),
+    )
         .prop_map(|(seed, brokers, profile, steps)| Case {
             seed,
             brokers,
             profile,
-            steps,
+            steps: steps
+                .into_iter()
+                .map(|(gap, c)| (gap, common::within(c, brokers)))
+                .collect(),
         })
 }
 

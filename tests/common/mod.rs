@@ -95,65 +95,127 @@ pub fn trace(w: &World) -> String {
     format!("trace:\n{}", lines.join("\n"))
 }
 
-/// A broker of `1..=n`.
-fn broker(n: u32) -> std::ops::RangeInclusive<u32> {
-    1..=n
+/// The most brokers a suite's cluster has: faults are drawn on brokers `1..=MAX_BROKERS` and
+/// brought into the cluster by [`within`], so that the cluster's size is drawn apart from the
+/// schedule and both shrink on their own (a strategy that depended on the size would draw the
+/// schedule anew each time the size shrank).
+pub const MAX_BROKERS: u32 = 7;
+
+/// A broker of `1..=MAX_BROKERS`.
+fn broker() -> std::ops::RangeInclusive<u32> {
+    1..=MAX_BROKERS
 }
 
 /// The other end of a link cut or healed: ZooKeeper one time in three, else a broker.
-fn peer(n: u32) -> impl Strategy<Value = Endpoint> {
-    proptest::option::weighted(2.0 / 3.0, broker(n))
+fn peer() -> impl Strategy<Value = Endpoint> {
+    proptest::option::weighted(2.0 / 3.0, broker())
         .prop_map(|b| b.map_or(Endpoint::Zk, Endpoint::Broker))
 }
 
-/// The faults a schedule draws, on brokers `1..=n`.
+/// `command` with each broker id it names brought into `1..=n` (modulo `n`).
+pub fn within(command: Command, n: u32) -> Command {
+    let b = |id: u32| (id - 1) % n + 1;
+    let e = |end: Endpoint| match end {
+        Endpoint::Broker(id) => Endpoint::Broker(b(id)),
+        other => other,
+    };
+    match command {
+        Command::Crash(id) => Command::Crash(b(id)),
+        Command::Start(id) => Command::Start(b(id)),
+        Command::Shutdown(id) => Command::Shutdown(b(id)),
+        Command::ExpireSession(id) => Command::ExpireSession(b(id)),
+        Command::Pause { broker, for_ms } => Command::Pause {
+            broker: b(broker),
+            for_ms,
+        },
+        Command::Cut(x, y) => Command::Cut(e(x), e(y)),
+        Command::Heal(x, y) => Command::Heal(e(x), e(y)),
+        Command::StallFetcher {
+            broker,
+            topic,
+            partition,
+        } => Command::StallFetcher {
+            broker: b(broker),
+            topic,
+            partition,
+        },
+        Command::ResumeFetcher {
+            broker,
+            topic,
+            partition,
+        } => Command::ResumeFetcher {
+            broker: b(broker),
+            topic,
+            partition,
+        },
+        other => other,
+    }
+}
+
+/// An order of the brokers `1..=MAX_BROKERS`: a replica list is its first brokers that the
+/// cluster has ([`replicas`]).
+pub fn broker_order() -> impl Strategy<Value = Vec<u32>> {
+    Just(broker().collect::<Vec<u32>>()).prop_shuffle()
+}
+
+/// The first `rf` brokers of `order` that are in `1..=n` (fewer if `n` is smaller).
+pub fn replicas(order: &[u32], rf: u32, n: u32) -> Vec<u32> {
+    order
+        .iter()
+        .copied()
+        .filter(|b| *b <= n)
+        .take(rf as usize)
+        .collect()
+}
+
+/// The faults a schedule draws, on brokers `1..=MAX_BROKERS` (see [`within`]).
 pub mod fault {
     use super::*;
 
     /// A broker crashes.
-    pub fn crash(n: u32) -> BoxedStrategy<Command> {
-        broker(n).prop_map(Command::Crash).boxed()
+    pub fn crash() -> BoxedStrategy<Command> {
+        broker().prop_map(Command::Crash).boxed()
     }
 
     /// A broker starts.
-    pub fn start(n: u32) -> BoxedStrategy<Command> {
-        broker(n).prop_map(Command::Start).boxed()
+    pub fn start() -> BoxedStrategy<Command> {
+        broker().prop_map(Command::Start).boxed()
     }
 
     /// A broker shuts down cleanly.
-    pub fn shutdown(n: u32) -> BoxedStrategy<Command> {
-        broker(n).prop_map(Command::Shutdown).boxed()
+    pub fn shutdown() -> BoxedStrategy<Command> {
+        broker().prop_map(Command::Shutdown).boxed()
     }
 
     /// A broker freezes for 1 to `max_ms` ms.
-    pub fn pause(n: u32, max_ms: u64) -> BoxedStrategy<Command> {
-        (broker(n), 1..=max_ms)
+    pub fn pause(max_ms: u64) -> BoxedStrategy<Command> {
+        (broker(), 1..=max_ms)
             .prop_map(|(broker, for_ms)| Command::Pause { broker, for_ms })
             .boxed()
     }
 
     /// ZooKeeper expires a broker's session.
-    pub fn expire(n: u32) -> BoxedStrategy<Command> {
-        broker(n).prop_map(Command::ExpireSession).boxed()
+    pub fn expire() -> BoxedStrategy<Command> {
+        broker().prop_map(Command::ExpireSession).boxed()
     }
 
     /// A broker's link to ZooKeeper or another broker is cut.
-    pub fn cut(n: u32) -> BoxedStrategy<Command> {
-        (broker(n), peer(n))
+    pub fn cut() -> BoxedStrategy<Command> {
+        (broker(), peer())
             .prop_map(|(b, p)| Command::Cut(Endpoint::Broker(b), p))
             .boxed()
     }
 
     /// A broker's link to ZooKeeper or another broker heals.
-    pub fn heal(n: u32) -> BoxedStrategy<Command> {
-        (broker(n), peer(n))
+    pub fn heal() -> BoxedStrategy<Command> {
+        (broker(), peer())
             .prop_map(|(b, p)| Command::Heal(Endpoint::Broker(b), p))
             .boxed()
     }
 
     /// A broker's fetchers stall.
-    pub fn stall(n: u32) -> BoxedStrategy<Command> {
-        broker(n)
+    pub fn stall() -> BoxedStrategy<Command> {
+        broker()
             .prop_map(|broker| Command::StallFetcher {
                 broker,
                 topic: None,
@@ -163,8 +225,8 @@ pub mod fault {
     }
 
     /// A broker's fetchers resume.
-    pub fn resume(n: u32) -> BoxedStrategy<Command> {
-        broker(n)
+    pub fn resume() -> BoxedStrategy<Command> {
+        broker()
             .prop_map(|broker| Command::ResumeFetcher {
                 broker,
                 topic: None,
