@@ -172,14 +172,7 @@ impl BatchMarks {
             }
             return;
         }
-        // The last mark, in the open chunk or (when that is empty) the last sealed one, copied
-        // first if a clone shares it.
-        let last_chunk = if self.open.marks.is_empty() {
-            self.sealed.last_mut().map(Arc::make_mut)
-        } else {
-            Some(&mut self.open)
-        };
-        if let Some(chunk) = last_chunk {
+        if let Some(chunk) = self.last_chunk() {
             if let Some((at, last)) = chunk.marks.last_mut() {
                 if extends(*at, last, base, &mark) {
                     last.records += mark.records;
@@ -193,6 +186,16 @@ impl BatchMarks {
         self.open.marks.push((base, mark));
         if self.open.marks.len() >= CHUNK {
             self.sealed.push(Arc::new(std::mem::take(&mut self.open)));
+        }
+    }
+
+    /// The chunk that holds the last mark: the open one, or (when that is empty) the last
+    /// sealed one, copied first if a clone shares it.
+    fn last_chunk(&mut self) -> Option<&mut Chunk> {
+        if self.open.marks.is_empty() {
+            self.sealed.last_mut().map(Arc::make_mut)
+        } else {
+            Some(&mut self.open)
         }
     }
 
@@ -251,12 +254,7 @@ impl BatchMarks {
         }
         self.open.renote();
         // A run that holds `offset` keeps what lies before it.
-        let last_chunk = if self.open.marks.is_empty() {
-            self.sealed.last_mut().map(Arc::make_mut)
-        } else {
-            Some(&mut self.open)
-        };
-        if let Some(chunk) = last_chunk {
+        if let Some(chunk) = self.last_chunk() {
             if let Some((at, last)) = chunk.marks.last_mut() {
                 if *at + last.records > offset {
                     gone.insert(0, tail(*at, last, offset));
