@@ -1,94 +1,174 @@
 //! Property tests for consumer groups: random joins, clean leaves, consumer crashes and broker
-//! crashes and restarts, on random clusters. Every safety invariant holds (one group leader per
-//! generation among them); once the faults stop and the consumers that are meant to run are
-//! running, the group is Stable with one leader, every partition of the subscribed topics is
-//! assigned to exactly one member, and every consumer is in the coordinator's generation. Runs
-//! are deterministic.
+//! crashes, restarts and pauses, on random clusters. Every safety invariant holds (one group
+//! leader per generation among them); once the faults stop and the consumers that are meant to
+//! run are running, the group is Stable with one leader, every partition of the subscribed
+//! topics is assigned to exactly one member, and every consumer is in the coordinator's
+//! generation. Runs are deterministic.
 //!
-//! `PROPERTY_CASES=N` runs more cases; `PRINT_GROUP_CASE=N` prints one case's trace.
+//! Written with proptest: a failing schedule shrinks to a short one, kept in
+//! `tests/group_properties.proptest-regressions` and replayed first by every run. The
+//! environment (`PROPERTY_CASES`, `PROPERTY_SEED`, `PROPERTY_PROFILE`, `PROPERTY_TRACE`) is
+//! described in `tests/common/mod.rs`; `PRINT_GROUP_CASE=N` prints the case drawn with seed N
+//! and its trace.
+#![cfg(not(target_arch = "wasm32"))]
 
-use kafka_election_playground::assignment::{assign, Start};
-use kafka_election_playground::GroupSpec;
-use kafka_election_playground::Rng;
+mod common;
+
+use common::fault;
 use kafka_election_playground::{
-    Command, ConsumerState, Event, GroupState, Profile, Settings, Setup, TopicConfig, TopicSpec,
-    World,
+    BrokerId, Command, ConsumerState, Event, GroupSpec, GroupState, Profile, Settings, Setup,
+    TopicConfig, TopicSpec, World,
 };
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use std::collections::BTreeSet;
 
-fn cases() -> u64 {
-    std::env::var("PROPERTY_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
-}
-
+/// The consumers' names.
 const NAMES: [&str; 5] = ["c1", "c2", "c3", "c4", "c5"];
 
-fn run_case(case: u64) -> (Vec<Event>, World, Vec<&'static str>) {
-    let mut rng = Rng::new(case.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x6772_6f75);
-    let brokers = 3 + rng.up_to(1) as u32;
-    let ids: Vec<u32> = (1..=brokers).collect();
-    let profile = [Profile::V2_4, Profile::V3_9][rng.up_to(1) as usize];
-    let mut settings = Settings::for_profile(profile);
-    settings.offsets_topic_num_partitions = 1 + rng.up_to(9) as u32;
+/// A step of a schedule: a consumer (of [`NAMES`]) joins, leaves or crashes, or a broker fault.
+#[derive(Debug, Clone)]
+enum Step {
+    Join(usize),
+    Leave(usize),
+    CrashConsumer(usize),
+    Fault(Command),
+}
+
+/// A cluster, its group and its schedule.
+#[derive(Debug, Clone)]
+struct Case {
+    /// The world's seed (message latencies, member ids).
+    seed: u64,
+    brokers: u32,
+    profile: Profile,
+    offsets_topic_num_partitions: u32,
+    /// The replicas of topic `t`'s partitions (two each).
+    replicas: Vec<Vec<BrokerId>>,
+    /// The group is `group-N` (its id decides its coordinator).
+    group: u32,
+    assignor: &'static str,
+    /// The steps, each after a gap in ms.
+    steps: Vec<(u64, Step)>,
+    /// How many consumers (the first of [`NAMES`]) are meant to run at the end.
+    wanted: usize,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let member = 0..NAMES.len();
+    let f = |s: BoxedStrategy<Command>| s.prop_map(Step::Fault);
+    prop_oneof![
+        4 => member.clone().prop_map(Step::Join),
+        1 => member.clone().prop_map(Step::Leave),
+        1 => member.prop_map(Step::CrashConsumer),
+        1 => f(fault::crash()),
+        1 => f(fault::start()),
+        2 => f(fault::pause(10_000)),
+    ]
+}
+
+/// 3 or 4 brokers under 2.4 or 3.9 (or the pinned profile), 1 to 10 partitions of
+/// `__consumer_offsets`, a topic of 1 to 6 partitions with two replicas each, 1 to 20 steps 0
+/// to 8 s apart, and 1 to 4 consumers meant to run at the end.
+fn case() -> impl Strategy<Value = Case> {
+    (
+        (
+            any::<u64>(),
+            3u32..=4,
+            common::profile(&[Profile::V2_4, Profile::V3_9]),
+            1u32..=10,
+        ),
+        proptest::collection::vec(common::broker_order(), 1..=6),
+        (
+            0u32..=1000,
+            proptest::sample::select(vec!["range", "roundrobin"]),
+        ),
+        proptest::collection::vec((0u64..=8_000, step()), 1..=20),
+        1..=4usize,
+    )
+        .prop_map(
+            |(
+                (seed, brokers, profile, offsets_topic_num_partitions),
+                orders,
+                (group, assignor),
+                steps,
+                wanted,
+            )| Case {
+                seed,
+                brokers,
+                profile,
+                offsets_topic_num_partitions,
+                replicas: orders
+                    .iter()
+                    .map(|o| common::replicas(o, 2, brokers))
+                    .collect(),
+                group,
+                assignor,
+                steps: steps
+                    .into_iter()
+                    .map(|(gap, step)| match step {
+                        Step::Fault(c) => (gap, Step::Fault(common::within(c, brokers))),
+                        other => (gap, other),
+                    })
+                    .collect(),
+                wanted,
+            },
+        )
+}
+
+/// Runs a case; returns the world and the consumers meant to run at the end.
+fn run(case: &Case) -> (World, Vec<&'static str>) {
+    let mut settings = Settings::for_profile(case.profile);
+    settings.offsets_topic_num_partitions = case.offsets_topic_num_partitions;
     settings.zookeeper_session_timeout_ms = 6_000;
-    let partitions = 1 + rng.up_to(5) as u32;
-    let mut setup = Setup::with_brokers(case, settings, brokers);
+    let mut setup = Setup::with_brokers(case.seed, settings, case.brokers);
     setup.topics = vec![TopicSpec {
         name: "t".into(),
-        replicas: assign(&ids, partitions, 2, Start::Random, &mut rng).unwrap(),
+        replicas: case.replicas.clone(),
         config: TopicConfig::default(),
     }];
+    let group = format!("group-{}", case.group);
     setup.groups = vec![GroupSpec {
-        id: format!("group-{}", rng.up_to(1000)),
+        id: group.clone(),
         topics: vec!["t".into()],
-        assignor: ["range", "roundrobin"][rng.up_to(1) as usize].into(),
+        assignor: case.assignor.into(),
     }];
-    let group = setup.groups[0].id.clone();
     let mut w = World::new(&setup);
+    let member = |i: usize| (group.clone(), NAMES[i].to_string());
+    let steps: Vec<(u64, Command)> = case
+        .steps
+        .iter()
+        .map(|(gap, step)| {
+            let command = match step {
+                Step::Join(i) => {
+                    let (group, member) = member(*i);
+                    Command::Join { group, member }
+                }
+                Step::Leave(i) => {
+                    let (group, member) = member(*i);
+                    Command::Leave { group, member }
+                }
+                Step::CrashConsumer(i) => {
+                    let (group, member) = member(*i);
+                    Command::CrashConsumer { group, member }
+                }
+                Step::Fault(c) => c.clone(),
+            };
+            (*gap, command)
+        })
+        .collect();
     let mut t = 2_000;
     w.advance_to(t);
-    for _ in 0..(4 + rng.up_to(16)) {
-        t += rng.up_to(8_000);
-        w.advance_to(t);
-        let member = NAMES[rng.up_to(NAMES.len() as u64 - 1) as usize].to_string();
-        let b = 1 + rng.up_to(u64::from(brokers) - 1) as u32;
-        let cmd = match rng.up_to(9) {
-            0..=3 => Command::Join {
-                group: group.clone(),
-                member,
-            },
-            4 => Command::Leave {
-                group: group.clone(),
-                member,
-            },
-            5 => Command::CrashConsumer {
-                group: group.clone(),
-                member,
-            },
-            6 => Command::Crash(b),
-            7 => Command::Start(b),
-            _ => Command::Pause {
-                broker: b,
-                for_ms: 1 + rng.up_to(10_000),
-            },
-        };
-        let _ = w.apply(cmd);
-    }
+    (t, _) = common::play(&mut w, t, &steps);
     // The faults stop: every broker runs again, then the consumers meant to run (re)join.
     for _round in 0..3 {
         t += 60_000;
         w.advance_to(t);
-        for b in &ids {
-            let _ = w.apply(Command::Start(*b));
+        for b in w.broker_ids() {
+            let _ = w.apply(Command::Start(b));
         }
     }
-    let wanted: Vec<&'static str> = NAMES
-        .iter()
-        .copied()
-        .take(1 + rng.up_to(3) as usize)
-        .collect();
+    let wanted: Vec<&'static str> = NAMES[..case.wanted].to_vec();
     for m in &wanted {
         let _ = w.apply(Command::Join {
             group: group.clone(),
@@ -98,91 +178,120 @@ fn run_case(case: u64) -> (Vec<Event>, World, Vec<&'static str>) {
     // Long enough for crashed members' sessions (45 s) and a rebalance to pass.
     t += 400_000;
     w.advance_to(t);
-    (w.events().to_vec(), w, wanted)
+    (w, wanted)
 }
 
-#[test]
-fn random_group_schedules_keep_one_leader_per_generation_and_settle() {
-    for case in 0..cases() {
-        let (_, w, _) = run_case(case);
-        let s = w.state();
-        assert!(s.violations.is_empty(), "case {case}: {:?}", s.violations);
-        let (id, g) = s.groups.iter().next().unwrap();
-        assert_eq!(
-            g.state,
-            Some(GroupState::Stable),
-            "case {case}: group {id}: {g:?}"
+fn keeps_one_leader_per_generation_and_settles(case: &Case) -> Result<(), TestCaseError> {
+    let (w, _) = run(case);
+    let s = w.state();
+    let trace = || common::trace(&w);
+    prop_assert!(
+        s.violations.is_empty(),
+        "violations: {:?}\n{}",
+        s.violations,
+        trace()
+    );
+    let Some((id, g)) = s.groups.iter().next() else {
+        return Err(TestCaseError::fail("no group"));
+    };
+    prop_assert_eq!(
+        g.state,
+        Some(GroupState::Stable),
+        "group {}: {:?}\n{}",
+        id,
+        g,
+        trace()
+    );
+    let running: BTreeSet<String> = g
+        .consumers
+        .iter()
+        .filter(|(_, c)| c.state == ConsumerState::Stable)
+        .map(|(n, _)| n.clone())
+        .collect();
+    let members: BTreeSet<String> = g.members.iter().cloned().collect();
+    prop_assert_eq!(&members, &running, "{:?}\n{}", g, trace());
+    let Some(leader) = g.leader.clone() else {
+        return Err(TestCaseError::fail(format!(
+            "no leader: {g:?}\n{}",
+            trace()
+        )));
+    };
+    prop_assert!(members.contains(&leader), "{:?}\n{}", g, trace());
+    let leaders: Vec<&String> = g
+        .consumers
+        .iter()
+        .filter(|(_, c)| c.state == ConsumerState::Stable && c.leader)
+        .map(|(n, _)| n)
+        .collect();
+    prop_assert_eq!(leaders, vec![&leader], "{:?}\n{}", g, trace());
+    for (n, c) in g
+        .consumers
+        .iter()
+        .filter(|(_, c)| c.state == ConsumerState::Stable)
+    {
+        prop_assert_eq!(c.generation, g.generation, "{}: {:?}\n{}", n, g, trace());
+        prop_assert_eq!(
+            Some(&c.assignment),
+            g.assignment.get(n),
+            "{}: {:?}\n{}",
+            n,
+            g,
+            trace()
         );
-        let running: BTreeSet<String> = g
-            .consumers
-            .iter()
-            .filter(|(_, c)| c.state == ConsumerState::Stable)
-            .map(|(n, _)| n.clone())
-            .collect();
-        let members: BTreeSet<String> = g.members.iter().cloned().collect();
-        assert_eq!(members, running, "case {case}: {g:?}");
-        let leader = g.leader.clone().expect("a leader");
-        assert!(members.contains(&leader), "case {case}: {g:?}");
-        let leaders: Vec<&String> = g
-            .consumers
-            .iter()
-            .filter(|(_, c)| c.state == ConsumerState::Stable && c.leader)
-            .map(|(n, _)| n)
-            .collect();
-        assert_eq!(leaders, vec![&leader], "case {case}: {g:?}");
-        for (n, c) in g
-            .consumers
-            .iter()
-            .filter(|(_, c)| c.state == ConsumerState::Stable)
-        {
-            assert_eq!(c.generation, g.generation, "case {case}: {n}: {g:?}");
-            assert_eq!(
-                Some(&c.assignment),
-                g.assignment.get(n),
-                "case {case}: {n}: {g:?}"
-            );
-        }
-        let mut assigned: Vec<String> = g.assignment.values().flatten().cloned().collect();
-        assigned.sort();
-        let partitions = w
-            .topics()
-            .iter()
-            .find(|t| t.name == "t")
-            .unwrap()
-            .replicas
-            .len();
-        let mut expected: Vec<String> = (0..partitions).map(|p| format!("t-{p}")).collect();
-        expected.sort();
-        assert_eq!(
-            assigned, expected,
-            "case {case}: every partition exactly once: {g:?}"
-        );
+    }
+    let mut assigned: Vec<String> = g.assignment.values().flatten().cloned().collect();
+    assigned.sort();
+    let mut expected: Vec<String> = (0..case.replicas.len()).map(|p| format!("t-{p}")).collect();
+    expected.sort();
+    prop_assert_eq!(
+        assigned,
+        expected,
+        "every partition exactly once: {:?}\n{}",
+        g,
+        trace()
+    );
+    Ok(())
+}
+
+fn events(case: &Case) -> Vec<Event> {
+    run(case).0.events().to_vec()
+}
+
+proptest! {
+    #![proptest_config(common::config(common::cases(60)))]
+
+    #[test]
+    fn random_group_schedules_keep_one_leader_per_generation_and_settle(case in case()) {
+        keeps_one_leader_per_generation_and_settles(&case)?;
     }
 }
 
-#[test]
-fn random_group_schedules_are_deterministic() {
-    for case in 0..(cases() / 6).max(5) {
-        let (a, _, _) = run_case(case);
-        let (b, _, _) = run_case(case);
-        assert_eq!(a, b, "case {case}");
+proptest! {
+    #![proptest_config(common::config((common::cases(60) / 6).max(5)))]
+
+    #[test]
+    fn random_group_schedules_are_deterministic(case in case()) {
+        prop_assert_eq!(events(&case), events(&case));
     }
 }
 
 #[test]
 fn print_group_case() {
-    if let Some(case) = std::env::var("PRINT_GROUP_CASE")
+    let Some(seed) = std::env::var("PRINT_GROUP_CASE")
         .ok()
         .and_then(|v| v.parse().ok())
-    {
-        let (events, w, wanted) = run_case(case);
-        for e in events {
-            println!("{}", e.line());
-        }
-        println!("wanted: {wanted:?}");
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&w.state().groups).unwrap()
-        );
+    else {
+        return;
+    };
+    let case = common::draw(&case(), seed);
+    println!("{case:?}");
+    let (w, wanted) = run(&case);
+    for e in w.events() {
+        println!("{}", e.line());
     }
+    println!("wanted: {wanted:?}");
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&w.state().groups).unwrap()
+    );
 }

@@ -8,193 +8,353 @@
 //! replica is back in sync and the logs agree. Under every profile the run is deterministic
 //! and nothing panics.
 //!
-//! `PROPERTY_CASES=N` runs more cases than the default (the CI default is kept short);
-//! `PRINT_PARTITION_CASE=N` prints one case's trace.
+//! Written with proptest: a failing schedule shrinks to a short one, kept in
+//! `tests/partition_properties.proptest-regressions` and replayed first by every run. The
+//! environment (`PROPERTY_CASES`, `PROPERTY_SEED`, `PROPERTY_PROFILE`, `PROPERTY_TRACE`) is
+//! described in `tests/common/mod.rs`; `PRINT_PARTITION_CASE=N` prints the case drawn with
+//! seed N and its trace (`PRINT_PROFILE=3.9` runs it under that profile).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
-use kafka_election_playground::assignment::{assign, Start};
-use kafka_election_playground::Rng;
+use common::fault;
 use kafka_election_playground::{
-    Acks, Command, Endpoint, Event, Profile, ReplicaState, Settings, Setup, TopicConfig, TopicSpec,
+    Acks, BrokerId, Command, Event, Profile, ReplicaState, Settings, Setup, TopicConfig, TopicSpec,
     World,
 };
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
-fn cases() -> u64 {
-    std::env::var("PROPERTY_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
+/// A topic: its partitions' replicas and its `min.insync.replicas`, if set.
+#[derive(Debug, Clone)]
+struct Topic {
+    replicas: Vec<Vec<BrokerId>>,
+    min_insync_replicas: Option<u32>,
 }
 
-fn setup(rng: &mut Rng, case: u64, profile: Profile) -> Setup {
-    let brokers = 1 + rng.up_to(5) as u32;
-    let ids: Vec<u32> = (1..=brokers).collect();
-    let mut topics = Vec::new();
-    for t in 0..(1 + rng.up_to(1)) {
-        let partitions = 1 + rng.up_to(3) as u32;
-        let rf = 1 + rng.up_to(u64::from(brokers.min(3)) - 1) as u32;
-        let replicas = assign(&ids, partitions, rf, Start::Random, rng).expect("valid");
-        let mut config = TopicConfig::default();
-        if rng.up_to(3) == 0 {
-            config.min_insync_replicas = Some(1 + rng.up_to(u64::from(rf) - 1) as u32);
-        }
-        topics.push(TopicSpec {
-            name: format!("t{t}"),
-            replicas,
-            config,
-        });
+/// A step of a schedule: a fault, or records produced to a topic's partition (both numbers
+/// taken modulo the topics and the topic's partitions).
+#[derive(Debug, Clone)]
+enum Step {
+    Fault(Command),
+    Burst {
+        topic: usize,
+        partition: u32,
+        records: u64,
+        acks: Acks,
+    },
+    Stream {
+        topic: usize,
+        partition: u32,
+        acks: Acks,
+        rate_per_s: u64,
+        for_ms: u64,
+    },
+}
+
+/// A cluster, its topics and its schedule.
+#[derive(Debug, Clone)]
+struct Case {
+    /// The world's seed (message latencies).
+    seed: u64,
+    profile: Profile,
+    brokers: u32,
+    topics: Vec<Topic>,
+    /// ZooKeeper sessions of 6 s and `replica.lag.time.max.ms` of 10 s: more happens per
+    /// virtual minute.
+    short_timeouts: bool,
+    /// The steps, each after a gap in ms.
+    steps: Vec<(u64, Step)>,
+}
+
+/// A topic as drawn: its replication factor (1 to 3), for each of its 1 to 4 partitions an
+/// order of the brokers, and one time in four a `min.insync.replicas` of 1 to 3; [`topic`]
+/// fits it to the cluster.
+fn raw_topic() -> impl Strategy<Value = (u32, Vec<Vec<u32>>, Option<u32>)> {
+    (
+        1u32..=3,
+        proptest::collection::vec(common::broker_order(), 1..=4),
+        proptest::option::weighted(0.25, 1u32..=3),
+    )
+}
+
+/// The topic a drawn one gives on `n` brokers: each partition's replicas the first brokers
+/// of its order (as many as the replication factor, at most `n`), `min.insync.replicas` at
+/// most the replication factor.
+fn topic((rf, orders, min_isr): (u32, Vec<Vec<u32>>, Option<u32>), n: u32) -> Topic {
+    let rf = rf.min(n);
+    Topic {
+        replicas: orders.iter().map(|o| common::replicas(o, rf, n)).collect(),
+        min_insync_replicas: min_isr.map(|m| m.min(rf)),
     }
-    let mut settings = Settings::for_profile(profile);
-    // Shorter timeouts make more happen per virtual minute.
-    if rng.up_to(2) == 0 {
+}
+
+fn acks() -> impl Strategy<Value = Acks> {
+    prop_oneof![Just(Acks::Zero), Just(Acks::One), Just(Acks::All)]
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let f = |s: BoxedStrategy<Command>| s.prop_map(Step::Fault);
+    let target = (0usize..2, 0u32..4);
+    prop_oneof![
+        2 => f(fault::crash()),
+        2 => f(fault::start()),
+        1 => f(fault::shutdown()),
+        1 => f(fault::pause(30_000)),
+        1 => f(fault::expire()),
+        1 => f(fault::cut()),
+        1 => f(fault::heal()),
+        1 => f(fault::stall()),
+        1 => f(fault::resume()),
+        1 => f(fault::delete_controller()),
+        1 => (target.clone(), 1u64..=50, acks()).prop_map(|((topic, partition), records, acks)| {
+            Step::Burst { topic, partition, records, acks }
+        }),
+        2 => (target, acks(), 1u64..=100, 1u64..=60_000).prop_map(
+            |((topic, partition), acks, rate_per_s, for_ms)| Step::Stream {
+                topic,
+                partition,
+                acks,
+                rate_per_s,
+                for_ms,
+            }
+        ),
+    ]
+}
+
+/// 1 to 6 brokers under `profile`, 1 or 2 topics, 1 to 30 steps 0 to 12 s apart.
+fn case(profile: BoxedStrategy<Profile>) -> impl Strategy<Value = Case> {
+    (
+        (any::<u64>(), profile, 1u32..=6, any::<bool>()),
+        proptest::collection::vec(raw_topic(), 1..=2),
+        proptest::collection::vec((0u64..=12_000, step()), 1..=30),
+    )
+        .prop_map(
+            |((seed, profile, brokers, short_timeouts), topics, steps)| Case {
+                seed,
+                profile,
+                brokers,
+                topics: topics.into_iter().map(|t| topic(t, brokers)).collect(),
+                short_timeouts,
+                steps: steps
+                    .into_iter()
+                    .map(|(gap, step)| match step {
+                        Step::Fault(c) => (gap, Step::Fault(common::within(c, brokers))),
+                        produce => (gap, produce),
+                    })
+                    .collect(),
+            },
+        )
+}
+
+fn setup(case: &Case) -> Setup {
+    let mut settings = Settings::for_profile(case.profile);
+    if case.short_timeouts {
         settings.zookeeper_session_timeout_ms = 6_000;
         settings.replica_lag_time_max_ms = 10_000;
     }
-    let mut s = Setup::with_brokers(case, settings, brokers);
-    s.topics = topics;
+    let mut s = Setup::with_brokers(case.seed, settings, case.brokers);
+    s.topics = case
+        .topics
+        .iter()
+        .enumerate()
+        .map(|(i, t)| TopicSpec {
+            name: format!("t{i}"),
+            replicas: t.replicas.clone(),
+            config: TopicConfig {
+                min_insync_replicas: t.min_insync_replicas,
+                ..TopicConfig::default()
+            },
+        })
+        .collect();
     s
 }
 
-fn random_command(rng: &mut Rng, setup: &Setup) -> Command {
-    let n = setup.brokers.len() as u64;
-    let b = 1 + rng.up_to(n - 1) as u32;
-    let other = 1 + rng.up_to(n - 1) as u32;
-    let topic = &setup.topics[rng.up_to(setup.topics.len() as u64 - 1) as usize];
-    let partition = rng.up_to(topic.replicas.len() as u64 - 1) as u32;
-    let peer = if rng.up_to(2) == 0 {
-        Endpoint::Zk
-    } else {
-        Endpoint::Broker(other)
+/// The command a step gives, its topic and partition brought into range.
+fn command(case: &Case, step: &Step) -> Command {
+    let target = |topic: usize, partition: u32| {
+        let i = topic % case.topics.len();
+        let partitions = case.topics[i].replicas.len() as u32;
+        (format!("t{i}"), partition % partitions)
     };
-    let acks = [Acks::Zero, Acks::One, Acks::All][rng.up_to(2) as usize];
-    match rng.up_to(14) {
-        0 | 1 => Command::Crash(b),
-        2 | 3 => Command::Start(b),
-        4 => Command::Shutdown(b),
-        5 => Command::Pause {
-            broker: b,
-            for_ms: 1 + rng.up_to(30_000),
-        },
-        6 => Command::ExpireSession(b),
-        7 => Command::Cut(Endpoint::Broker(b), peer),
-        8 => Command::Heal(Endpoint::Broker(b), peer),
-        9 => Command::StallFetcher {
-            broker: b,
-            topic: None,
-            partition: None,
-        },
-        10 => Command::ResumeFetcher {
-            broker: b,
-            topic: None,
-            partition: None,
-        },
-        13 => Command::DeleteController,
-        11 => Command::Produce {
-            topic: topic.name.clone(),
+    match step {
+        Step::Fault(c) => c.clone(),
+        Step::Burst {
+            topic,
             partition,
-            records: Some(1 + rng.up_to(50)),
+            records,
             acks,
-            rate_per_s: None,
-            for_ms: None,
-        },
-        _ => Command::Produce {
-            topic: topic.name.clone(),
+        } => {
+            let (topic, partition) = target(*topic, *partition);
+            Command::Produce {
+                topic,
+                partition,
+                records: Some(*records),
+                acks: *acks,
+                rate_per_s: None,
+                for_ms: None,
+            }
+        }
+        Step::Stream {
+            topic,
             partition,
-            records: None,
             acks,
-            rate_per_s: Some(1 + rng.up_to(100)),
-            for_ms: Some(1 + rng.up_to(60_000)),
-        },
+            rate_per_s,
+            for_ms,
+        } => {
+            let (topic, partition) = target(*topic, *partition);
+            Command::Produce {
+                topic,
+                partition,
+                records: None,
+                acks: *acks,
+                rate_per_s: Some(*rate_per_s),
+                for_ms: Some(*for_ms),
+            }
+        }
     }
 }
 
-/// Runs one random schedule; returns the trace and the final world.
-fn run_case(case: u64, profile: Option<Profile>) -> (Vec<Event>, World) {
-    let mut rng = Rng::new(case.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x7061_7274);
-    let profile = profile.unwrap_or(Profile::ALL[rng.up_to(3) as usize]);
-    let setup = setup(&mut rng, case, profile);
-    let mut w = World::new(&setup);
-    let mut t = 0;
-    for _ in 0..(5 + rng.up_to(25)) {
-        t += rng.up_to(12_000);
-        w.advance_to(t);
-        // Commands that make no sense now are refused and change nothing: that is fine here.
-        let _ = w.apply(random_command(&mut rng, &setup));
-    }
+/// Runs a case: its schedule, then the faults stop and the cluster settles.
+fn run(case: &Case) -> World {
+    let mut w = World::new(&setup(case));
+    let steps: Vec<(u64, Command)> = case
+        .steps
+        .iter()
+        .map(|(gap, step)| (*gap, command(case, step)))
+        .collect();
+    let (t, _) = common::play(&mut w, 0, &steps);
     common::stop_faults(&mut w, t, 120_000);
-    (w.events().to_vec(), w)
+    w
 }
 
-#[test]
-fn under_3_9_random_schedules_keep_every_invariant_and_heal() {
-    for case in 0..cases() {
-        let (_, w) = run_case(case, Some(Profile::V3_9));
-        let s = w.state();
-        assert!(s.violations.is_empty(), "case {case}: {:?}", s.violations);
-        assert!(s.controller.is_some(), "case {case}: no controller");
-        for (name, p) in &s.partitions {
-            assert!(p.leader >= 0, "case {case}: {name} has no leader: {p:?}");
-            let mut isr = p.isr.clone();
-            isr.sort_unstable();
-            let mut replicas = p.replicas.clone();
-            replicas.sort_unstable();
-            assert_eq!(
-                isr, replicas,
-                "case {case}: {name} is not fully in sync: {p:?}"
-            );
-            let leo = p.log_end_offsets[&(p.leader as u32)];
-            assert!(
-                p.log_end_offsets.values().all(|l| *l == leo),
-                "case {case}: {name}'s logs differ: {p:?}"
-            );
-            assert_eq!(p.high_watermark, leo, "case {case}: {name}: {p:?}");
-            assert_eq!(
-                p.replica_states
-                    .values()
-                    .filter(|r| **r == ReplicaState::Leader)
-                    .count(),
-                1,
-                "case {case}: {name}: {p:?}"
-            );
-        }
+fn keeps_every_invariant_and_heals(case: &Case) -> Result<(), TestCaseError> {
+    let w = run(case);
+    let s = w.state();
+    let trace = || common::trace(&w);
+    prop_assert!(
+        s.violations.is_empty(),
+        "violations: {:?}\n{}",
+        s.violations,
+        trace()
+    );
+    prop_assert!(s.controller.is_some(), "no controller\n{}", trace());
+    for (name, p) in &s.partitions {
+        prop_assert!(
+            p.leader >= 0,
+            "{} has no leader: {:?}\n{}",
+            name,
+            p,
+            trace()
+        );
+        let mut isr = p.isr.clone();
+        isr.sort_unstable();
+        let mut replicas = p.replicas.clone();
+        replicas.sort_unstable();
+        prop_assert_eq!(
+            isr,
+            replicas,
+            "{} is not fully in sync: {:?}\n{}",
+            name,
+            p,
+            trace()
+        );
+        let leo = p.log_end_offsets[&(p.leader as u32)];
+        prop_assert!(
+            p.log_end_offsets.values().all(|l| *l == leo),
+            "{}'s logs differ: {:?}\n{}",
+            name,
+            p,
+            trace()
+        );
+        prop_assert_eq!(p.high_watermark, leo, "{}: {:?}\n{}", name, p, trace());
+        prop_assert_eq!(
+            p.replica_states
+                .values()
+                .filter(|r| **r == ReplicaState::Leader)
+                .count(),
+            1,
+            "{}: {:?}\n{}",
+            name,
+            p,
+            trace()
+        );
+    }
+    Ok(())
+}
+
+fn ends_led(case: &Case) -> Result<(), TestCaseError> {
+    let w = run(case);
+    let s = w.state();
+    prop_assert!(
+        s.controller.is_some(),
+        "no controller\n{}",
+        common::trace(&w)
+    );
+    for (name, p) in &s.partitions {
+        prop_assert!(
+            p.leader >= 0,
+            "{} has no leader: {:?}\n{}",
+            name,
+            p,
+            common::trace(&w)
+        );
+    }
+    Ok(())
+}
+
+fn events(case: &Case) -> Vec<Event> {
+    run(case).events().to_vec()
+}
+
+proptest! {
+    #![proptest_config(common::config(common::cases(200)))]
+
+    #[test]
+    fn under_3_9_random_schedules_keep_every_invariant_and_heal(
+        case in case(Just(Profile::V3_9).boxed())
+    ) {
+        keeps_every_invariant_and_heals(&case)?;
     }
 }
 
-#[test]
-fn random_schedules_under_every_profile_run_without_panics_and_end_led() {
-    for case in 0..(cases() / 2).max(20) {
-        let (_, w) = run_case(case, None);
-        let s = w.state();
-        assert!(s.controller.is_some(), "case {case}: no controller");
-        for (name, p) in &s.partitions {
-            assert!(p.leader >= 0, "case {case}: {name} has no leader: {p:?}");
-        }
+proptest! {
+    #![proptest_config(common::config((common::cases(200) / 2).max(20)))]
+
+    #[test]
+    fn random_schedules_under_every_profile_run_without_panics_and_end_led(
+        case in case(common::profile(&Profile::ALL))
+    ) {
+        ends_led(&case)?;
     }
 }
 
-#[test]
-fn random_partition_schedules_are_deterministic() {
-    for case in 0..(cases() / 10).max(10) {
-        let (a, _) = run_case(case, None);
-        let (b, _) = run_case(case, None);
-        assert_eq!(a, b, "case {case}");
+proptest! {
+    #![proptest_config(common::config((common::cases(200) / 10).max(10)))]
+
+    #[test]
+    fn random_partition_schedules_are_deterministic(case in case(common::profile(&Profile::ALL))) {
+        prop_assert_eq!(events(&case), events(&case));
     }
 }
 
 #[test]
 fn print_partition_case() {
-    if let Some(case) = std::env::var("PRINT_PARTITION_CASE")
+    let Some(seed) = std::env::var("PRINT_PARTITION_CASE")
         .ok()
         .and_then(|v| v.parse().ok())
-    {
-        let profile = std::env::var("PRINT_PROFILE")
-            .ok()
-            .and_then(|p| Profile::parse(&p).ok());
-        let (events, w) = run_case(case, profile);
-        for e in events {
-            println!("{}", e.line());
-        }
-        println!("{}", serde_json::to_string_pretty(&w.state()).unwrap());
+    else {
+        return;
+    };
+    let profile = match std::env::var("PRINT_PROFILE") {
+        Ok(p) => Just(Profile::parse(&p).unwrap()).boxed(),
+        Err(_) => common::profile(&Profile::ALL),
+    };
+    let case = common::draw(&case(profile), seed);
+    println!("{case:?}");
+    let w = run(&case);
+    for e in w.events() {
+        println!("{}", e.line());
     }
+    println!("{}", serde_json::to_string_pretty(&w.state()).unwrap());
 }

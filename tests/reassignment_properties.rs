@@ -11,7 +11,8 @@
 //! those replicas.
 //!
 //! `PROPERTY_CASES=N` runs more cases than the default; `PROPERTY_SEED=N` draws other cases
-//! (the default seed is fixed, so that every run tries the same ones).
+//! (the default seed is fixed, so that every run tries the same ones); the rest of the
+//! environment is described in `tests/common/mod.rs`.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -20,7 +21,6 @@ use kafka_election_playground::{
     Acks, Command, Endpoint, Profile, Settings, Setup, TopicConfig, TopicSpec, World,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{FileFailurePersistence, RngSeed};
 
 /// One step of a schedule, with broker ids and partition numbers inside the cluster's range.
 #[derive(Debug, Clone)]
@@ -168,31 +168,8 @@ fn run(case: &Case) -> (World, Vec<Vec<Vec<u32>>>) {
     (w, allowed)
 }
 
-/// The seed of proptest's generator: fixed, so that every run (CI's too) tries the same cases;
-/// `PROPERTY_SEED=N` explores others.
-fn seed() -> RngSeed {
-    RngSeed::Fixed(
-        std::env::var("PROPERTY_SEED")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1),
-    )
-}
-
-fn cases() -> u32 {
-    std::env::var("PROPERTY_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: cases(),
-        rng_seed: seed(),
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::config(common::cases(48)))]
 
     #[test]
     fn under_3_9_reassignments_during_faults_keep_every_invariant_and_complete(case in case()) {

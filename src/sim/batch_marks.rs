@@ -1,6 +1,15 @@
 //! A log's producer-batch marks, kept so that a clone of the log (a snapshot of the world on
 //! the page's timeline) shares what was already written instead of copying it.
 //!
+//! A mark stands for a run of batches: a batch that follows the last mark's (the next offsets,
+//! the same producer, the next sequences, neither a second copy) extends it instead of adding
+//! one, so that a steady stream keeps one mark per run instead of one per batch and a long run
+//! of traffic does not grow the log's memory batch by batch. Nothing is lost by it: a producer's
+//! sequences only grow (`Producer::send`), so the batches of one producer cover disjoint ranges
+//! of sequences, and the batch whose base sequence is `s` is the one whose run holds `s`, at
+//! the run's offset plus `s` minus the run's sequence. The runs are the longest such: the same
+//! batches give the same marks however and whenever they were written, fetched or truncated.
+//!
 //! Marks are only ever appended at growing offsets and removed from the end (truncation), so
 //! they live in sealed chunks of [`CHUNK`] behind reference counts plus one open chunk, like
 //! the event history. Each chunk also notes, per producer, the smallest and largest sequence
@@ -9,7 +18,7 @@
 
 use std::sync::Arc;
 
-/// A producer batch as the log remembers it.
+/// A producer batch as the log remembers it, or a run of batches (see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchMark {
     /// The producer (its producer id; the model tags every producer's batches, idempotent or
@@ -17,7 +26,7 @@ pub struct BatchMark {
     pub producer: u64,
     /// The batch's base sequence: how many records the producer sent to the partition before.
     pub sequence: u64,
-    /// How many records.
+    /// How many records (of every batch of the run).
     pub records: u64,
     /// Whether an earlier copy of the same batch was already in the log when this one was
     /// written.
@@ -43,11 +52,11 @@ impl Chunk {
         match self.ranges.iter_mut().find(|r| r.0 == mark.producer) {
             Some(r) => {
                 r.1 = r.1.min(mark.sequence);
-                r.2 = r.2.max(mark.sequence);
+                r.2 = r.2.max(last_sequence(mark));
             }
             None => self
                 .ranges
-                .push((mark.producer, mark.sequence, mark.sequence)),
+                .push((mark.producer, mark.sequence, last_sequence(mark))),
         }
     }
 
@@ -63,8 +72,13 @@ impl Chunk {
         }
         self.marks
             .iter()
-            .find(|(_, m)| !m.duplicate && m.producer == producer && m.sequence == sequence)
-            .map(|(o, _)| *o)
+            .find(|(_, m)| {
+                !m.duplicate
+                    && m.producer == producer
+                    && m.sequence <= sequence
+                    && sequence <= last_sequence(m)
+            })
+            .map(|(o, m)| o + (sequence - m.sequence))
     }
 
     fn renote(&mut self) {
@@ -75,6 +89,34 @@ impl Chunk {
         }
         self.marks = marks;
     }
+}
+
+/// The sequence of a mark's last record.
+fn last_sequence(mark: &BatchMark) -> u64 {
+    mark.sequence + mark.records.max(1) - 1
+}
+
+/// Whether `next`, written at `at`, extends the run `last` written at `from` (see the module
+/// doc).
+fn extends(from: u64, last: &BatchMark, at: u64, next: &BatchMark) -> bool {
+    !last.duplicate
+        && !next.duplicate
+        && last.producer == next.producer
+        && from + last.records == at
+        && last.sequence + last.records == next.sequence
+}
+
+/// The part of the run `mark` at `from` that lies at `offset` and beyond (`offset` inside it).
+fn tail(from: u64, mark: &BatchMark, offset: u64) -> (u64, BatchMark) {
+    let skip = offset - from;
+    (
+        offset,
+        BatchMark {
+            sequence: mark.sequence + skip,
+            records: mark.records - skip,
+            ..*mark
+        },
+    )
 }
 
 /// The marks of one log, by base offset (see the module doc).
@@ -93,7 +135,7 @@ impl PartialEq for BatchMarks {
 impl Eq for BatchMarks {}
 
 impl BatchMarks {
-    /// How many marks.
+    /// How many marks (runs of batches).
     pub fn len(&self) -> usize {
         self.sealed.iter().map(|c| c.marks.len()).sum::<usize>() + self.open.marks.len()
     }
@@ -106,9 +148,9 @@ impl BatchMarks {
             .chain(self.open.marks.iter())
     }
 
-    /// The mark of the batch whose base offset is `offset`.
+    /// The mark whose base offset is `offset` (from `offset` on, if a run holds it).
     #[cfg(test)]
-    pub fn get(&self, offset: u64) -> Option<&BatchMark> {
+    pub fn get(&self, offset: u64) -> Option<BatchMark> {
         self.from(offset)
             .next()
             .filter(|(o, _)| *o == offset)
@@ -130,10 +172,30 @@ impl BatchMarks {
             }
             return;
         }
+        if let Some(chunk) = self.last_chunk() {
+            if let Some((at, last)) = chunk.marks.last_mut() {
+                if extends(*at, last, base, &mark) {
+                    last.records += mark.records;
+                    let run = *last;
+                    chunk.note(&run);
+                    return;
+                }
+            }
+        }
         self.open.note(&mark);
         self.open.marks.push((base, mark));
         if self.open.marks.len() >= CHUNK {
             self.sealed.push(Arc::new(std::mem::take(&mut self.open)));
+        }
+    }
+
+    /// The chunk that holds the last mark: the open one, or (when that is empty) the last
+    /// sealed one, copied first if a clone shares it.
+    fn last_chunk(&mut self) -> Option<&mut Chunk> {
+        if self.open.marks.is_empty() {
+            self.sealed.last_mut().map(Arc::make_mut)
+        } else {
+            Some(&mut self.open)
         }
     }
 
@@ -145,17 +207,28 @@ impl BatchMarks {
             .map(|(o, _)| *o)
     }
 
-    /// The marks at `offset` and beyond, by growing offset.
-    pub fn from(&self, offset: u64) -> impl Iterator<Item = &(u64, BatchMark)> {
+    /// The marks at `offset` and beyond, by growing offset; a run that holds `offset` is cut
+    /// there.
+    pub fn from(&self, offset: u64) -> impl Iterator<Item = (u64, BatchMark)> + '_ {
         // The first sealed chunk whose last mark reaches `offset`.
-        let first = self
-            .sealed
-            .partition_point(|c| c.marks.last().is_some_and(|(o, _)| *o < offset));
+        let first = self.sealed.partition_point(|c| {
+            c.marks
+                .last()
+                .is_some_and(|(o, m)| o + m.records.max(1) <= offset)
+        });
         self.sealed[first..]
             .iter()
             .flat_map(|c| c.marks.iter())
             .chain(self.open.marks.iter())
-            .filter(move |(o, _)| *o >= offset)
+            .filter_map(move |(o, m)| {
+                if *o >= offset {
+                    Some((*o, *m))
+                } else if o + m.records > offset {
+                    Some(tail(*o, m, offset))
+                } else {
+                    None
+                }
+            })
     }
 
     /// Removes and returns the marks at `offset` and beyond (oldest first).
@@ -180,6 +253,16 @@ impl BatchMarks {
             self.open = Arc::unwrap_or_clone(last);
         }
         self.open.renote();
+        // A run that holds `offset` keeps what lies before it.
+        if let Some(chunk) = self.last_chunk() {
+            if let Some((at, last)) = chunk.marks.last_mut() {
+                if *at + last.records > offset {
+                    gone.insert(0, tail(*at, last, offset));
+                    last.records = offset - *at;
+                    chunk.renote();
+                }
+            }
+        }
         gone
     }
 
@@ -207,6 +290,25 @@ mod tests {
             records: 1,
             duplicate,
         }
+    }
+
+    /// Runs of one-record batches (every test mark's size) as the batches they stand for.
+    fn expand(marks: impl IntoIterator<Item = (u64, BatchMark)>) -> Vec<(u64, BatchMark)> {
+        marks
+            .into_iter()
+            .flat_map(|(o, m)| {
+                (0..m.records).map(move |i| {
+                    (
+                        o + i,
+                        BatchMark {
+                            sequence: m.sequence + i,
+                            records: 1,
+                            ..m
+                        },
+                    )
+                })
+            })
+            .collect()
     }
 
     /// The map the marks replace, with its index of first copies, as the log kept them.
@@ -247,7 +349,7 @@ mod tests {
                     0 => {
                         let back = rng.next_u64() % 600;
                         let offset = next.saturating_sub(back);
-                        assert_eq!(marks.split_off(offset), model.split_off(offset));
+                        assert_eq!(expand(marks.split_off(offset)), model.split_off(offset));
                         next = offset;
                         // A producer's later batches may come again after a truncation.
                         for s in &mut seqs {
@@ -274,32 +376,98 @@ mod tests {
                         model.push(next, mark(p, seq, dup));
                     }
                 }
-                assert_eq!(marks.len(), model.marks.len());
+                assert_eq!(expand(marks.iter().copied()).len(), model.marks.len());
+                assert!(marks.len() <= model.marks.len());
             }
             let all: Vec<_> = model.marks.iter().map(|(o, m)| (*o, *m)).collect();
-            assert_eq!(marks.iter().copied().collect::<Vec<_>>(), all);
+            assert_eq!(expand(marks.iter().copied()), all);
             for from in [0, next / 3, next / 2, next, next + 1] {
                 let want: Vec<_> = model.marks.range(from..).map(|(o, m)| (*o, *m)).collect();
-                assert_eq!(marks.from(from).copied().collect::<Vec<_>>(), want);
+                assert_eq!(expand(marks.from(from)), want);
             }
         }
     }
 
     #[test]
     fn a_clone_shares_the_sealed_chunks_and_a_fork_does_not_disturb_it() {
+        // Batches a record apart in the log (another producer's between them): one mark each.
         let mut a = BatchMarks::default();
         for o in 0..1_000 {
-            a.push(o, mark(1, o, false));
+            a.push(2 * o, mark(1, o, false));
         }
         let b = a.clone();
         assert!(Arc::ptr_eq(&a.sealed[0], &b.sealed[0]));
-        a.split_off(500);
-        a.push(500, mark(2, 0, false));
+        a.split_off(1_000);
+        a.push(1_000, mark(2, 0, false));
         assert_eq!(b.len(), 1_000);
-        assert_eq!(b.get(700).map(|m| m.producer), Some(1));
+        assert_eq!(b.get(1_400).map(|m| m.producer), Some(1));
         assert_eq!(a.len(), 501);
-        assert_eq!(a.get(500).map(|m| m.producer), Some(2));
+        assert_eq!(a.get(1_000).map(|m| m.producer), Some(2));
         assert_eq!(a.first_copy(1, 700), None);
-        assert_eq!(b.first_copy(1, 700), Some(700));
+        assert_eq!(b.first_copy(1, 700), Some(1_400));
+    }
+
+    #[test]
+    fn a_steady_stream_keeps_one_mark_and_finds_each_batch_in_it() {
+        let batch = |sequence| BatchMark {
+            producer: 1,
+            sequence,
+            records: 3,
+            duplicate: false,
+        };
+        let mut a = BatchMarks::default();
+        for k in 0..1_000 {
+            a.push(3 * k, batch(3 * k));
+        }
+        assert_eq!(a.len(), 1);
+        assert_eq!(a.first_copy(1, 0), Some(0));
+        assert_eq!(a.first_copy(1, 2_997), Some(2_997));
+        assert_eq!(a.first_copy(1, 3_000), None);
+        assert_eq!(a.first_copy(2, 3), None);
+        // A fetch from inside the run gets its rest; a follower that writes it gets one mark.
+        let rest: Vec<_> = a.from(1_500).collect();
+        assert_eq!(
+            rest,
+            vec![(
+                1_500,
+                BatchMark {
+                    sequence: 1_500,
+                    records: 1_500,
+                    ..batch(0)
+                }
+            )]
+        );
+        let mut follower = BatchMarks::default();
+        for (o, m) in a.from(0).take_while(|(o, _)| *o < 1_500) {
+            follower.push(
+                o,
+                BatchMark {
+                    records: m.records.min(1_500 - o),
+                    ..m
+                },
+            );
+        }
+        follower.push(1_500, rest[0].1);
+        assert_eq!(follower, a);
+        // A retry written again is a mark of its own; truncation cuts the run.
+        a.push(
+            3_000,
+            BatchMark {
+                duplicate: true,
+                ..batch(300)
+            },
+        );
+        assert_eq!(a.len(), 2);
+        assert_eq!(a.first_copy(1, 300), Some(300));
+        let gone = a.split_off(1_500);
+        assert_eq!(gone.len(), 2);
+        assert_eq!(gone[0], rest[0]);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a.first_copy(1, 1_497), Some(1_497));
+        assert_eq!(a.first_copy(1, 1_500), None);
+        // The stream goes on: the run grows again.
+        a.push(1_500, batch(1_500));
+        assert_eq!(a.len(), 1);
+        assert_eq!(a.first_copy(1, 1_500), Some(1_500));
     }
 }

@@ -6,6 +6,11 @@
 //! behind reference counts plus one short open chunk: cloning it copies a pointer per sealed
 //! chunk and at most [`CHUNK`] items, and a clone that goes on appending (a fork) never
 //! disturbs the items its original sees.
+//!
+//! A long run can compact it ([`History::compact_before`]): the oldest sealed chunks are
+//! dropped whole, and the history remembers how many items went, so that every item kept keeps
+//! its index (the index is the item's place in the whole run, as the page's event log and its
+//! links to events use it) and [`History::len`] still counts every item ever written.
 
 use std::fmt;
 use std::ops::Index;
@@ -18,6 +23,8 @@ pub const CHUNK: usize = 256;
 pub struct History<T> {
     sealed: Vec<Arc<[T]>>,
     open: Vec<T>,
+    /// How many sealed chunks compaction dropped from the front.
+    dropped: usize,
 }
 
 impl<T> Default for History<T> {
@@ -25,6 +32,7 @@ impl<T> Default for History<T> {
         History {
             sealed: Vec::new(),
             open: Vec::with_capacity(CHUNK),
+            dropped: 0,
         }
     }
 }
@@ -34,6 +42,7 @@ impl<T: Clone> Clone for History<T> {
         History {
             sealed: self.sealed.clone(),
             open: self.open.clone(),
+            dropped: self.dropped,
         }
     }
 }
@@ -46,7 +55,9 @@ impl<T: fmt::Debug> fmt::Debug for History<T> {
 
 impl<T: PartialEq> PartialEq for History<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+        self.len() == other.len()
+            && self.first_index() == other.first_index()
+            && self.iter().zip(other.iter()).all(|(a, b)| a == b)
     }
 }
 
@@ -56,9 +67,25 @@ impl<T> History<T> {
         History::default()
     }
 
-    /// The number of items.
+    /// The number of items written, those compaction dropped included: the index the next
+    /// item gets.
     pub fn len(&self) -> usize {
-        self.sealed.len() * CHUNK + self.open.len()
+        (self.dropped + self.sealed.len()) * CHUNK + self.open.len()
+    }
+
+    /// The index of the oldest item kept: how many compaction dropped.
+    pub fn first_index(&self) -> usize {
+        self.dropped * CHUNK
+    }
+
+    /// Drops the oldest items, whole chunks at a time, so that the first one kept is at most
+    /// `index` (items at `index` and later all stay); returns how many went. Indices do not
+    /// change.
+    pub fn compact_before(&mut self, index: usize) -> usize {
+        let chunks = (index.saturating_sub(self.first_index()) / CHUNK).min(self.sealed.len());
+        self.sealed.drain(..chunks);
+        self.dropped += chunks;
+        chunks * CHUNK
     }
 
     /// Whether nothing was written.
@@ -75,8 +102,9 @@ impl<T> History<T> {
         }
     }
 
-    /// The item at `index`, if there is one.
+    /// The item at `index`, if there is one (and compaction did not drop it).
     pub fn get(&self, index: usize) -> Option<&T> {
+        let index = index.checked_sub(self.first_index())?;
         let (chunk, at) = (index / CHUNK, index % CHUNK);
         match self.sealed.get(chunk) {
             Some(c) => c.get(at),
@@ -92,7 +120,15 @@ impl<T> History<T> {
             .or_else(|| self.sealed.last().and_then(|c| c.last()))
     }
 
-    /// Every item, oldest first.
+    /// Every item kept with its index, oldest first.
+    pub fn indexed(&self) -> impl Iterator<Item = (usize, &T)> + '_ {
+        let first = self.first_index();
+        self.iter()
+            .enumerate()
+            .map(move |(i, item)| (first + i, item))
+    }
+
+    /// Every item kept, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + '_ {
         self.sealed
             .iter()
@@ -100,8 +136,9 @@ impl<T> History<T> {
             .chain(self.open.iter())
     }
 
-    /// The items from `index` on (none when `index` is past the end).
+    /// The items kept from `index` on (none when `index` is past the end).
     pub fn since(&self, index: usize) -> impl Iterator<Item = &T> + '_ {
+        let index = index.saturating_sub(self.first_index());
         let first = (index / CHUNK).min(self.sealed.len());
         let skip = index - first * CHUNK;
         self.sealed[first..]
@@ -111,7 +148,7 @@ impl<T> History<T> {
             .skip(skip)
     }
 
-    /// Every item, copied into a `Vec`, oldest first.
+    /// Every item kept, copied into a `Vec`, oldest first.
     pub fn to_vec(&self) -> Vec<T>
     where
         T: Clone,
@@ -127,9 +164,16 @@ impl<T> History<T> {
     /// How many sealed chunks this history shares with `other` (the same allocation): what a
     /// snapshot did not have to copy.
     pub fn shared_chunks_with(&self, other: &History<T>) -> usize {
-        self.sealed
-            .iter()
-            .zip(&other.sealed)
+        let (mine, theirs) = (
+            self.sealed
+                .iter()
+                .skip(other.dropped.saturating_sub(self.dropped)),
+            other
+                .sealed
+                .iter()
+                .skip(self.dropped.saturating_sub(other.dropped)),
+        );
+        mine.zip(theirs)
             .take_while(|(a, b)| Arc::ptr_eq(a, b))
             .count()
     }
@@ -140,7 +184,11 @@ impl<T> Index<usize> for History<T> {
     fn index(&self, index: usize) -> &T {
         match self.get(index) {
             Some(item) => item,
-            None => panic!("history index {index} out of range ({} items)", self.len()),
+            None => panic!(
+                "history index {index} out of range ({} items, {} compacted)",
+                self.len(),
+                self.first_index()
+            ),
         }
     }
 }
@@ -212,7 +260,34 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "history index 5 out of range (5 items)")]
+    fn compaction_drops_whole_old_chunks_and_keeps_indices() {
+        let mut h = numbers(4 * CHUNK + 10);
+        let snapshot = h.clone();
+        assert_eq!(h.compact_before(CHUNK - 1), 0);
+        assert_eq!(h.compact_before(2 * CHUNK + 5), 2 * CHUNK);
+        assert_eq!(h.first_index(), 2 * CHUNK);
+        assert_eq!(h.len(), 4 * CHUNK + 10);
+        assert_eq!(h.get(2 * CHUNK - 1), None);
+        assert_eq!(h.get(2 * CHUNK + 5), Some(&(2 * CHUNK + 5)));
+        assert_eq!(h[4 * CHUNK + 9], 4 * CHUNK + 9);
+        assert_eq!(h.iter().count(), 2 * CHUNK + 10);
+        assert!(h.indexed().all(|(i, item)| i == *item));
+        assert_eq!(h.since(0).next(), Some(&(2 * CHUNK)));
+        assert_eq!(h.since(3 * CHUNK).next(), Some(&(3 * CHUNK)));
+        // What is kept is still shared with a clone taken before.
+        assert_eq!(h.shared_chunks_with(&snapshot), 2);
+        assert_eq!(snapshot.shared_chunks_with(&h), 2);
+        assert_ne!(h, snapshot);
+        h.push(4 * CHUNK + 10);
+        assert_eq!(h.len(), 4 * CHUNK + 11);
+        // Never past the open chunk.
+        assert_eq!(h.compact_before(usize::MAX), 2 * CHUNK);
+        assert_eq!(h.first_index(), 4 * CHUNK);
+        assert_eq!(h.iter().count(), 11);
+    }
+
+    #[test]
+    #[should_panic(expected = "history index 5 out of range (5 items, 0 compacted)")]
     fn indexing_past_the_end_names_the_index() {
         let _ = numbers(5)[5];
     }

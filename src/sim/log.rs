@@ -96,7 +96,7 @@ impl Log {
 
     /// The batch marks at `offset` and beyond (for a fetch answer).
     pub fn batches_from(&self, offset: u64) -> Vec<(u64, BatchMark)> {
-        self.batches.from(offset).copied().collect()
+        self.batches.from(offset).collect()
     }
 
     /// Takes the batch marks a fetch brought, for the records at `from` and beyond that this
@@ -104,7 +104,9 @@ impl Log {
     pub fn add_fetched_batches(&mut self, from: u64, marks: &[(u64, BatchMark)]) {
         for (o, m) in marks {
             if *o >= from && *o < self.leo {
-                self.add_batch(*o, *m);
+                // A run the leader had extended past what this log holds is cut at its end.
+                let records = m.records.min(self.leo - o);
+                self.add_batch(*o, BatchMark { records, ..*m });
             }
         }
     }
@@ -114,7 +116,7 @@ impl Log {
         self.duplicate_records
     }
 
-    /// How many producer batches the log holds.
+    /// How many marks of producer batches the log holds (a run of batches is one).
     pub fn batch_count(&self) -> usize {
         self.batches.len()
     }

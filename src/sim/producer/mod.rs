@@ -211,6 +211,8 @@ impl Producer {
         out: &mut ProducerOut,
     ) {
         if records > 0 {
+            // A client's sequences on a partition only grow (never reset): the logs keep runs
+            // of batches as one mark and find a batch inside its run by this (batch_marks.rs).
             let seq = self.sequences.entry((acks, tp.clone())).or_default();
             let sequence = *seq;
             *seq += records;

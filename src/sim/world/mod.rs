@@ -106,6 +106,9 @@ pub struct World {
     /// The brokers lent out mutably since the monitor last ran ([`World::broker_mut`]): the
     /// only ones a step can have changed.
     touched: BTreeSet<BrokerId>,
+    /// How many of the newest events the trace keeps at least, if it is bounded
+    /// ([`World::keep_events`]).
+    event_window: Option<usize>,
 }
 
 impl World {
@@ -132,6 +135,7 @@ impl World {
             consumers: Consumers::default(),
             producer: Producer::default(),
             touched: BTreeSet::new(),
+            event_window: None,
         };
         for t in &setup.topics {
             w.settings.topics.insert(t.name.clone(), t.config.clone());
@@ -174,6 +178,26 @@ impl World {
     /// snapshot) shares what was already written instead of copying it.
     pub fn events(&self) -> &History<Event> {
         &self.events
+    }
+
+    /// Bounds the event trace for a long run: from now on it keeps at least the newest
+    /// `window` events, dropping older ones a chunk of [`CHUNK`](super::history::CHUNK) at a
+    /// time once more than `window` plus a chunk are kept ([`History::compact_before`]: every
+    /// event kept keeps its index, and [`History::first_index`] says how many went). `None`, the
+    /// default, keeps every event. Nothing the simulation does reads past events, so the run
+    /// itself is the same either way.
+    pub fn keep_events(&mut self, window: Option<usize>) {
+        self.event_window = window;
+        self.compact_events();
+    }
+
+    fn compact_events(&mut self) {
+        if let Some(window) = self.event_window {
+            let kept = self.events.len() - self.events.first_index();
+            if kept > window + super::history::CHUNK {
+                self.events.compact_before(self.events.len() - window);
+            }
+        }
     }
 
     /// The most recent messages (up to `MESSAGE_HISTORY`), oldest
@@ -371,6 +395,7 @@ impl World {
             kind,
             cause,
         });
+        self.compact_events();
     }
 
     fn process(&mut self, item: Item) {
