@@ -181,7 +181,7 @@ impl World {
     }
 
     /// Bounds the event trace for a long run: from now on it keeps at least the newest
-    /// `window` events, dropping older ones a chunk of [`CHUNK`](super::history::CHUNK) at a
+    /// `window` events, dropping older ones a sealed chunk (256 events) at a
     /// time once more than `window` plus a chunk are kept ([`History::compact_before`]: every
     /// event kept keeps its index, and [`History::first_index`] says how many went). `None`, the
     /// default, keeps every event. Nothing the simulation does reads past events, so the run
