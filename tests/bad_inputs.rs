@@ -194,46 +194,38 @@ fn the_gallery_holds_at_least_thirty_inputs_each_with_a_door_and_a_message() {
     }
 }
 
-#[test]
-fn every_bad_scenario_file_is_refused_by_run_with_one_line() {
+/// Every gallery entry of `kind` written to a file as `render` gives it and given to `command`:
+/// the problems found, and how many entries there were.
+fn refused_files(kind: &str, command: &str, render: fn(&Value) -> String) -> (Vec<String>, usize) {
     let mut problems = Vec::new();
     let mut n = 0;
     for e in gallery() {
-        let Some(input) = e.get("scenario") else {
+        let Some(input) = e.get(kind) else {
             continue;
         };
         let id = e["id"].as_str().unwrap();
-        let file = temp_file(id, "scenario", &text(input));
+        let file = temp_file(id, kind, &render(input));
         problems.extend(refused_at_the_command_line(
             id,
-            "run",
+            command,
             &file,
             e["expect"].as_str().unwrap(),
         ));
         n += 1;
     }
+    (problems, n)
+}
+
+#[test]
+fn every_bad_scenario_file_is_refused_by_run_with_one_line() {
+    let (problems, n) = refused_files("scenario", "run", text);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(n >= 25, "{n} scenario files");
 }
 
 #[test]
 fn every_bad_lesson_file_is_refused_by_lesson_with_one_line() {
-    let mut problems = Vec::new();
-    let mut n = 0;
-    for e in gallery() {
-        let Some(input) = e.get("lesson") else {
-            continue;
-        };
-        let id = e["id"].as_str().unwrap();
-        let file = temp_file(id, "lesson", &lesson_text(input));
-        problems.extend(refused_at_the_command_line(
-            id,
-            "lesson",
-            &file,
-            e["expect"].as_str().unwrap(),
-        ));
-        n += 1;
-    }
+    let (problems, n) = refused_files("lesson", "lesson", lesson_text);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(n >= 25, "{n} lesson files");
 }

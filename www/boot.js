@@ -28,6 +28,9 @@
     box.textContent = text;
     box.hidden = false;
   }
+  function stylesMissing(href) {
+    show('The page\'s styles did not load (' + href + '): it may look broken. Try reloading the page.');
+  }
   function fail(why) {
     var app = document.getElementById('app');
     if (app && app.getAttribute('data-mounted') === 'true') return;
@@ -43,7 +46,7 @@
     var t = e.target;
     if (t && t !== window && t.tagName) {
       if (t.tagName === 'LINK' && t.rel === 'stylesheet') {
-        show('The page\'s styles did not load (' + t.href + '): it may look broken. Try reloading the page.');
+        stylesMissing(t.href);
         return;
       }
       fail((t.src || t.href || 'a ' + t.tagName.toLowerCase()) + ' did not load.');
@@ -58,7 +61,7 @@
     var sheet = sheets[i].sheet;
     var empty = true;
     try { empty = !sheet || sheet.cssRules.length === 0; } catch (err) { empty = false; }
-    if (empty) show('The page\'s styles did not load (' + sheets[i].href + '): it may look broken. Try reloading the page.');
+    if (empty) stylesMissing(sheets[i].href);
   }
   if (typeof WebAssembly !== 'object') {
     fail('this browser has no WebAssembly.');

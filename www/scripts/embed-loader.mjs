@@ -25,26 +25,23 @@ if (glue.length !== 1 || wasm.length !== 1 || css.length !== 1) {
   console.error(`embed-loader: expected one module glue, one wasm and one stylesheet in ${staging}, found ${JSON.stringify({ glue, wasm, css })}`);
   process.exit(1);
 }
-const template = await readFile(new URL('../embed.js', import.meta.url), 'utf8');
-const out = template
-  .replace("'__KAFKA_ELECTION_GLUE__'", `'./${glue[0]}'`)
-  .replace("'__KAFKA_ELECTION_WASM__'", `'./${wasm[0]}'`)
-  .replace("'__KAFKA_ELECTION_CSS__'", `'./${css[0]}'`);
-if (out.includes("'__KAFKA_ELECTION_")) {
-  console.error('embed-loader: www/embed.js lacks its placeholders');
-  process.exit(1);
+/** The loader `www/NAME` with the built files' names written over its placeholders. */
+async function filled(name, names) {
+  let out = await readFile(new URL(`../${name}`, import.meta.url), 'utf8');
+  for (const [placeholder, file] of Object.entries(names)) {
+    out = out.replace(`'__KAFKA_ELECTION_${placeholder}__'`, `'./${file}'`);
+  }
+  if (out.includes("'__KAFKA_ELECTION_")) {
+    console.error(`embed-loader: www/${name} lacks its placeholders`);
+    process.exit(1);
+  }
+  return out;
 }
-await writeFile(join(staging, 'embed.js'), out);
+
+await writeFile(join(staging, 'embed.js'), await filled('embed.js', { GLUE: glue[0], WASM: wasm[0], CSS: css[0] }));
 console.log(`embed-loader: embed.js loads ${glue[0]}, ${wasm[0]} and ${css[0]}`);
 
-const bootTemplate = await readFile(new URL('../boot.js', import.meta.url), 'utf8');
-const boot = bootTemplate
-  .replace("'__KAFKA_ELECTION_GLUE__'", `'./${glue[0]}'`)
-  .replace("'__KAFKA_ELECTION_WASM__'", `'./${wasm[0]}'`);
-if (boot.includes("'__KAFKA_ELECTION_")) {
-  console.error('embed-loader: www/boot.js lacks its placeholders');
-  process.exit(1);
-}
+const boot = await filled('boot.js', { GLUE: glue[0], WASM: wasm[0] });
 const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;
 await writeFile(join(staging, bootName), boot);
 const indexPath = join(staging, 'index.html');

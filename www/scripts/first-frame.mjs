@@ -12,9 +12,8 @@
 //
 // FIRST_FRAME=off skips it (the page then shows "Loading the playground…" until the module
 // starts). Fails the build when Chromium is missing or the page does not render.
-import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) {
@@ -25,7 +24,6 @@ if (process.env.FIRST_FRAME === 'off') {
   console.log('first-frame: skipped (FIRST_FRAME=off)');
   process.exit(0);
 }
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = resolve(staging);
 const indexPath = join(root, 'index.html');
 const index = await readFile(indexPath, 'utf8');
@@ -36,37 +34,21 @@ if (index.split(START).length !== 2 || index.split(END).length !== 2) {
   process.exit(1);
 }
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
-const server = createServer(async (req, res) => {
-  const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
-  const file = resolve(root, normalize(path === '/' ? 'index.html' : path.slice(1)));
-  if (file !== root && !file.startsWith(root + sep)) {
-    res.writeHead(400).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
+// The staged build, served and opened as the page benchmarks do (bench-browser.mjs).
+process.env.DIST = root;
+const { openBench } = await import('./bench-browser.mjs');
 let frame;
-let browser;
+let bench;
 try {
-  const { chromium } = await import(new URL('../node_modules/playwright-core/index.mjs', import.meta.url));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  bench = await openBench();
+  const page = await bench.browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   // Hold every animation frame: the page draws its first frame and its clock never runs.
   await page.addInitScript(() => {
     window.requestAnimationFrame = () => 0;
   });
-  await page.goto(base);
+  await page.goto(`${bench.base}/`);
   await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]', { timeout: 60_000 });
   frame = await page.evaluate(() => document.getElementById('app').innerHTML);
   if (problems.length) throw new Error(`the page reported errors: ${problems.join('; ')}`);
@@ -74,8 +56,7 @@ try {
   console.error(`first-frame: could not render the default page's first frame: ${e.message}`);
   process.exit(1);
 } finally {
-  await browser?.close();
-  server.close();
+  await bench?.close();
 }
 if (/\sstyle=|\son[a-z]+=/i.test(frame)) {
   console.error('first-frame: the frame has an inline style or event handler, which the page\'s policy refuses');
