@@ -151,6 +151,30 @@ fn every_story_file_is_on_the_page() {
     }
 }
 
+/// The page lists the stories by the titles build.rs read from their files: each is the title
+/// the file's parse gives.
+#[test]
+fn the_story_titles_the_page_lists_are_the_files_titles() {
+    let mut seen = 0;
+    for f in scenario_files() {
+        if f.parent().is_some_and(|d| d.ends_with("www/scenarios")) {
+            let name = f.file_stem().unwrap().to_string_lossy().to_string();
+            let parsed = scenario::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
+            let title = parsed.file.title.expect("every story has a title");
+            assert_eq!(
+                kafka_election_playground::view::stories::file_title(&name),
+                Some(title.as_str()),
+                "www/scenarios/{name}.json"
+            );
+            seen += 1;
+        }
+    }
+    assert_eq!(
+        seen,
+        kafka_election_playground::view::stories::FILE_TITLES.len()
+    );
+}
+
 /// The leader after the first leader leaves is a hash-map pick, not the next in join order:
 /// over a dozen seeds (member ids are client id + a seeded UUID) both c2 and c3 come up.
 #[test]

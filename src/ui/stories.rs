@@ -130,22 +130,16 @@ pub fn load(index: usize, tr: &Tr) -> Result<Scenario, String> {
     scenario::parse(text).map_err(|e| tr.f(msg::ERR_STORY, &[("name", name), ("why", &e)]))
 }
 
-thread_local! {
-    /// Every story's title, read once: parsing a story checks it in full (it builds a world), far
-    /// too much work for each render of the toolbar.
-    static TITLES: Vec<String> = (0..STORIES.len())
-        .map(|i| {
-            load(i, &Tr::en())
-                .ok()
-                .and_then(|s| s.file.title)
-                .unwrap_or_else(|| STORIES[i].0.to_string())
-        })
-        .collect();
-}
-
-/// The title the page shows for a story.
+/// The title the page shows for a story: its file's, else its name.
 pub fn title(index: usize) -> String {
-    TITLES.with(|t| t.get(index).cloned().unwrap_or_else(|| "?".to_string()))
+    STORIES.get(index).map_or_else(
+        || "?".to_string(),
+        |(name, _)| {
+            crate::view::stories::file_title(name)
+                .unwrap_or(name)
+                .to_string()
+        },
+    )
 }
 
 /// A story's title in the page's language (the catalogue's, else the file's).

@@ -14,6 +14,7 @@
 //! - [`setup`]: free play's world; [`frame`]: the default page's first frame, natively;
 //! - [`announce`]: the latest key event in a sentence and what to try next; [`menu`]: a
 //!   broker's menu; [`shortcuts`]: the keyboard shortcuts;
+//! - [`stories`]: the stories' titles, read from their files when the crate is built;
 //! - [`embed`]: embedding the page elsewhere (the API's options, parent origins and
 //!   messages);
 
@@ -31,6 +32,7 @@ pub mod markup;
 pub mod menu;
 pub mod setup;
 pub mod shortcuts;
+pub mod stories;
 pub mod svg;
 pub mod waits;
 

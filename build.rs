@@ -1,0 +1,37 @@
+//! Writes each story file's title (`www/scenarios/<name>.json`, its `title`) into the build, so
+//! that the page lists the stories without parsing them: parsing a story checks it in full (it
+//! builds a world), work the page's first view need not do, and code it need not download
+//! (`src/ui/stories.rs`, `title`).
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new("www/scenarios");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .expect("www/scenarios is readable")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    names.sort();
+    let mut out = String::from("&[\n");
+    for path in names {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).expect("a story file is readable");
+        // A file that is not JSON, or has no title, gets no entry: `cargo test` reports the file.
+        let Ok(file) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let Some(title) = file.get("title").and_then(|t| t.as_str()) else {
+            continue;
+        };
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("a file name in UTF-8");
+        out.push_str(&format!("    ({name:?}, {title:?}),\n"));
+    }
+    out.push(']');
+    let target =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("story_titles.rs");
+    std::fs::write(target, out).expect("OUT_DIR is writable");
+}
