@@ -180,6 +180,7 @@ impl Consumers {
     }
 
     /// A message for consumer `index`.
+    #[inline(never)]
     pub fn handle(&mut self, now: u64, index: u32, body: Body, cluster: &Cluster, out: &mut Out) {
         if let Some(c) = self.list.get_mut(index as usize) {
             c.handle(now, body, cluster, out);
@@ -187,6 +188,7 @@ impl Consumers {
     }
 
     /// A timer of consumer `index`.
+    #[inline(never)]
     pub fn on_timer(
         &mut self,
         now: u64,
@@ -201,6 +203,7 @@ impl Consumers {
     }
 
     /// A request to a broker whose process is gone: the connection is refused at once.
+    #[inline(never)]
     pub fn refused(&mut self, now: u64, index: u32, cluster: &Cluster, out: &mut Out) {
         if let Some(c) = self.list.get_mut(index as usize) {
             if c.in_flight.is_some() && c.active() {

@@ -28,6 +28,10 @@
 //! checked in one place (`commands.rs`) for the world, the scenario files and the page.
 //! Version profiles (`config.rs`, [`Profile`]) gate every rule that changed between the
 //! releases modelled (0.10, 2.0, 2.4, 3.9), each gate naming its release and KIP or JIRA.
+//! The entry points of the parts the default page does not run at first (the consumers, the
+//! group coordinator, the admin requests, a controlled shutdown) are `#[inline(never)]`: kept
+//! out of [`World::advance_to`], the page's build can move them to the second part of its
+//! module (`www/scripts/split-module.mjs`). That changes no behaviour, only where code lives.
 //!
 //! # The three elections, and where to look
 //!

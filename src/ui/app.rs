@@ -83,6 +83,7 @@ fn controller_stat(state: &ClusterState, tr: &Tr) -> Html {
     }
 }
 
+#[inline(never)]
 fn intro(
     (session_timeout_ms, lag_max_ms): (u64, u64),
     profile: &str,
@@ -125,6 +126,7 @@ fn intro(
 }
 
 /// The story (or imported scenario) being replayed: what it shows and the next scripted step.
+#[inline(never)]
 fn story_box(
     tag: &str,
     title: String,

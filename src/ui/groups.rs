@@ -294,6 +294,7 @@ fn group_panel(
 }
 
 /// Renders a panel for every group (nothing when the world has none).
+#[inline(never)]
 pub fn groups(
     m: &Model,
     state: &ClusterState,

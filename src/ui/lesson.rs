@@ -294,6 +294,7 @@ fn answer_text(a: &Answer, q: &Question, tr: &Tr, lang: crate::lesson::Lang) -> 
 }
 
 /// The card of the lesson under way (or being fetched), where a story's box goes.
+#[inline(never)]
 pub fn lesson_card(m: &Model, dispatch: &Callback<Action>, tr: &Tr) -> Html {
     let Some(run) = m.lesson.as_deref() else {
         return match &m.lesson_wanted {

@@ -21,6 +21,12 @@
 //!   files served beside the page;
 //! - [`hooks`]: the animation-frame loop; [`crate::view::flights`]: messages in flight,
 //!   drawn over a fixed wall-clock time; [`crate::view::format`]: shared wording.
+//!
+//! The views the default page does not show at first (a story's box, a lesson's card, the
+//! group and partition panels, a broker's details, the embed mode's timeline) are
+//! `#[inline(never)]`: kept out of the page's one large view function, they can go to the
+//! second part of the module that the build splits off (`www/scripts/split-module.mjs`), which
+//! the first view does not wait for.
 
 pub mod a11y;
 pub mod address;

@@ -59,6 +59,7 @@ fn delete_controller_button(dispatch: &Callback<Action>, tr: &Tr) -> Html {
 }
 
 /// The replicas broker `id` holds, as a small table.
+#[inline(never)]
 fn replicas_table(state: &ClusterState, list: &[PartitionRef], id: BrokerId, tr: &Tr) -> Html {
     let held = replicas_of(state, list, id);
     if held.is_empty() {
@@ -101,6 +102,7 @@ fn replicas_table(state: &ClusterState, list: &[PartitionRef], id: BrokerId, tr:
 }
 
 /// Renders the panel.
+#[inline(never)]
 pub fn panel(
     m: &Model,
     state: &ClusterState,

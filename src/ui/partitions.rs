@@ -582,6 +582,7 @@ fn shape(m: &Model, dispatch: &Callback<Action>) -> Html {
 }
 
 /// Renders the panel (nothing when the world has no topics).
+#[inline(never)]
 pub fn partitions(
     m: &Model,
     state: &ClusterState,

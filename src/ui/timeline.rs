@@ -58,6 +58,7 @@ fn scrub_row(now: u64, end: u64, dispatch: &Callback<Action>, tr: &Tr) -> Html {
 }
 
 /// The fork's Undo and Keep buttons.
+#[inline(never)]
 fn fork_buttons(dispatch: &Callback<Action>, tr: &Tr) -> Html {
     let undo = {
         let d = dispatch.clone();
@@ -97,6 +98,7 @@ fn fork_summary(f: &Fork, tr: &Tr) -> String {
 
 /// Embed mode's timeline: one row under the graph with the scrubber, its step buttons and
 /// the time shown with the end; after a change in the past, a short note with Undo and Keep.
+#[inline(never)]
 pub fn compact_timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
     let tr = m.tr();
     let (now, end, _, fork) = position(m);
@@ -183,6 +185,7 @@ pub fn timeline(m: &Model, dispatch: &Callback<Action>) -> Html {
 
 /// Copies the page's address (its fragment holds the session, or the exercise) to the
 /// clipboard.
+#[inline(never)]
 pub fn copy_link(d: &Callback<Action>, tr: &Tr) {
     let Some(window) = web_sys::window() else {
         return;
@@ -224,6 +227,7 @@ fn download(name: &str, text: &str, tr: &Tr) -> Result<(), String> {
 }
 
 /// Reads a chosen or dropped file and opens it as a session.
+#[inline(never)]
 pub fn read_file(file: web_sys::File, d: Callback<Action>, tr: &Tr) {
     if file.size() > MAX_IMPORT_BYTES {
         d.emit(Action::ShowError(tr.f(

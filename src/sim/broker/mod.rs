@@ -185,6 +185,7 @@ impl Broker {
         }
     }
 
+    #[inline(never)]
     pub(crate) fn with_coordinator(
         &mut self,
         now: u64,

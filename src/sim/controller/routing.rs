@@ -80,6 +80,7 @@ impl Broker {
     }
 
     /// A broker's ControlledShutdown request; NOT_CONTROLLER if this broker is not controller.
+    #[inline(never)]
     pub(crate) fn on_controlled_shutdown_request(
         &mut self,
         now: u64,
@@ -99,6 +100,7 @@ impl Broker {
     }
 
     /// An admin tool's request; ignored by a broker that is not controller.
+    #[inline(never)]
     pub(crate) fn on_admin(
         &mut self,
         now: u64,

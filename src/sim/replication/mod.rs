@@ -263,6 +263,7 @@ impl ReplicaManager<'_> {
     }
 
     /// Hands the group coordinator an input, then completes the appends it made.
+    #[inline(never)]
     pub(crate) fn with_coordinator(
         &mut self,
         now: u64,
