@@ -71,10 +71,25 @@
     fail('boot.js was not prepared by the build (trunk build writes the module\'s file names into it).');
     return;
   }
+  // The default page, in either language: what the first part of the module was profiled on.
+  function defaultAddress() {
+    if (location.hash.length > 1) return false;
+    var params = new URLSearchParams(location.search);
+    var only = true;
+    params.forEach(function (value, key) {
+      if (key !== 'lang') only = false;
+    });
+    return only;
+  }
   var base = (document.currentScript && document.currentScript.src) || document.baseURI;
   var glueUrl = new URL(GLUE, base).href;
   import(glueUrl)
     .then(function (glue) {
+      // The build splits the module in two (www/scripts/split-module.mjs): the first part runs
+      // the default page, the second follows in the background. An address that asks for more
+      // than the default page (a story, a lesson, a shared session, an embedded view…) needs the
+      // second part from the start, so both come together.
+      if (typeof glue.loadWhole === 'function' && !defaultAddress()) glue.loadWhole();
       return glue.default({ module_or_path: new URL(WASM, base).href });
     })
     .then(function (wasm) {

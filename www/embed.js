@@ -44,6 +44,11 @@
   }
   import(new URL(GLUE, base).href)
     .then(function (glue) {
+      // An embedding page drives the playground through its API at once, with stories and
+      // settings the page's first view does not run: the module's second part (see
+      // www/scripts/split-module.mjs) comes with the first, and the module starts when both are
+      // there.
+      if (typeof glue.loadWhole === 'function') glue.loadWhole();
       // Starting the module puts window.KafkaElection in place and dispatches kafka-election-ready.
       return glue.default({ module_or_path: new URL(WASM, base).href });
     })

@@ -14,6 +14,7 @@
 # - www/node_modules (npm ci): Playwright's test runner, axe-core's Playwright scanner for the
 #   accessibility tests, and binaryen (wasm-opt 132) for Trunk
 # - the crates of Cargo.lock (cargo fetch), so that Trunk's offline build finds them
+# - www/split's tool (cargo build), which the build's post_build hook splits the module with
 #
 # Trunk finds wasm-bindgen and wasm-opt on PATH; the build and test scripts put
 # www/node_modules/.bin on PATH for wasm-opt (Debian's binaryen is too old for today's wasm).
@@ -122,5 +123,8 @@ say "wasm-opt: $wasm_opt_found"
 # --- Crates ---------------------------------------------------------------------------------------
 say "cargo fetch"
 cargo fetch --quiet
+# The tool the build's post_build hook splits the module with (www/scripts/split-module.mjs).
+say "www/split: cargo build --release"
+cargo build --release --quiet --manifest-path www/split/Cargo.toml
 
 say "done"

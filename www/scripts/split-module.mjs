@@ -1,0 +1,263 @@
+#!/usr/bin/env node
+// Trunk post_build hook (Trunk.toml, first of the three): splits the page's WebAssembly module
+// in two, so that the first view downloads only the code it runs.
+//
+// 1. The split tool (www/split, built here on first use) writes a copy of the module that
+//    reports each function the first time it runs.
+// 2. That copy is served from a scratch copy of the build and opened in headless Chromium
+//    (Debian's, as the browser tests use), where a learner's first steps are taken: the default
+//    page at 1440 px playing at 50x, a broker crashed and started again; then the same at the
+//    usual sizes of a laptop, a tablet and a phone, in English and Chinese, at the page's own
+//    speed. The functions that ran are the profile.
+// 3. The tool splits the module by the profile: what ran stays in the primary module, which
+//    the page loads first; the rest goes to a secondary module. In the primary, each moved
+//    function is an import that the glue answers (the code appended to it below): the glue
+//    starts fetching the secondary as soon as the primary runs, and a call to a moved function
+//    before it has arrived loads it at once (a synchronous request), so nothing ever fails for
+//    want of it, it only waits.
+// 4. The primary and the glue are renamed after a hash of their new contents, as Trunk names
+//    files, and the secondary is named after its own.
+//
+// SPLIT=off skips it (one module, as Trunk built it). Fails the build when a step fails.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) {
+  console.error('split-module: TRUNK_STAGING_DIR is not set: run this as Trunk\'s post_build hook');
+  process.exit(1);
+}
+if (process.env.SPLIT === 'off') {
+  console.log('split-module: skipped (SPLIT=off)');
+  process.exit(0);
+}
+const root = resolve(staging);
+
+function fail(message) {
+  console.error(`split-module: ${message}`);
+  process.exit(1);
+}
+
+const files = await readdir(root);
+const glues = files.filter((f) => /^kafka-election-playground-[0-9a-f]+\.js$/.test(f));
+const wasms = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_bg\.wasm$/.test(f));
+if (glues.length !== 1 || wasms.length !== 1) {
+  fail(`expected one module glue and one wasm in ${root}, found ${JSON.stringify({ glues, wasms })}`);
+}
+const [glueName] = glues;
+const [wasmName] = wasms;
+const glue = await readFile(join(root, glueName), 'utf8');
+
+// The glue's imports object: the split adds a module of imports to it.
+const IMPORTS = '"./kafka-election-playground_bg.js": import0,';
+// The glue's start, where the secondary's download begins.
+const FINALIZE = 'wasm = instance.exports;';
+// Where the glue has the primary instantiated but not started: a loader that asked for the
+// whole module (loadWhole) gets the secondary there.
+const LOADED = 'const { instance, module } = await __wbg_load(await module_or_path, imports);';
+if ([IMPORTS, FINALIZE, LOADED].some((anchor) => glue.split(anchor).length !== 2)) {
+  fail(`the glue ${glueName} does not have the shape this script patches (wasm-bindgen changed?)`);
+}
+
+// The split tool, built on first use (www/scripts/setup.sh builds it too).
+const toolDir = join(here, '..', 'split');
+try {
+  execFileSync('cargo', ['build', '--release', '--quiet', '--manifest-path', join(toolDir, 'Cargo.toml')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+} catch {
+  fail('could not build the split tool (www/split)');
+}
+const tool = join(toolDir, 'target', 'release', 'split-module');
+const run = (...args) => {
+  try {
+    return execFileSync(tool, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  } catch {
+    return fail(`the split tool failed: ${args.join(' ')}`);
+  }
+};
+
+// 1–2. The profile: a scratch copy of the build with the instrumented module and its glue.
+const scratch = await mkdtemp(join(tmpdir(), 'split-module-'));
+let profile;
+try {
+  await cp(root, scratch, { recursive: true });
+  console.log(run('instrument', join(root, wasmName), join(scratch, wasmName)));
+  await writeFile(
+    join(scratch, glueName),
+    glue.replace(
+      IMPORTS,
+      `${IMPORTS}\n        "__profile": { hit(i) { (globalThis.__kafkaElectionProfile ??= []).push(i); } },`,
+    ),
+  );
+  try {
+    execFileSync(process.execPath, [join(here, 'embed-loader.mjs')], {
+      env: { ...process.env, TRUNK_STAGING_DIR: scratch },
+      stdio: 'ignore',
+    });
+  } catch {
+    fail('could not prepare the scratch copy\'s loaders');
+  }
+  profile = await learnersFirstSteps(scratch);
+} finally {
+  await rm(scratch, { recursive: true, force: true });
+}
+
+// 3. The split.
+const work = await mkdtemp(join(tmpdir(), 'split-module-'));
+try {
+  // Kept beside the build's other products for `split-module report` (www/split/src/main.rs).
+  const profilePath = join(here, '..', '..', 'target', 'split-module-profile.txt');
+  await mkdir(dirname(profilePath), { recursive: true });
+  await writeFile(profilePath, [...profile].sort((a, b) => a - b).join('\n') + '\n');
+  const primaryPath = join(work, 'primary.wasm');
+  const secondaryPath = join(work, 'secondary.wasm');
+  console.log(run('split', join(root, wasmName), profilePath, primaryPath, secondaryPath));
+  const primary = await readFile(primaryPath);
+  const secondary = await readFile(secondaryPath);
+
+  // 4. The files, named after their contents.
+  const hash = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  const secondaryName = `kafka-election-playground-${hash(secondary)}_later.wasm`;
+  const primaryName = `kafka-election-playground-${hash(primary)}_bg.wasm`;
+  const patched = glue
+    .replace(IMPORTS, `${IMPORTS}\n        "__split": __splitImports(),`)
+    .replace(FINALIZE, `${FINALIZE}\n    __splitPrefetch();`)
+    .replace(LOADED, `${LOADED}\n    if (__splitWanted !== undefined) await __splitWith(instance.exports);`) +
+    runtime(secondaryName);
+  const glueOut = `kafka-election-playground-${hash(patched)}.js`;
+  await rm(join(root, wasmName));
+  await rm(join(root, glueName));
+  await writeFile(join(root, primaryName), primary);
+  await writeFile(join(root, secondaryName), secondary);
+  await writeFile(join(root, glueOut), patched);
+  console.log(`split-module: ${primaryName} (first view, ${primary.length} bytes), ${secondaryName} (later, ${secondary.length} bytes), ${glueOut}`);
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+/** The functions that ran while a learner took their first steps on the scratch build. */
+async function learnersFirstSteps(dir) {
+  process.env.DIST = dir;
+  const { openBench } = await import('./bench-browser.mjs');
+  const bench = await openBench();
+  const seen = new Set();
+  try {
+    const visit = async (path, viewport, locale, steps) => {
+      const page = await bench.browser.newPage({ viewport, locale });
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(`${bench.base}${path}`);
+      await steps(page);
+      const hits = await page.evaluate(() => globalThis.__kafkaElectionProfile ?? []);
+      if (problems.length) throw new Error(`${path} reported errors: ${problems.join('; ')}`);
+      if (hits.length === 0) throw new Error(`${path} reported no functions`);
+      for (const i of hits) seen.add(i);
+      await page.close();
+    };
+    const mounted = (page) => page.waitForSelector('#app[data-mounted="true"] svg g[data-broker="3"]', { timeout: 60_000 });
+    const broker = (id) => `#app svg g.node[data-broker="${id}"]`;
+    /** Crashes broker `id`, waits `ms`, starts it again, waits `ms` again. */
+    const crashAndRestart = async (page, id, ms) => {
+      await page.click(broker(id));
+      await page.waitForSelector(`${broker(id)}[data-state="crashed"]`);
+      await page.waitForTimeout(ms);
+      await page.click(broker(id));
+      await page.waitForSelector(`${broker(id)}:not([data-state="crashed"])`);
+      await page.waitForTimeout(ms);
+    };
+    await visit('/?lang=en', { width: 1440, height: 900 }, 'en-US', async (page) => {
+      await mounted(page);
+      await page.waitForTimeout(1500);
+      await page.selectOption('[data-testid="speed"]', '50');
+      await page.waitForTimeout(2000);
+      await crashAndRestart(page, 2, 3000);
+    });
+    // What the page draws depends on the window (the log beside the graph or in a tab, a
+    // compact graph), so the first steps are taken at the common sizes of a phone, a tablet
+    // and a laptop, in both languages.
+    const sizes = [
+      ['en', 'en-US', { width: 1280, height: 720 }],
+      ['zh-CN', 'zh-CN', { width: 1440, height: 900 }],
+      ['en', 'en-US', { width: 768, height: 1024 }],
+      ['zh-CN', 'zh-CN', { width: 360, height: 740 }],
+      ['en', 'en-US', { width: 390, height: 844 }],
+    ];
+    for (const [lang, locale, viewport] of sizes) {
+      await visit(`/?lang=${lang}`, viewport, locale, async (page) => {
+        await mounted(page);
+        await page.waitForTimeout(1500);
+        await crashAndRestart(page, 3, 1500);
+      });
+    }
+  } catch (e) {
+    fail(`could not take the profile: ${e.message}`);
+  } finally {
+    await bench.close();
+  }
+  return seen;
+}
+
+/** What the glue gains: the answers to the primary's `__split` imports, and `loadWhole`. */
+function runtime(secondaryName) {
+  return `
+// Added by the build (www/scripts/split-module.mjs): the code the first view does not run is in a
+// second module, ${secondaryName}. Its download starts as soon as this module runs, and a call
+// to one of its functions before it has arrived loads it at once (a synchronous request). A
+// loader that knows the page will need it from the start (a story, a lesson, a shared session,
+// an embedding page's API) calls loadWhole() before the default export: both modules then
+// download together and the page starts once both are there.
+const __splitUrl = new URL('./${secondaryName}', import.meta.url);
+let __splitInstance;
+let __splitPending;
+let __splitWanted;
+function __splitCompile() {
+    return fetch(__splitUrl).then((response) => {
+        if (!response.ok) throw new Error(\`could not load \${__splitUrl} (HTTP \${response.status})\`);
+        return response.headers.get('Content-Type') === 'application/wasm'
+            ? WebAssembly.compileStreaming(response)
+            : response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+    });
+}
+function __splitReady(module, exports = wasm) {
+    if (__splitInstance === undefined) __splitInstance = new WebAssembly.Instance(module, { p: exports });
+    return __splitInstance;
+}
+async function __splitWith(exports) {
+    __splitReady(await __splitWanted, exports);
+}
+function __splitPrefetch() {
+    if (__splitInstance !== undefined || __splitPending !== undefined) return;
+    __splitPending = __splitCompile()
+        .then((module) => __splitReady(module))
+        .catch(() => { __splitPending = undefined; });
+}
+function __splitNow() {
+    const request = new XMLHttpRequest();
+    request.open('GET', __splitUrl, false);
+    request.overrideMimeType('text/plain; charset=x-user-defined');
+    request.send();
+    if (request.status !== 200) throw new Error(\`could not load \${__splitUrl} (HTTP \${request.status})\`);
+    const text = request.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return __splitReady(new WebAssembly.Module(bytes));
+}
+function __splitImports() {
+    return new Proxy({}, {
+        get: (_, name) => function (...args) {
+            return (__splitInstance ?? __splitNow()).exports[name](...args);
+        },
+    });
+}
+/** Fetch the second module with the first, and start the page only once both are there. */
+export function loadWhole() {
+    if (__splitWanted === undefined) __splitWanted = __splitCompile();
+}
+`;
+}

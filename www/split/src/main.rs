@@ -1,0 +1,392 @@
+//! Splits the page's WebAssembly module (after wasm-bindgen and wasm-opt) in two, so that the
+//! first view downloads only the code it runs:
+//!
+//! ```text
+//! split-module instrument IN.wasm OUT.wasm
+//! split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm
+//! split-module report NAMED.wasm PROFILE
+//! ```
+//!
+//! `report` prints where the kept code's bytes go, by crate and module, given the same module
+//! built with its names (`wasm-opt -Oz -g` on wasm-bindgen's output, as Trunk runs it without
+//! `-g`: the functions then have the same indices) and a profile.
+//!
+//! `instrument` writes a copy of the module that calls the import `__profile.hit(i)` the first
+//! time function `i` runs (`i` is the function's index in the module). The build
+//! (`www/scripts/split-module.mjs`) opens the page with that copy, does what a learner does
+//! first, and writes the indices it saw, one per line: the profile.
+//!
+//! `split` keeps the profiled functions in the primary module and moves every other function
+//! into the secondary one:
+//! - In the primary, each moved function becomes an import, `__split.<i>`, of the same type, so
+//!   every call, table entry and export that named it now names the import. The page's glue
+//!   answers those imports with functions that load the secondary module (once) and call its
+//!   export `<i>`.
+//! - The secondary holds the moved functions' bodies. It imports from the primary's exports
+//!   (module `p`) everything they use: the primary's functions (`p.f<i>`), its memory
+//!   (`p.m<i>`), tables (`p.t<i>`) and globals (`p.g<i>`), which the primary exports under
+//!   those names. It has no data or table segments of its own: the primary's are already in
+//!   the shared memory and tables.
+//!
+//! Both modules are written with their unused parts removed. The secondary refuses to be made
+//! if a moved function uses a passive data or element segment (it would not have it).
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::ExitCode;
+
+use walrus::ir::{Value, Visitor};
+use walrus::{
+    ConstExpr, ExportItem, FunctionId, FunctionKind, GlobalKind, ImportKind, ImportedFunction,
+    Module, ValType,
+};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["instrument", input, output] => instrument(input, output),
+        ["split", input, profile, primary, secondary] => split(input, profile, primary, secondary),
+        ["report", named, profile] => report(named, profile),
+        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("split-module: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read(path: &str) -> Result<Module, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    Module::from_buffer(&bytes).map_err(|e| format!("{path} is not a module walrus reads: {e}"))
+}
+
+fn write(module: &mut Module, path: &str) -> Result<usize, String> {
+    let bytes = module.emit_wasm();
+    std::fs::write(path, &bytes).map_err(|e| format!("cannot write {path}: {e}"))?;
+    Ok(bytes.len())
+}
+
+/// The module's functions in index order (imports first, as in the binary).
+fn functions(module: &Module) -> Vec<FunctionId> {
+    module.funcs.iter().map(|f| f.id()).collect()
+}
+
+fn instrument(input: &str, output: &str) -> Result<(), String> {
+    let mut module = read(input)?;
+    let ids = functions(&module);
+    let ty = module.types.add(&[ValType::I32], &[]);
+    let (hit, _) = module.add_import_func("__profile", "hit", ty);
+    let mut probes = 0;
+    for (index, id) in ids.into_iter().enumerate() {
+        if !matches!(module.funcs.get(id).kind, FunctionKind::Local(_)) {
+            continue;
+        }
+        let seen =
+            module
+                .globals
+                .add_local(ValType::I32, true, false, ConstExpr::Value(Value::I32(0)));
+        let index = i32::try_from(index).map_err(|_| "too many functions".to_string())?;
+        let local = module.funcs.get_mut(id).kind.unwrap_local_mut();
+        let mut body = local.builder_mut().func_body();
+        // if (!seen) { seen = 1; __profile.hit(index) }
+        body.global_get_at(0, seen);
+        body.unop_at(1, walrus::ir::UnaryOp::I32Eqz);
+        body.if_else_at(
+            2,
+            None,
+            |then| {
+                then.i32_const(1)
+                    .global_set(seen)
+                    .i32_const(index)
+                    .call(hit);
+            },
+            |_| {},
+        );
+        probes += 1;
+    }
+    let size = write(&mut module, output)?;
+    println!("split-module: {output}: {probes} functions instrumented, {size} bytes");
+    Ok(())
+}
+
+fn read_profile(path: &str) -> Result<BTreeSet<usize>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            l.parse::<usize>()
+                .map_err(|_| format!("{path}: not a function index: {l:?}"))
+        })
+        .collect()
+}
+
+fn split(
+    input: &str,
+    profile: &str,
+    primary_path: &str,
+    secondary_path: &str,
+) -> Result<(), String> {
+    let ran = read_profile(profile)?;
+    let mut primary = read(input)?;
+    let mut secondary = read(input)?;
+    let p_ids = functions(&primary);
+    let s_ids = functions(&secondary);
+    if let Some(&bad) = ran.iter().find(|&&i| i >= p_ids.len()) {
+        return Err(format!(
+            "{profile} names function {bad}, the module has {}",
+            p_ids.len()
+        ));
+    }
+    // The start function runs at instantiation: it stays whatever the profile says.
+    let start = primary
+        .start
+        .map(|s| p_ids.iter().position(|&id| id == s).unwrap_or(usize::MAX));
+    let moved: BTreeSet<usize> = p_ids
+        .iter()
+        .enumerate()
+        .filter(|&(i, &id)| {
+            matches!(primary.funcs.get(id).kind, FunctionKind::Local(_))
+                && !ran.contains(&i)
+                && Some(i) != start
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if moved.is_empty() {
+        return Err("the profile names every function: nothing to move".to_string());
+    }
+
+    // The secondary: the moved functions, exported under their index; everything else an import.
+    // Every import is made again below, from the primary: its own imports (the glue's functions)
+    // are the primary's to answer, through its exports.
+    let imports: Vec<_> = secondary.imports.iter().map(|i| i.id()).collect();
+    for id in imports {
+        secondary.imports.delete(id);
+    }
+    for export in secondary.exports.iter().map(|e| e.id()).collect::<Vec<_>>() {
+        secondary.exports.delete(export);
+    }
+    secondary.start = None;
+    for (index, &id) in s_ids.iter().enumerate() {
+        if moved.contains(&index) {
+            secondary.exports.add(&index.to_string(), id);
+        } else {
+            let ty = secondary.funcs.get(id).ty();
+            let import = secondary
+                .imports
+                .add("p", &format!("f{index}"), ImportKind::Function(id));
+            secondary.funcs.get_mut(id).kind =
+                FunctionKind::Import(ImportedFunction { import, ty });
+        }
+    }
+    let memories: Vec<_> = secondary.memories.iter().map(|m| m.id()).collect();
+    for (index, id) in memories.iter().enumerate() {
+        let import = secondary
+            .imports
+            .add("p", &format!("m{index}"), ImportKind::Memory(*id));
+        let memory = secondary.memories.get_mut(*id);
+        memory.import = Some(import);
+        memory.data_segments.clear();
+    }
+    let tables: Vec<_> = secondary.tables.iter().map(|t| t.id()).collect();
+    for (index, id) in tables.iter().enumerate() {
+        let import = secondary
+            .imports
+            .add("p", &format!("t{index}"), ImportKind::Table(*id));
+        let table = secondary.tables.get_mut(*id);
+        table.import = Some(import);
+        table.init = None;
+        table.elem_segments.clear();
+    }
+    let globals: Vec<_> = secondary.globals.iter().map(|g| g.id()).collect();
+    for (index, id) in globals.iter().enumerate() {
+        let import = secondary
+            .imports
+            .add("p", &format!("g{index}"), ImportKind::Global(*id));
+        secondary.globals.get_mut(*id).kind = GlobalKind::Import(import);
+    }
+    // Segments the moved code would need but the secondary does not have.
+    for (id, local) in secondary.funcs.iter_local() {
+        let index = s_ids.iter().position(|&f| f == id).unwrap_or(usize::MAX);
+        if !moved.contains(&index) {
+            continue;
+        }
+        let mut segments = Segments(false);
+        walrus::ir::dfs_in_order(&mut segments, local, local.entry_block());
+        let uses_segment = segments.0;
+        if uses_segment {
+            return Err(format!(
+                "function {index} uses a passive segment: it cannot be moved"
+            ));
+        }
+    }
+    for data in secondary.data.iter().map(|d| d.id()).collect::<Vec<_>>() {
+        secondary.data.delete(data);
+    }
+    for elem in secondary
+        .elements
+        .iter()
+        .map(|e| e.id())
+        .collect::<Vec<_>>()
+    {
+        secondary.elements.delete(elem);
+    }
+    secondary.customs = Default::default();
+    walrus::passes::gc::run(&mut secondary);
+
+    // What the secondary takes from the primary.
+    let mut needs: Vec<String> = secondary.imports.iter().map(|i| i.name.clone()).collect();
+    needs.sort();
+
+    // The primary: each moved function an import of `__split`; what the secondary needs exported.
+    for (index, &id) in p_ids.iter().enumerate() {
+        if moved.contains(&index) {
+            let ty = primary.funcs.get(id).ty();
+            let import =
+                primary
+                    .imports
+                    .add("__split", &index.to_string(), ImportKind::Function(id));
+            primary.funcs.get_mut(id).kind = FunctionKind::Import(ImportedFunction { import, ty });
+        }
+    }
+    let memories: Vec<_> = primary.memories.iter().map(|m| m.id()).collect();
+    let tables: Vec<_> = primary.tables.iter().map(|t| t.id()).collect();
+    let globals: Vec<_> = primary.globals.iter().map(|g| g.id()).collect();
+    for name in &needs {
+        let (kind, number) = name.split_at(1);
+        let number: usize = number
+            .parse()
+            .map_err(|_| format!("unexpected import {name}"))?;
+        let item = match kind {
+            "f" => ExportItem::Function(p_ids[number]),
+            "m" => ExportItem::Memory(memories[number]),
+            "t" => ExportItem::Table(tables[number]),
+            "g" => ExportItem::Global(globals[number]),
+            _ => return Err(format!("unexpected import {name}")),
+        };
+        primary.exports.add(name, item);
+    }
+    walrus::passes::gc::run(&mut primary);
+
+    // The secondary exports only what the primary still calls through `__split`.
+    let called: BTreeSet<String> = primary
+        .imports
+        .iter()
+        .filter(|i| i.module == "__split")
+        .map(|i| i.name.clone())
+        .collect();
+    for export in secondary
+        .exports
+        .iter()
+        .filter(|e| !called.contains(&e.name))
+        .map(|e| e.id())
+        .collect::<Vec<_>>()
+    {
+        secondary.exports.delete(export);
+    }
+    walrus::passes::gc::run(&mut secondary);
+    let still: BTreeSet<String> = secondary.imports.iter().map(|i| i.name.clone()).collect();
+    if let Some(missing) = still.iter().find(|n| !needs.contains(n)) {
+        return Err(format!(
+            "the secondary needs {missing}, which the primary does not export"
+        ));
+    }
+
+    let p_size = write(&mut primary, primary_path)?;
+    let s_size = write(&mut secondary, secondary_path)?;
+    println!(
+        "split-module: {} functions ran and stay ({p_size} bytes, {primary_path}); {} moved ({s_size} bytes, {secondary_path}); {} called across",
+        p_ids.len() - moved.len(),
+        moved.len(),
+        called.len()
+    );
+    Ok(())
+}
+
+/// Whether a function names a data or element segment (memory.init, data.drop, table.init,
+/// elem.drop).
+struct Segments(bool);
+
+impl<'instr> Visitor<'instr> for Segments {
+    fn visit_data_id(&mut self, _: &walrus::DataId) {
+        self.0 = true;
+    }
+    fn visit_element_id(&mut self, _: &walrus::ElementId) {
+        self.0 = true;
+    }
+}
+
+fn report(named: &str, profile: &str) -> Result<(), String> {
+    let ran = read_profile(profile)?;
+    let module = read(named)?;
+    let mut by_part: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut kept: Vec<(u64, String)> = Vec::new();
+    for (index, function) in module.funcs.iter().enumerate() {
+        let FunctionKind::Local(local) = &function.kind else {
+            continue;
+        };
+        let size = local
+            .original_range
+            .as_ref()
+            .map_or(0, |r| (r.end - r.start) as u64);
+        let name = function.name.clone().unwrap_or_else(|| format!("#{index}"));
+        let entry = by_part.entry(part(&name)).or_default();
+        if ran.contains(&index) {
+            entry.0 += size;
+            kept.push((size, name));
+        } else {
+            entry.1 += size;
+        }
+    }
+    let mut parts: Vec<_> = by_part.into_iter().collect();
+    parts.sort_by_key(|(_, (kept, _))| std::cmp::Reverse(*kept));
+    println!(
+        "{:>10} {:>10}  part (bytes of code kept in the first view, moved to the second module)",
+        "kept", "moved"
+    );
+    for (name, (k, m)) in parts.iter().take(40) {
+        println!("{k:>10} {m:>10}  {name}");
+    }
+    let total: (u64, u64) = parts
+        .iter()
+        .fold((0, 0), |a, (_, (k, m))| (a.0 + k, a.1 + m));
+    println!("{:>10} {:>10}  total", total.0, total.1);
+    kept.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
+    println!("\nlargest kept functions:");
+    for (size, name) in kept.iter().take(60) {
+        println!("{size:>10}  {name}");
+    }
+    Ok(())
+}
+
+/// A function's crate and first module: `kafka_election_playground::sim::world`, `alloc::fmt`.
+fn part(name: &str) -> String {
+    let name = name.trim_start_matches('<').trim_start_matches('&');
+    let mut segments = name.split("::");
+    let first = segments.next().unwrap_or("");
+    let mut out = first.to_string();
+    if let Some(second) = segments.next() {
+        let second: String = second
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !second.is_empty() {
+            out.push_str("::");
+            out.push_str(&second);
+        }
+        if first == "kafka_election_playground" {
+            if let Some(third) = segments.next() {
+                let third: String = third
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !third.is_empty() && third.chars().next().is_some_and(|c| c.is_lowercase()) {
+                    out.push_str("::");
+                    out.push_str(&third);
+                }
+            }
+        }
+    }
+    out
+}

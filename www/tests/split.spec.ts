@@ -1,0 +1,93 @@
+// The module in two parts (www/scripts/split-module.mjs): the default page runs and answers a
+// learner's first clicks with the first part alone; the second part follows in the background,
+// and a call into it before it has arrived waits for it instead of failing; an address that
+// needs more than the default page fetches both parts before it starts.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, Request, Route } from '@playwright/test';
+import { broker, brokers, expect, test } from './playground';
+
+const dist = process.env.DIST ?? join(__dirname, '..', '..', 'dist');
+const LATER = '**/*_later.wasm';
+
+/** Holds every request for the second part until `release()`; counts them by kind. */
+async function holdSecondPart(page: Page) {
+  const held: Route[] = [];
+  const kinds: string[] = [];
+  let released = false;
+  await page.route(LATER, async (route) => {
+    kinds.push(route.request().resourceType());
+    if (released) await route.continue();
+    else held.push(route);
+  });
+  return {
+    kinds,
+    release: async () => {
+      released = true;
+      for (const route of held.splice(0)) await route.continue();
+    },
+  };
+}
+
+test('the build splits the module: index.html loads the first part only, the glue names the second', () => {
+  const files = readdirSync(dist);
+  const first = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_bg\.wasm$/.test(f));
+  const second = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_later\.wasm$/.test(f));
+  expect(first, 'one first part').toHaveLength(1);
+  expect(second, 'one second part').toHaveLength(1);
+  const index = readFileSync(join(dist, 'index.html'), 'utf8');
+  expect(index).toContain(first[0]);
+  expect(index).not.toContain(second[0]);
+  const glue = files.filter((f) => /^kafka-election-playground-[0-9a-f]+\.js$/.test(f));
+  expect(glue).toHaveLength(1);
+  expect(readFileSync(join(dist, glue[0]), 'utf8')).toContain(second[0]);
+});
+
+test('with the second part held back, the default page draws, plays and answers a first crash and restart', async ({
+  page,
+}) => {
+  const later = await holdSecondPart(page);
+  await page.goto('/?lang=en');
+  await expect(brokers(page)).toHaveCount(3);
+  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+  // The page asked for the second part in the background (a fetch, not a blocking request).
+  await expect.poll(() => later.kinds).toEqual(['fetch']);
+  const clock = page.getByTestId('clock');
+  const before = await clock.textContent();
+  await expect(clock).not.toHaveText(before ?? '');
+  await broker(page, 2).click();
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /crashed/i);
+  await broker(page, 2).click();
+  await expect(broker(page, 2)).not.toHaveAttribute('aria-label', /crashed/i);
+  expect(later.kinds, 'nothing waited for the second part').toEqual(['fetch']);
+  await later.release();
+});
+
+test('a story chosen before the second part has arrived waits for it, then plays', async ({ page }) => {
+  const later = await holdSecondPart(page);
+  await page.goto('/?lang=en');
+  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+  await expect.poll(() => later.kinds).toEqual(['fetch']);
+  // The story's reader is in the second part: choosing one asks for it at once. The request
+  // blocks the page until it is answered, so it is answered a moment after it was made.
+  page.on('request', (request: Request) => {
+    if (request.url().endsWith('_later.wasm') && request.resourceType() === 'xhr') {
+      setTimeout(() => void later.release(), 500);
+    }
+  });
+  await page.getByTestId('story').selectOption('clean-shutdown');
+  await expect(page.getByTestId('story-box')).toContainText('shuts down cleanly');
+  expect(later.kinds).toEqual(['fetch', 'xhr']);
+});
+
+test('an address that needs more than the default page fetches both parts before it starts', async ({ page }) => {
+  const kinds: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('_later.wasm')) kinds.push(request.resourceType());
+  });
+  await page.goto('/?story=controller-crash&paused=1');
+  await expect(page.getByTestId('story-box')).toBeVisible();
+  await expect(page.getByTestId('story')).toHaveValue('controller-crash');
+  // One fetch, started with the first part's; no blocking request.
+  expect(kinds).toEqual(['fetch']);
+});
