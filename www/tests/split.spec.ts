@@ -4,10 +4,11 @@
 // needs more than the default page fetches both parts before it starts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page, Request, Route } from '@playwright/test';
 import { broker, brokers, expect, test } from './playground';
 
-const dist = process.env.DIST ?? join(__dirname, '..', '..', 'dist');
+const dist = process.env.DIST ?? fileURLToPath(new URL('../../dist', import.meta.url));
 const LATER = '**/*_later.wasm';
 
 /** Holds every request for the second part until `release()`; counts them by kind. */
