@@ -105,16 +105,21 @@ pub fn broker_node(
     let epoch = b.acting_epoch.unwrap_or(0);
     let tr = &v.tr;
     let badge = match role {
-        // The role in capitals (`CONTROLLER · epoch 1`), the epoch as Kafka writes it.
+        // The role in capitals (`CONTROLLER · epoch 1`), the epoch as Kafka writes it. ASCII
+        // capitals are all the catalogue's languages need (English; Chinese has no case), and
+        // spare the page the Unicode case tables.
         ControllerRole::Controller => Some((
             format!(
                 "{} · epoch {epoch}",
-                tr.t(g::CROWN_CONTROLLER).to_uppercase()
+                tr.t(g::CROWN_CONTROLLER).to_ascii_uppercase()
             ),
             "badge controller",
         )),
         ControllerRole::Zombie => Some((
-            format!("{} · epoch {epoch}", tr.t(g::CROWN_ZOMBIE).to_uppercase()),
+            format!(
+                "{} · epoch {epoch}",
+                tr.t(g::CROWN_ZOMBIE).to_ascii_uppercase()
+            ),
             "badge zombie",
         )),
         ControllerRole::Named => Some((tr.t(g::CROWN_NAMED), "badge named")),
