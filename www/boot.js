@@ -38,6 +38,10 @@
     show('The playground could not start: ' + (files.length ? 'could not load ' + files.join(', ') + '.' : why) +
       ' Try reloading the page, or another browser.');
   }
+  // The module's second part did not arrive when the page needed it (see split-module.mjs).
+  window.addEventListener('kafka-election-failed', function (e) {
+    show('The playground could not go on: it ' + e.detail.message + '. Reload the page.');
+  });
   window.addEventListener('unhandledrejection', function (e) {
     fail(String((e.reason && e.reason.message) || e.reason || 'unknown error') + '.');
   });

@@ -241,8 +241,17 @@ function __splitNow() {
     const request = new XMLHttpRequest();
     request.open('GET', __splitUrl, false);
     request.overrideMimeType('text/plain; charset=x-user-defined');
-    request.send();
-    if (request.status !== 200) throw new Error(\`could not load \${__splitUrl} (HTTP \${request.status})\`);
+    try {
+        request.send();
+    } catch (_) {
+        // A network error: the status stays 0.
+    }
+    if (request.status !== 200) {
+        // The page says so (boot.js shows it; an embedding page gets the event embed.js sends).
+        const message = \`could not load \${__splitUrl} (\${request.status ? 'HTTP ' + request.status : 'no connection'})\`;
+        globalThis.dispatchEvent?.(new CustomEvent('kafka-election-failed', { detail: { message } }));
+        throw new Error(message);
+    }
     const text = request.responseText;
     const bytes = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);

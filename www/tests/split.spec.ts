@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page, Request, Route } from '@playwright/test';
+import { test as plain, type Page, type Request, type Route } from '@playwright/test';
 import { broker, brokers, expect, test } from './playground';
 
 const dist = process.env.DIST ?? fileURLToPath(new URL('../../dist', import.meta.url));
@@ -91,4 +91,19 @@ test('an address that needs more than the default page fetches both parts before
   await expect(page.getByTestId('story')).toHaveValue('controller-crash');
   // One fetch, started with the first part's; no blocking request.
   expect(kinds).toEqual(['fetch']);
+});
+
+// (The plain test: the browser logs the failed request as a console error, which is the point.)
+plain('when the second part cannot be had, the page says so the moment it needs it', async ({ page }) => {
+  await page.route(LATER, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('/?lang=en');
+  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+  await expect(page.locator('#fatal')).toBeHidden();
+  // Free play goes on without it.
+  await broker(page, 2).click();
+  await expect(broker(page, 2)).toHaveAttribute('aria-label', /crashed/i);
+  await page.getByTestId('story').selectOption('clean-shutdown');
+  const fatal = page.locator('#fatal');
+  await expect(fatal).toBeVisible();
+  await expect(fatal).toContainText(/could not load .*_later\.wasm \(HTTP 404\)\. Reload the page\./);
 });
