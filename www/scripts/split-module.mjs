@@ -7,8 +7,9 @@
 // 2. That copy is served from a scratch copy of the build and opened in headless Chromium
 //    (Debian's, as the browser tests use), where a learner's first steps are taken: the default
 //    page at 1440 px playing at 50x, a broker crashed and started again; then the same at the
-//    usual sizes of a laptop, a tablet and a phone, in English and Chinese, at the page's own
-//    speed. The functions that ran are the profile.
+//    usual sizes of a laptop, a tablet and a phone, in English and Chinese, at the bare address
+//    and with `lang`, at the page's own speed (once crashing the moment the page starts). The
+//    functions that ran are the profile.
 // 3. The tool splits the module by the profile: what ran stays in the primary module, which
 //    the page loads first; the rest goes to a secondary module. In the primary, each moved
 //    function is an import that the glue answers (the code appended to it below): the glue
@@ -179,19 +180,21 @@ async function learnersFirstSteps(dir) {
       await crashAndRestart(page, 2, 3000);
     });
     // What the page draws depends on the window (the log beside the graph or in a tab, a
-    // compact graph), so the first steps are taken at the common sizes of a phone, a tablet
-    // and a laptop, in both languages.
-    const sizes = [
-      ['en', 'en-US', { width: 1280, height: 720 }],
-      ['zh-CN', 'zh-CN', { width: 1440, height: 900 }],
-      ['en', 'en-US', { width: 768, height: 1024 }],
-      ['zh-CN', 'zh-CN', { width: 360, height: 740 }],
-      ['en', 'en-US', { width: 390, height: 844 }],
+    // compact graph) and on how it chose its language (the address, a stored choice, the
+    // browser's), so the first steps are taken at the common sizes of a laptop, a tablet and a
+    // phone, in both languages, at the bare address and with `lang`; once with a crash the
+    // moment the page starts.
+    const visits = [
+      ['/', 'en-US', { width: 1280, height: 720 }, 0],
+      ['/', 'zh-CN', { width: 1440, height: 900 }, 1500],
+      ['/?lang=en', 'en-US', { width: 768, height: 1024 }, 1500],
+      ['/?lang=zh-CN', 'zh-CN', { width: 360, height: 740 }, 1500],
+      ['/?lang=en', 'en-US', { width: 390, height: 844 }, 1500],
     ];
-    for (const [lang, locale, viewport] of sizes) {
-      await visit(`/?lang=${lang}`, viewport, locale, async (page) => {
+    for (const [path, locale, viewport, before] of visits) {
+      await visit(path, viewport, locale, async (page) => {
         await mounted(page);
-        await page.waitForTimeout(1500);
+        await page.waitForTimeout(before);
         await crashAndRestart(page, 3, 1500);
       });
     }
@@ -229,13 +232,25 @@ function __splitReady(module, exports = wasm) {
     return __splitInstance;
 }
 async function __splitWith(exports) {
-    __splitReady(await __splitWanted, exports);
+    try {
+        __splitReady(await __splitWanted, exports);
+    } catch (_) {
+        // Not there now: the page starts with the first part; the second is fetched again in
+        // the background, or at once when first needed.
+        __splitWanted = undefined;
+    }
 }
 function __splitPrefetch() {
     if (__splitInstance !== undefined || __splitPending !== undefined) return;
     __splitPending = __splitCompile()
         .then((module) => __splitReady(module))
         .catch(() => { __splitPending = undefined; });
+}
+/** The page says the second part could not be had (boot.js shows it), and this throws. */
+function __splitFailed(why) {
+    const message = \`could not load \${__splitUrl} (\${why})\`;
+    globalThis.dispatchEvent?.(new CustomEvent('kafka-election-failed', { detail: { message } }));
+    throw new Error(message);
 }
 function __splitNow() {
     const request = new XMLHttpRequest();
@@ -246,27 +261,35 @@ function __splitNow() {
     } catch (_) {
         // A network error: the status stays 0.
     }
-    if (request.status !== 200) {
-        // The page says so (boot.js shows it; an embedding page gets the event embed.js sends).
-        const message = \`could not load \${__splitUrl} (\${request.status ? 'HTTP ' + request.status : 'no connection'})\`;
-        globalThis.dispatchEvent?.(new CustomEvent('kafka-election-failed', { detail: { message } }));
-        throw new Error(message);
-    }
+    if (request.status !== 200) __splitFailed(request.status ? \`HTTP \${request.status}\` : 'no connection');
     const text = request.responseText;
     const bytes = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    return __splitReady(new WebAssembly.Module(bytes));
+    try {
+        return __splitReady(new WebAssembly.Module(bytes));
+    } catch (e) {
+        // Not the module (a proxy's error page), or one this browser will not compile here.
+        return __splitFailed(e && e.message ? e.message : String(e));
+    }
 }
 function __splitImports() {
     return new Proxy({}, {
-        get: (_, name) => function (...args) {
-            return (__splitInstance ?? __splitNow()).exports[name](...args);
+        get: (_, name) => {
+            let target;
+            return function (...args) {
+                if (target === undefined) target = (__splitInstance ?? __splitNow()).exports[name];
+                return target(...args);
+            };
         },
     });
 }
 /** Fetch the second module with the first, and start the page only once both are there. */
 export function loadWhole() {
-    if (__splitWanted === undefined) __splitWanted = __splitCompile();
+    if (__splitWanted === undefined) {
+        __splitWanted = __splitCompile();
+        // Its failure is handled where it is awaited (__splitWith), not reported on its own.
+        __splitWanted.catch(() => {});
+    }
 }
 `;
 }

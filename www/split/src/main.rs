@@ -8,8 +8,9 @@
 //! ```
 //!
 //! `report` prints where the kept code's bytes go, by crate and module, given the same module
-//! built with its names (`wasm-opt -Oz -g` on wasm-bindgen's output, as Trunk runs it without
-//! `-g`: the functions then have the same indices) and a profile.
+//! built with its names (`wasm-opt -Oz -g --one-caller-inline-max-function-size 0` on
+//! wasm-bindgen's output, as Trunk runs it without `-g`: the functions then have the same
+//! indices) and a profile.
 //!
 //! `instrument` writes a copy of the module that calls the import `__profile.hit(i)` the first
 //! time function `i` runs (`i` is the function's index in the module). The build
@@ -25,8 +26,13 @@
 //! - The secondary holds the moved functions' bodies. It imports from the primary's exports
 //!   (module `p`) everything they use: the primary's functions (`p.f<i>`), its memory
 //!   (`p.m<i>`), tables (`p.t<i>`) and globals (`p.g<i>`), which the primary exports under
-//!   those names. It has no data or table segments of its own: the primary's are already in
-//!   the shared memory and tables.
+//!   those names. It has no data segments of its own: the primary's are already in the shared
+//!   memory. Its one kind of table segment writes its functions over the primary's table slots
+//!   that named moved functions, so that once it is there an indirect call to one of them goes
+//!   straight to it, not through JavaScript.
+//! - A function whose type has a `v128` stays in the primary (JavaScript cannot pass one), and
+//!   a module with exception tags is refused; the tool checks at the end that each module
+//!   imports only what the other exports.
 //!
 //! Both modules are written with their unused parts removed. The secondary refuses to be made
 //! if a moved function uses a passive data or element segment (it would not have it).
@@ -35,8 +41,8 @@ use std::process::ExitCode;
 
 use walrus::ir::{Value, Visitor};
 use walrus::{
-    ConstExpr, ExportItem, FunctionId, FunctionKind, GlobalKind, ImportKind, ImportedFunction,
-    Module, ValType,
+    ConstExpr, ElementItems, ElementKind, ExportItem, FunctionId, FunctionKind, GlobalKind,
+    ImportKind, ImportedFunction, Module, TableId, ValType,
 };
 
 fn main() -> ExitCode {
@@ -45,7 +51,7 @@ fn main() -> ExitCode {
         ["instrument", input, output] => instrument(input, output),
         ["split", input, profile, primary, secondary] => split(input, profile, primary, secondary),
         ["report", named, profile] => report(named, profile),
-        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm".to_string()),
+        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm\n       split-module report NAMED.wasm PROFILE".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -143,6 +149,18 @@ fn split(
     let start = primary
         .start
         .map(|s| p_ids.iter().position(|&id| id == s).unwrap_or(usize::MAX));
+    if primary.tags.iter().next().is_some() {
+        return Err("the module has exception tags, which the split does not share".to_string());
+    }
+    // A call into the secondary goes through JavaScript until it has arrived, and a v128 value
+    // cannot: such a function stays.
+    let crosses_js = |id: FunctionId| {
+        let ty = primary.types.get(primary.funcs.get(id).ty());
+        !ty.params()
+            .iter()
+            .chain(ty.results())
+            .any(|t| *t == ValType::V128)
+    };
     let moved: BTreeSet<usize> = p_ids
         .iter()
         .enumerate()
@@ -150,6 +168,7 @@ fn split(
             matches!(primary.funcs.get(id).kind, FunctionKind::Local(_))
                 && !ran.contains(&i)
                 && Some(i) != start
+                && crosses_js(id)
         })
         .map(|(i, _)| i)
         .collect();
@@ -221,6 +240,28 @@ fn split(
             ));
         }
     }
+    // The primary's table entries for moved functions hold its imports (the glue's functions,
+    // which call into the secondary); the secondary writes its own functions over those slots
+    // when it is instantiated, so an indirect call to one stays inside WebAssembly from then on.
+    let index_of: BTreeMap<FunctionId, usize> =
+        s_ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let mut slots: Vec<(TableId, i32, FunctionId)> = Vec::new();
+    for elem in secondary.elements.iter() {
+        if let (
+            ElementKind::Active {
+                table,
+                offset: ConstExpr::Value(Value::I32(base)),
+            },
+            ElementItems::Functions(items),
+        ) = (&elem.kind, &elem.items)
+        {
+            for (k, f) in items.iter().enumerate() {
+                if index_of.get(f).is_some_and(|i| moved.contains(i)) {
+                    slots.push((*table, base + k as i32, *f));
+                }
+            }
+        }
+    }
     for data in secondary.data.iter().map(|d| d.id()).collect::<Vec<_>>() {
         secondary.data.delete(data);
     }
@@ -231,6 +272,24 @@ fn split(
         .collect::<Vec<_>>()
     {
         secondary.elements.delete(elem);
+    }
+    // Runs of neighbouring slots, one segment each.
+    slots.sort_by_key(|&(table, offset, _)| (table, offset));
+    let mut run: Vec<FunctionId> = Vec::new();
+    for (k, &(table, offset, f)) in slots.iter().enumerate() {
+        run.push(f);
+        let next = slots.get(k + 1);
+        if next.is_none_or(|&(t, o, _)| t != table || o != offset + 1) {
+            let start = offset + 1 - run.len() as i32;
+            let elem = secondary.elements.add(
+                ElementKind::Active {
+                    table,
+                    offset: ConstExpr::Value(Value::I32(start)),
+                },
+                ElementItems::Functions(std::mem::take(&mut run)),
+            );
+            secondary.tables.get_mut(table).elem_segments.insert(elem);
+        }
     }
     secondary.customs = Default::default();
     walrus::passes::gc::run(&mut secondary);
@@ -253,6 +312,12 @@ fn split(
     let memories: Vec<_> = primary.memories.iter().map(|m| m.id()).collect();
     let tables: Vec<_> = primary.tables.iter().map(|t| t.id()).collect();
     let globals: Vec<_> = primary.globals.iter().map(|g| g.id()).collect();
+    if let Some(taken) = primary.exports.iter().find(|e| needs.contains(&e.name)) {
+        return Err(format!(
+            "the module already exports {}, a name the split gives the secondary's imports",
+            taken.name
+        ));
+    }
     for name in &needs {
         let (kind, number) = name.split_at(1);
         let number: usize = number
@@ -286,11 +351,34 @@ fn split(
         secondary.exports.delete(export);
     }
     walrus::passes::gc::run(&mut secondary);
-    let still: BTreeSet<String> = secondary.imports.iter().map(|i| i.name.clone()).collect();
-    if let Some(missing) = still.iter().find(|n| !needs.contains(n)) {
-        return Err(format!(
-            "the secondary needs {missing}, which the primary does not export"
-        ));
+    // Every import of the secondary is an export of the primary of the same kind, and every
+    // `__split` import of the primary an export of the secondary.
+    for import in secondary.imports.iter() {
+        let export = primary
+            .exports
+            .iter()
+            .find(|e| import.module == "p" && e.name == import.name);
+        let same_kind = matches!(
+            (export.map(|e| &e.item), &import.kind),
+            (Some(ExportItem::Function(_)), ImportKind::Function(_))
+                | (Some(ExportItem::Memory(_)), ImportKind::Memory(_))
+                | (Some(ExportItem::Table(_)), ImportKind::Table(_))
+                | (Some(ExportItem::Global(_)), ImportKind::Global(_))
+        );
+        if !same_kind {
+            return Err(format!(
+                "the secondary imports {}.{}, which the primary does not export as such",
+                import.module, import.name
+            ));
+        }
+    }
+    for import in primary.imports.iter().filter(|i| i.module == "__split") {
+        if !secondary.exports.iter().any(|e| e.name == import.name) {
+            return Err(format!(
+                "the primary calls {} in the secondary, which does not export it",
+                import.name
+            ));
+        }
     }
 
     let p_size = write(&mut primary, primary_path)?;
