@@ -17,7 +17,8 @@ const { browser, base, close } = await openBench();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${base}/?${query}`);
-  await page.waitForSelector('svg g[data-broker]');
+  // The live page, not the first frame index.html shows until the module has started.
+  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]');
   // A stream to every partition of the default topic.
   const options = await page.getByTestId('stream-partition').locator('option').allTextContents();
   const wanted = Number(process.env.STREAMS ?? options.length);

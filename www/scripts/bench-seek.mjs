@@ -25,7 +25,8 @@ try {
     addEventListener('kafka-election-started', (e) => { window.__benchWasmMemory = e.detail.wasm.memory; });
   });
   await page.goto(`${base}/?brokers=9&partitions=12&consumers=6&speed=50`);
-  await page.waitForSelector('svg g[data-broker]');
+  // The live page, not the first frame index.html shows until the module has started.
+  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]');
   for (const partition of ['orders-1', 'orders-4', 'orders-7', 'orders-10']) {
     await page.getByTestId('stream-partition').selectOption(partition);
     await page.getByTestId('stream-toggle').click();

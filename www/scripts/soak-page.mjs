@@ -38,7 +38,8 @@ try {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.goto(`${base}/?${query}`);
-  await page.waitForSelector('svg g[data-broker]');
+  // The live page, not the first frame index.html shows until the module has started.
+  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]');
   const options = await page.getByTestId('stream-partition').locator('option').allTextContents();
   for (const option of options) {
     await page.getByTestId('stream-partition').selectOption({ label: option });
