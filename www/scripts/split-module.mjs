@@ -8,8 +8,8 @@
 //    (Debian's, as the browser tests use), where a learner's first steps are taken: the default
 //    page at 1440 px playing at 50x, a broker crashed and started again; then the same at the
 //    usual sizes of a laptop, a tablet and a phone, in English and Chinese, at the bare address
-//    and with `lang`, at the page's own speed (once crashing the moment the page starts). The
-//    functions that ran are the profile.
+//    and with `lang`, at the page's own speed (once crashing the broker the moment it is up).
+//    The functions that ran are the profile.
 // 3. The tool splits the module by the profile: what ran stays in the primary module, which
 //    the page loads first; the rest goes to a secondary module. In the primary, each moved
 //    function is an import that the glue answers (the code appended to it below): the glue
@@ -163,8 +163,9 @@ async function learnersFirstSteps(dir) {
     };
     const mounted = (page) => page.waitForSelector('#app[data-mounted="true"] svg g[data-broker="3"]', { timeout: 60_000 });
     const broker = (id) => `#app svg g.node[data-broker="${id}"]`;
-    /** Crashes broker `id`, waits `ms`, starts it again, waits `ms` again. */
+    /** Crashes broker `id` once it is up, waits `ms`, starts it again, waits `ms` again. */
     const crashAndRestart = async (page, id, ms) => {
+      await page.waitForSelector(`${broker(id)}[data-state="running"]`);
       await page.click(broker(id));
       await page.waitForSelector(`${broker(id)}[data-state="crashed"]`);
       await page.waitForTimeout(ms);
@@ -182,8 +183,8 @@ async function learnersFirstSteps(dir) {
     // What the page draws depends on the window (the log beside the graph or in a tab, a
     // compact graph) and on how it chose its language (the address, a stored choice, the
     // browser's), so the first steps are taken at the common sizes of a laptop, a tablet and a
-    // phone, in both languages, at the bare address and with `lang`; once with a crash the
-    // moment the page starts.
+    // phone, in both languages, at the bare address and with `lang`; once with the crash the
+    // moment the broker is up.
     const visits = [
       ['/', 'en-US', { width: 1280, height: 720 }, 0],
       ['/', 'zh-CN', { width: 1440, height: 900 }, 1500],

@@ -57,7 +57,9 @@ for (const address of ['/', '/?lang=en', '/?lang=zh-CN']) {
     const clock = page.getByTestId('clock');
     const before = await clock.textContent();
     await expect(clock).not.toHaveText(before ?? '');
-    // (data-state, not the accessible name: the Chinese page names states in Chinese.)
+    // (data-state, not the accessible name: the Chinese page names states in Chinese.) Broker 2
+    // starts a moment after the clock does; a click before that is not a crash.
+    await expect(broker(page, 2)).toHaveAttribute('data-state', 'running');
     await broker(page, 2).click();
     await expect(broker(page, 2)).toHaveAttribute('data-state', 'crashed');
     await broker(page, 2).click();
