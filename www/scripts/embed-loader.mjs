@@ -9,22 +9,12 @@
 //   so the page runs under a strict Content-Security-Policy.
 // Fails the build unless it finds exactly one of each file, and the page's script tag.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { builtFiles, stagingDir } from './staging.mjs';
 
-const staging = process.env.TRUNK_STAGING_DIR;
-if (!staging) {
-  console.error('embed-loader: TRUNK_STAGING_DIR is not set: run this as Trunk\'s post_build hook');
-  process.exit(1);
-}
-const files = await readdir(staging);
-const glue = files.filter((f) => /^kafka-election-playground-[0-9a-f]+\.js$/.test(f));
-const wasm = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_bg\.wasm$/.test(f));
-const css = files.filter((f) => /^styles-[0-9a-f]+\.css$/.test(f));
-if (glue.length !== 1 || wasm.length !== 1 || css.length !== 1) {
-  console.error(`embed-loader: expected one module glue, one wasm and one stylesheet in ${staging}, found ${JSON.stringify({ glue, wasm, css })}`);
-  process.exit(1);
-}
+const staging = stagingDir('embed-loader');
+const { glue, wasm, css } = await builtFiles('embed-loader', staging);
 /** The loader `www/NAME` with the built files' names written over its placeholders. */
 async function filled(name, names) {
   let out = await readFile(new URL(`../${name}`, import.meta.url), 'utf8');
@@ -38,10 +28,10 @@ async function filled(name, names) {
   return out;
 }
 
-await writeFile(join(staging, 'embed.js'), await filled('embed.js', { GLUE: glue[0], WASM: wasm[0], CSS: css[0] }));
-console.log(`embed-loader: embed.js loads ${glue[0]}, ${wasm[0]} and ${css[0]}`);
+await writeFile(join(staging, 'embed.js'), await filled('embed.js', { GLUE: glue, WASM: wasm, CSS: css }));
+console.log(`embed-loader: embed.js loads ${glue}, ${wasm} and ${css}`);
 
-const boot = await filled('boot.js', { GLUE: glue[0], WASM: wasm[0] });
+const boot = await filled('boot.js', { GLUE: glue, WASM: wasm });
 const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;
 await writeFile(join(staging, bootName), boot);
 const indexPath = join(staging, 'index.html');
@@ -52,8 +42,8 @@ if (index.split(tag).length !== 2) {
   process.exit(1);
 }
 const preload =
-  `<link rel="modulepreload" href="./${glue[0]}" />\n    ` +
-  `<link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" crossorigin="anonymous" />\n    ` +
+  `<link rel="modulepreload" href="./${glue}" />\n    ` +
+  `<link rel="preload" href="./${wasm}" as="fetch" type="application/wasm" crossorigin="anonymous" />\n    ` +
   `<script defer src="./${bootName}"></script>`;
 await writeFile(indexPath, index.replace(tag, preload));
 console.log(`embed-loader: index.html loads ${bootName}`);

@@ -13,18 +13,10 @@
 // FIRST_FRAME=off skips it (the page then shows "Loading the playground…" until the module
 // starts). Fails the build when Chromium is missing or the page does not render.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { stagingDir } from './staging.mjs';
 
-const staging = process.env.TRUNK_STAGING_DIR;
-if (!staging) {
-  console.error('first-frame: TRUNK_STAGING_DIR is not set: run this as Trunk\'s post_build hook');
-  process.exit(1);
-}
-if (process.env.FIRST_FRAME === 'off') {
-  console.log('first-frame: skipped (FIRST_FRAME=off)');
-  process.exit(0);
-}
-const root = resolve(staging);
+const root = stagingDir('first-frame', 'FIRST_FRAME');
 const indexPath = join(root, 'index.html');
 const index = await readFile(indexPath, 'utf8');
 const START = '<!-- first-frame -->';

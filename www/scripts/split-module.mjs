@@ -22,36 +22,21 @@
 // SPLIT=off skips it (one module, as Trunk built it). Fails the build when a step fails.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtFiles, stagingDir } from './staging.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const staging = process.env.TRUNK_STAGING_DIR;
-if (!staging) {
-  console.error('split-module: TRUNK_STAGING_DIR is not set: run this as Trunk\'s post_build hook');
-  process.exit(1);
-}
-if (process.env.SPLIT === 'off') {
-  console.log('split-module: skipped (SPLIT=off)');
-  process.exit(0);
-}
-const root = resolve(staging);
+const root = stagingDir('split-module', 'SPLIT');
 
 function fail(message) {
   console.error(`split-module: ${message}`);
   process.exit(1);
 }
 
-const files = await readdir(root);
-const glues = files.filter((f) => /^kafka-election-playground-[0-9a-f]+\.js$/.test(f));
-const wasms = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_bg\.wasm$/.test(f));
-if (glues.length !== 1 || wasms.length !== 1) {
-  fail(`expected one module glue and one wasm in ${root}, found ${JSON.stringify({ glues, wasms })}`);
-}
-const [glueName] = glues;
-const [wasmName] = wasms;
+const { glue: glueName, wasm: wasmName } = await builtFiles('split-module', root);
 const glue = await readFile(join(root, glueName), 'utf8');
 
 // The glue's imports object: the split adds a module of imports to it.
