@@ -139,6 +139,9 @@ fn split(
     let mut secondary = read(input)?;
     let p_ids = functions(&primary);
     let s_ids = functions(&secondary);
+    // The secondary's functions by id, to their index (the name both modules share).
+    let index_of: BTreeMap<FunctionId, usize> =
+        s_ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
     if let Some(&bad) = ran.iter().find(|&&i| i >= p_ids.len()) {
         return Err(format!(
             "{profile} names function {bad}, the module has {}",
@@ -227,14 +230,13 @@ fn split(
     }
     // Segments the moved code would need but the secondary does not have.
     for (id, local) in secondary.funcs.iter_local() {
-        let index = s_ids.iter().position(|&f| f == id).unwrap_or(usize::MAX);
+        let index = index_of[&id];
         if !moved.contains(&index) {
             continue;
         }
         let mut segments = Segments(false);
         walrus::ir::dfs_in_order(&mut segments, local, local.entry_block());
-        let uses_segment = segments.0;
-        if uses_segment {
+        if segments.0 {
             return Err(format!(
                 "function {index} uses a passive segment: it cannot be moved"
             ));
@@ -243,8 +245,6 @@ fn split(
     // The primary's table entries for moved functions hold its imports (the glue's functions,
     // which call into the secondary); the secondary writes its own functions over those slots
     // when it is instantiated, so an indirect call to one stays inside WebAssembly from then on.
-    let index_of: BTreeMap<FunctionId, usize> =
-        s_ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
     let mut slots: Vec<(TableId, i32, FunctionId)> = Vec::new();
     for elem in secondary.elements.iter() {
         if let (
