@@ -7,8 +7,9 @@
 //! `cargo bench --bench ratio`.
 
 use kafka_election_playground::session::Session;
-use kafka_election_playground::view::setup::FreePlay;
 use std::time::Instant;
+
+mod common;
 
 /// How far the session is taken, in virtual milliseconds (the same in the page's run).
 const UNTIL_MS: u64 = 600_000;
@@ -22,14 +23,7 @@ fn main() {
     let mut times = Vec::with_capacity(runs);
     let mut events = 0;
     for _ in 0..runs {
-        let (start, error) = FreePlay {
-            brokers: 9,
-            partitions: 12,
-            consumers: 6,
-            ..FreePlay::default()
-        }
-        .start();
-        assert!(error.is_none(), "{error:?}");
+        let start = common::busy_free_play();
         let began = Instant::now();
         let mut s = Session::new(start);
         s.seek(UNTIL_MS);

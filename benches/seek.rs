@@ -7,9 +7,10 @@
 //! `cargo bench --bench seek`.
 
 use kafka_election_playground::session::{Session, SNAPSHOT_EVERY_MS};
-use kafka_election_playground::view::setup::FreePlay;
 use kafka_election_playground::{Acks, Command, Rng};
 use std::time::Instant;
+
+mod common;
 
 const HOUR_MS: u64 = 3_600_000;
 const POINTS: usize = 200;
@@ -43,14 +44,7 @@ fn run_to(s: &mut Session, until: u64) {
 }
 
 fn main() {
-    let (start, error) = FreePlay {
-        brokers: 9,
-        partitions: 12,
-        consumers: 6,
-        ..FreePlay::default()
-    }
-    .start();
-    assert!(error.is_none(), "{error:?}");
+    let start = common::busy_free_play();
     let before = resident_mb();
     let mut s = Session::new(start);
     s.seek(8_000);
