@@ -360,13 +360,18 @@ fn glossary_problems(g: &Glossary, key: &str, en: &str, z: &str) -> Vec<String> 
     problems
 }
 
-/// The stories the page lists (`src/ui/stories.rs`, which embeds their files), by name.
+/// The stories the page lists (`src/ui/stories.rs`, which embeds their files: the names in its
+/// `stories! { … }` list), by name.
 fn story_names() -> Vec<&'static str> {
-    const MARK: &str = "include_str!(\"../../www/scenarios/";
+    const MARK: &str = "\nstories! {";
     let list = include_str!("../ui/stories.rs");
-    list.match_indices(MARK)
-        .filter_map(|(i, _)| list[i + MARK.len()..].split_once(".json\""))
-        .map(|(name, _)| name)
+    let Some((_, rest)) = list.split_once(MARK) else {
+        return Vec::new();
+    };
+    let block = rest.split_once('}').map_or(rest, |(block, _)| block);
+    block
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('"')?.strip_suffix("\","))
         .collect()
 }
 

@@ -144,7 +144,7 @@ pub fn controls(
                     <span>{ tr.t(msg::STORY) }</span>
                     <select data-testid="story" onchange={story} aria-label={tr.t(msg::STORY_LABEL)}>
                         <option value="" selected={m.story.is_none()}>{ tr.t(msg::FREE_PLAY) }</option>
-                        { for STORIES.iter().enumerate().map(|(i, (name, _))| html! {
+                        { for STORIES.iter().enumerate().map(|(i, name)| html! {
                             <option value={*name} selected={m.story == Some(i)}>{ stories::title_in(i, &tr) }</option>
                         }) }
                     </select>

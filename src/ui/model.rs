@@ -610,7 +610,9 @@ impl Model {
                     self.seed = s.setup.seed;
                     self.profile = s.setup.settings.profile;
                     self.brokers = s.setup.brokers.len() as u32;
-                    let (name, text) = stories::STORIES[self.story.unwrap_or(0)];
+                    let index = self.story.unwrap_or(0);
+                    let (name, text) =
+                        (stories::STORIES[index], stories::text(index).unwrap_or(""));
                     let start = Start::from_scenario(
                         vec![("story".to_string(), name.to_string())],
                         &s,

@@ -9,123 +9,72 @@ use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
 use crate::view::embed::{parse_origins, switch_on, MAX_START_MS};
 
-/// The story files, by name, in the order the page lists them.
-pub const STORIES: [(&str, &str); 26] = [
-    (
-        "cold-start",
-        include_str!("../../www/scenarios/cold-start.json"),
-    ),
-    (
-        "controller-crash",
-        include_str!("../../www/scenarios/controller-crash.json"),
-    ),
-    (
-        "controller-crash-2.4",
-        include_str!("../../www/scenarios/controller-crash-2.4.json"),
-    ),
-    (
-        "clean-shutdown",
-        include_str!("../../www/scenarios/clean-shutdown.json"),
-    ),
-    (
-        "paused-controller",
-        include_str!("../../www/scenarios/paused-controller.json"),
-    ),
-    (
-        "controller-cut-from-zookeeper",
-        include_str!("../../www/scenarios/controller-cut-from-zookeeper.json"),
-    ),
-    (
-        "leader-crash",
-        include_str!("../../www/scenarios/leader-crash.json"),
-    ),
-    (
-        "assignment-order",
-        include_str!("../../www/scenarios/assignment-order.json"),
-    ),
-    (
-        "lagging-follower",
-        include_str!("../../www/scenarios/lagging-follower.json"),
-    ),
-    (
-        "idle-follower-2.0",
-        include_str!("../../www/scenarios/idle-follower-2.0.json"),
-    ),
-    (
-        "controlled-shutdown",
-        include_str!("../../www/scenarios/controlled-shutdown.json"),
-    ),
-    (
-        "unclean-election",
-        include_str!("../../www/scenarios/unclean-election.json"),
-    ),
-    (
-        "unclean-enabled-while-offline",
-        include_str!("../../www/scenarios/unclean-enabled-while-offline.json"),
-    ),
-    (
-        "min-insync-replicas",
-        include_str!("../../www/scenarios/min-insync-replicas.json"),
-    ),
-    (
-        "auto-rebalance",
-        include_str!("../../www/scenarios/auto-rebalance.json"),
-    ),
-    (
-        "reassignment",
-        include_str!("../../www/scenarios/reassignment.json"),
-    ),
-    (
-        "truncation-0.10",
-        include_str!("../../www/scenarios/truncation-0.10.json"),
-    ),
-    (
-        "truncation-3.9",
-        include_str!("../../www/scenarios/truncation-3.9.json"),
-    ),
-    (
-        "zombie-controller-0.10",
-        include_str!("../../www/scenarios/zombie-controller-0.10.json"),
-    ),
-    (
-        "zombie-controller-2.0",
-        include_str!("../../www/scenarios/zombie-controller-2.0.json"),
-    ),
-    (
-        "zombie-controller-3.9",
-        include_str!("../../www/scenarios/zombie-controller-3.9.json"),
-    ),
-    (
-        "group-first-join",
-        include_str!("../../www/scenarios/group-first-join.json"),
-    ),
-    (
-        "group-leader-leaves",
-        include_str!("../../www/scenarios/group-leader-leaves.json"),
-    ),
-    (
-        "group-consumer-crash",
-        include_str!("../../www/scenarios/group-consumer-crash.json"),
-    ),
-    (
-        "group-emptied",
-        include_str!("../../www/scenarios/group-emptied.json"),
-    ),
-    (
-        "group-coordinator-failover",
-        include_str!("../../www/scenarios/group-coordinator-failover.json"),
-    ),
-];
+/// The story files: their names, in the order the page lists them, and their texts.
+///
+/// The texts are read through [`text`], a function, not from a table beside the names: the page
+/// lists the names at once but reads a story's text only when one is chosen, and the build's
+/// split moves to the module's later part the data that only such code reads
+/// (`www/split/src/data.rs`). A table of both would keep every text in the first part.
+macro_rules! stories {
+    ($($name:literal,)*) => {
+        /// The story files' names, in the order the page lists them.
+        pub const STORIES: [&str; 26] = [$($name,)*];
+
+        /// A story file's text, by its name.
+        #[inline(never)]
+        fn text_of(name: &str) -> Option<&'static str> {
+            Some(match name {
+                $($name => include_str!(concat!("../../www/scenarios/", $name, ".json")),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+stories! {
+    "cold-start",
+    "controller-crash",
+    "controller-crash-2.4",
+    "clean-shutdown",
+    "paused-controller",
+    "controller-cut-from-zookeeper",
+    "leader-crash",
+    "assignment-order",
+    "lagging-follower",
+    "idle-follower-2.0",
+    "controlled-shutdown",
+    "unclean-election",
+    "unclean-enabled-while-offline",
+    "min-insync-replicas",
+    "auto-rebalance",
+    "reassignment",
+    "truncation-0.10",
+    "truncation-3.9",
+    "zombie-controller-0.10",
+    "zombie-controller-2.0",
+    "zombie-controller-3.9",
+    "group-first-join",
+    "group-leader-leaves",
+    "group-consumer-crash",
+    "group-emptied",
+    "group-coordinator-failover",
+}
+
+/// A story file's text, by its index in [`STORIES`].
+pub fn text(index: usize) -> Option<&'static str> {
+    STORIES.get(index).and_then(|name| text_of(name))
+}
 
 /// The index of a story by name.
 pub fn find(name: &str) -> Option<usize> {
-    STORIES.iter().position(|(n, _)| *n == name)
+    STORIES.iter().position(|n| *n == name)
 }
 
 /// A story parsed (the files are checked by `cargo test`, so this fails only on a broken build).
 pub fn load(index: usize, tr: &Tr) -> Result<Scenario, String> {
     let (name, text) = STORIES
         .get(index)
+        .zip(text(index))
         .ok_or_else(|| tr.f(msg::ERR_NO_STORY, &[("index", &index)]))?;
     scenario::parse(text).map_err(|e| tr.f(msg::ERR_STORY, &[("name", name), ("why", &e)]))
 }
@@ -134,7 +83,7 @@ pub fn load(index: usize, tr: &Tr) -> Result<Scenario, String> {
 pub fn title(index: usize) -> String {
     STORIES.get(index).map_or_else(
         || "?".to_string(),
-        |(name, _)| {
+        |name| {
             crate::view::stories::file_title(name)
                 .unwrap_or(name)
                 .to_string()
@@ -144,13 +93,13 @@ pub fn title(index: usize) -> String {
 
 /// A story's title in the page's language (the catalogue's, else the file's).
 pub fn title_in(index: usize, tr: &Tr) -> String {
-    let name = STORIES.get(index).map_or("", |(n, _)| n);
+    let name = STORIES.get(index).map_or("", |n| n);
     tr.story(name, StoryPart::Title, &title(index))
 }
 
 /// What a story shows, in the page's language (the catalogue's, else the file's).
 pub fn description_in(index: usize, tr: &Tr) -> String {
-    let name = STORIES.get(index).map_or("", |(n, _)| n);
+    let name = STORIES.get(index).map_or("", |n| n);
     let en = load(index, tr)
         .ok()
         .and_then(|s| s.file.description)
@@ -273,7 +222,7 @@ pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params,
                 None => errors.push(bad(
                     msg::PARAM_STORY,
                     value,
-                    vec![("stories", STORIES.map(|(n, _)| n).join(", "))],
+                    vec![("stories", STORIES.join(", "))],
                 )),
             },
             "seed" => match value.parse() {

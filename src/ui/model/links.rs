@@ -66,7 +66,7 @@ impl Model {
                 Some(i) => {
                     let sc = stories::load(i, &tr)?;
                     m.story = Some(i);
-                    let (name, text) = stories::STORIES[i];
+                    let (name, text) = (stories::STORIES[i], stories::text(i).unwrap_or(""));
                     Start::from_scenario(vec![("story".into(), name.into())], &sc, text)
                 }
                 None => {
