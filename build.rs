@@ -2,9 +2,25 @@
 //! that the page lists the stories without parsing them: parsing a story checks it in full (it
 //! builds a world), work the page's first view need not do, and code it need not download
 //! (`src/ui/stories.rs`, `title`).
+//!
+//! For WebAssembly, it also asks the linker for a map of the page's module,
+//! `kafka-election-playground.map` beside the module in cargo's output folder: where each object
+//! of its data lies, which the build's split uses to move the data only the later part of the
+//! module reads (`www/split/src/data.rs`).
 use std::path::Path;
 
 fn main() {
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        // OUT_DIR is <target>/wasm32-unknown-unknown/<profile>/build/<package>-<hash>/out.
+        let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+        if let Some(folder) = Path::new(&out).ancestors().nth(3) {
+            let map = folder.join("kafka-election-playground.map");
+            println!(
+                "cargo:rustc-link-arg-bin=kafka-election-playground=--Map={}",
+                map.display()
+            );
+        }
+    }
     let dir = Path::new("www/scenarios");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<_> = std::fs::read_dir(dir)

@@ -15,13 +15,16 @@
 //    function is an import that the glue answers (the code appended to it below): the glue
 //    starts fetching the secondary as soon as the primary runs, and a call to a moved function
 //    before it has arrived loads it at once (a synchronous request), so nothing ever fails for
-//    want of it, it only waits.
+//    want of it, it only waits. The read-only data that only the moved functions read goes with
+//    them: the linker's map of the module (build.rs asks for it) says where each object lies,
+//    and the tool checks it against the linker's own output (www/split/src/data.rs).
 // 4. The primary and the glue are renamed after a hash of their new contents, as Trunk names
 //    files, and the secondary is named after its own.
 //
 // SPLIT=off skips it (one module, as Trunk built it). Fails the build when a step fails.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -103,7 +106,13 @@ try {
   await writeFile(profilePath, [...profile].sort((a, b) => a - b).join('\n') + '\n');
   const primaryPath = join(work, 'primary.wasm');
   const secondaryPath = join(work, 'secondary.wasm');
-  console.log(run('split', join(root, wasmName), profilePath, primaryPath, secondaryPath));
+  // The linker's output and its map, in cargo's output folder for the profile Trunk built.
+  const linked = join(process.env.CARGO_TARGET_DIR ?? join(here, '..', '..', 'target'),
+    'wasm32-unknown-unknown', process.env.TRUNK_PROFILE === 'debug' ? 'debug' : 'release');
+  const map = join(linked, 'kafka-election-playground.map');
+  if (!existsSync(map)) fail(`${map} is missing: build.rs asks the linker for it`);
+  console.log(run('split', join(root, wasmName), profilePath, primaryPath, secondaryPath,
+    '--data', map, join(linked, 'kafka-election-playground.wasm')));
   const primary = await readFile(primaryPath);
   const secondary = await readFile(secondaryPath);
 

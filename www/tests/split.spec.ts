@@ -44,6 +44,19 @@ test('the build splits the module: index.html loads the first part only, the glu
   expect(readFileSync(join(dist, glue[0]), 'utf8')).toContain(second[0]);
 });
 
+test('the story files, which only a chosen story reads, travel in the second part', () => {
+  const files = readdirSync(dist);
+  const bytes = (re: RegExp) => readFileSync(join(dist, files.find((f) => re.test(f))!));
+  const first = bytes(/_bg\.wasm$/);
+  const second = bytes(/_later\.wasm$/);
+  for (const story of ['paused-controller', 'controller-crash', 'group-leader-leaves']) {
+    // The module holds the file as it is (include_str!).
+    const text = readFileSync(new URL(`../scenarios/${story}.json`, import.meta.url));
+    expect(first.includes(text), `${story}'s text is not in the first part`).toBe(false);
+    expect(second.includes(text), `${story}'s text is in the second part`).toBe(true);
+  }
+});
+
 for (const address of ['/', '/?lang=en', '/?lang=zh-CN']) {
   test(`with the second part held back, ${address} draws, plays and answers a first crash and restart`, async ({
     page,

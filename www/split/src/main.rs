@@ -36,6 +36,8 @@
 //!
 //! Both modules are written with their unused parts removed. The secondary refuses to be made
 //! if a moved function uses a passive data or element segment (it would not have it).
+mod data;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::ExitCode;
 
@@ -49,9 +51,14 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["instrument", input, output] => instrument(input, output),
-        ["split", input, profile, primary, secondary] => split(input, profile, primary, secondary),
+        ["split", input, profile, primary, secondary] => {
+            split(input, profile, primary, secondary, None)
+        }
+        ["split", input, profile, primary, secondary, "--data", map, linked] => {
+            split(input, profile, primary, secondary, Some((map, linked)))
+        }
         ["report", named, profile] => report(named, profile),
-        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm\n       split-module report NAMED.wasm PROFILE".to_string()),
+        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP LINKED.wasm]\n       split-module report NAMED.wasm PROFILE".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -133,6 +140,7 @@ fn split(
     profile: &str,
     primary_path: &str,
     secondary_path: &str,
+    data: Option<(&str, &str)>,
 ) -> Result<(), String> {
     let ran = read_profile(profile)?;
     let mut primary = read(input)?;
@@ -178,6 +186,15 @@ fn split(
     if moved.is_empty() {
         return Err("the profile names every function: nothing to move".to_string());
     }
+    // The read-only data only moved functions use (see data.rs).
+    let ranges = match data {
+        None => Vec::new(),
+        Some((map, linked)) => {
+            let objects = data::read_map(map)?;
+            data::check_image(&primary, &read(linked)?, &objects, map)?;
+            data::plan(&primary, &objects, |i| moved.contains(&i))?
+        }
+    };
 
     // The secondary: the moved functions, exported under their index; everything else an import.
     // Every import is made again below, from the primary: its own imports (the glue's functions)
@@ -265,6 +282,7 @@ fn split(
     for data in secondary.data.iter().map(|d| d.id()).collect::<Vec<_>>() {
         secondary.data.delete(data);
     }
+    let data_moved = data::apply(&mut primary, &mut secondary, &ranges)?;
     for elem in secondary
         .elements
         .iter()
@@ -384,10 +402,11 @@ fn split(
     let p_size = write(&mut primary, primary_path)?;
     let s_size = write(&mut secondary, secondary_path)?;
     println!(
-        "split-module: {} functions ran and stay ({p_size} bytes, {primary_path}); {} moved ({s_size} bytes, {secondary_path}); {} called across",
+        "split-module: {} functions ran and stay ({p_size} bytes, {primary_path}); {} moved ({s_size} bytes, {secondary_path}); {} called across; {data_moved} bytes of read-only data moved in {} ranges",
         p_ids.len() - moved.len(),
         moved.len(),
-        called.len()
+        called.len(),
+        ranges.len()
     );
     Ok(())
 }

@@ -1,0 +1,380 @@
+//! Read-only data that only moved functions use goes to the secondary with them.
+//!
+//! The module's data is one image in linear memory, laid out by the linker. Its map (wasm-ld's
+//! `--Map`, which `build.rs` asks for) names each object the linker placed: where it starts, how
+//! long it is, and in which output section (`.rodata`, `.data`, `.bss`). Neither wasm-bindgen
+//! nor wasm-opt moves data (wasm-opt only drops runs of zeros), so the addresses in the map are
+//! still those of the final module; [`check_image`] makes sure of it against the linker's own
+//! output before anything is moved.
+//!
+//! An object is moved when moved code reaches it and kept code cannot:
+//! - Code reaches memory through addresses written in it: an `i32.const`, or a load's or store's
+//!   offset. An address reaches the object it is in and the one it points just past (an end
+//!   pointer, read backwards); and, up to [`SLACK`] bytes before an object, that object too,
+//!   because the compiler folds `table[i - k]` into `(table - 4k) + 4i`.
+//! - An object reaches every object that one of its aligned 32-bit words points into or just
+//!   past (a `&str` in a table of them, a vtable's pointers).
+//! - Kept are: what the kept functions and the globals' initial values reach, every object of a
+//!   writable section (`.data`, `.bss`), and all that those reach in turn. An object that no
+//!   code reaches at all stays too.
+//!
+//! The linker's block of merged strings (`<internal>`) is one object: the map does not say where
+//! its strings begin and end.
+//!
+//! The moved objects' bytes leave the primary's data segments and become active data segments
+//! of the secondary, which writes them into the shared memory when it is instantiated: before
+//! any function that reads them can run, since those functions are the secondary's.
+use std::collections::BTreeSet;
+
+use walrus::ir::{Const, Load, Store, Value, Visitor};
+use walrus::{ConstExpr, DataKind, FunctionKind, GlobalKind, Module};
+
+/// How far before an object an address in code may point and still count as reaching it.
+pub const SLACK: u32 = 256;
+
+/// One object the linker placed in memory.
+#[derive(Debug, Clone)]
+pub struct Object {
+    pub start: u32,
+    pub end: u32,
+    /// In `.rodata`: read only, so it may move.
+    pub read_only: bool,
+}
+
+/// The objects of the map's DATA section, by address.
+pub fn read_map(path: &str) -> Result<Vec<Object>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut lines = text.lines();
+    let header = lines
+        .next()
+        .ok_or_else(|| format!("{path} is empty: not a linker map"))?;
+    let column = |name: &str| {
+        header
+            .find(&format!(" {name} "))
+            .or_else(|| header.find(&format!(" {name}")))
+            .map(|c| c + 1)
+    };
+    let (Some(out_col), Some(in_col)) = (column("Out"), column("In")) else {
+        return Err(format!("{path} has no Out and In columns: not a wasm-ld map"));
+    };
+    let mut objects = Vec::new();
+    let mut in_data = false;
+    let mut section = String::new();
+    for line in lines {
+        // The column a line's fourth field starts at tells a section from an object in it.
+        let Some((column, name)) = fourth_field(line) else {
+            continue;
+        };
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if column == out_col {
+            if fields[0] == "-" {
+                // A section of the module: TYPE, CODE, DATA, CUSTOM(name)…
+                in_data = name == "DATA";
+            } else {
+                // An output section inside DATA: `.rodata`, `.data`, `.bss`.
+                section = name.to_string();
+            }
+            continue;
+        }
+        if !in_data || column != in_col || fields[0] == "-" {
+            continue;
+        }
+        let hex = |s: &str| {
+            u32::from_str_radix(s, 16).map_err(|_| format!("{path}: not an address: {line}"))
+        };
+        let start = hex(fields[0])?;
+        let size = hex(fields[2])?;
+        if size == 0 {
+            continue;
+        }
+        objects.push(Object {
+            start,
+            end: start + size,
+            read_only: section == ".rodata",
+        });
+    }
+    if objects.is_empty() {
+        return Err(format!("{path} places no data: not the map of this module"));
+    }
+    objects.sort_by_key(|o| o.start);
+    for pair in objects.windows(2) {
+        if pair[0].end > pair[1].start {
+            return Err(format!(
+                "{path}: objects at {:#x} and {:#x} overlap",
+                pair[0].start, pair[1].start
+            ));
+        }
+    }
+    Ok(objects)
+}
+
+/// Where a map line's fourth field starts, and the field.
+fn fourth_field(line: &str) -> Option<(usize, &str)> {
+    let mut seen = 0;
+    let mut previous = ' ';
+    for (i, c) in line.char_indices() {
+        if c != ' ' && previous == ' ' {
+            seen += 1;
+            if seen == 4 {
+                let rest = &line[i..];
+                return Some((i, rest.split_whitespace().next().unwrap_or(rest)));
+            }
+        }
+        previous = c;
+    }
+    None
+}
+
+/// The module's memory image as its active data segments write it: (start, bytes).
+pub fn image(module: &Module) -> Result<(u32, Vec<u8>), String> {
+    let mut pieces = Vec::new();
+    for data in module.data.iter() {
+        match &data.kind {
+            DataKind::Active {
+                offset: ConstExpr::Value(Value::I32(at)),
+                ..
+            } => pieces.push((*at as u32, &data.value)),
+            DataKind::Active { .. } => {
+                return Err("a data segment's address is not a constant".to_string())
+            }
+            DataKind::Passive => {}
+        }
+    }
+    let start = pieces.iter().map(|p| p.0).min().unwrap_or(0);
+    let end = pieces
+        .iter()
+        .map(|p| p.0 + p.1.len() as u32)
+        .max()
+        .unwrap_or(0);
+    let mut bytes = vec![0u8; (end - start) as usize];
+    for (at, value) in pieces {
+        let from = (at - start) as usize;
+        bytes[from..from + value.len()].copy_from_slice(value);
+    }
+    Ok((start, bytes))
+}
+
+/// The final module's data must be the linker's, byte for byte (zeros at either end aside),
+/// and lie within the map's objects: otherwise the map is not this module's.
+pub fn check_image(
+    module: &Module,
+    linked: &Module,
+    objects: &[Object],
+    map: &str,
+) -> Result<(), String> {
+    let (a_start, a) = image(module)?;
+    let (b_start, b) = image(linked)?;
+    let trim = |start: u32, bytes: &[u8]| {
+        let first = bytes.iter().position(|&x| x != 0).unwrap_or(bytes.len());
+        let last = bytes.iter().rposition(|&x| x != 0).map_or(first, |i| i + 1);
+        (start + first as u32, bytes[first..last].to_vec())
+    };
+    if trim(a_start, &a) != trim(b_start, &b) {
+        return Err(
+            "the module's data is not the linker's output's: the build moved it, so the map cannot be used"
+                .to_string(),
+        );
+    }
+    let (first, last) = (objects[0].start, objects[objects.len() - 1].end);
+    let (at, bytes) = trim(a_start, &a);
+    if at < first || at + bytes.len() as u32 > last {
+        return Err(format!(
+            "the module's data ({at:#x}..{:#x}) lies outside {map}'s objects ({first:#x}..{last:#x}): the map is stale",
+            at + bytes.len() as u32
+        ));
+    }
+    Ok(())
+}
+
+/// The addresses a function's code holds: its `i32.const`s and its loads' and stores' offsets.
+#[derive(Default)]
+struct Addresses(Vec<u32>);
+
+impl<'instr> Visitor<'instr> for Addresses {
+    fn visit_const(&mut self, instr: &Const) {
+        if let Value::I32(v) = instr.value {
+            self.0.push(v as u32);
+        }
+    }
+    fn visit_load(&mut self, instr: &Load) {
+        if let Ok(v) = u32::try_from(instr.arg.offset) {
+            self.0.push(v);
+        }
+    }
+    fn visit_store(&mut self, instr: &Store) {
+        if let Ok(v) = u32::try_from(instr.arg.offset) {
+            self.0.push(v);
+        }
+    }
+}
+
+/// The objects an address reaches: the one it is in, the one it points just past (an end
+/// pointer, read backwards), and those that start up to `slack` bytes after it.
+fn reached(objects: &[Object], address: u32, slack: u32) -> impl Iterator<Item = usize> + '_ {
+    let first = objects.partition_point(|o| o.end < address);
+    objects[first..]
+        .iter()
+        .take_while(move |o| o.start <= address.saturating_add(slack))
+        .enumerate()
+        .map(move |(k, _)| first + k)
+}
+
+/// Everything reachable from `from` through the objects' words.
+fn closure(objects: &[Object], image: &(u32, Vec<u8>), from: BTreeSet<usize>) -> BTreeSet<usize> {
+    let mut seen = from.clone();
+    let mut todo: Vec<usize> = from.into_iter().collect();
+    let (base, bytes) = image;
+    while let Some(o) = todo.pop() {
+        let object = &objects[o];
+        let mut at = object.start.next_multiple_of(4);
+        while at + 4 <= object.end {
+            let word = if at >= *base && ((at - base) as usize + 4) <= bytes.len() {
+                let k = (at - base) as usize;
+                u32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]])
+            } else {
+                0
+            };
+            for target in reached(objects, word, 0) {
+                if seen.insert(target) {
+                    todo.push(target);
+                }
+            }
+            at += 4;
+        }
+    }
+    seen
+}
+
+/// The address ranges to move: read-only objects that moved functions reach and kept ones
+/// cannot, merged where they touch. `moved(i)` tells whether function `i` moves.
+pub fn plan(
+    module: &Module,
+    objects: &[Object],
+    moved: impl Fn(usize) -> bool,
+) -> Result<Vec<(u32, u32)>, String> {
+    let image = image(module)?;
+    let mut kept_roots: BTreeSet<usize> = objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| !o.read_only)
+        .map(|(i, _)| i)
+        .collect();
+    let mut moved_roots = BTreeSet::new();
+    for global in module.globals.iter() {
+        if let GlobalKind::Local(ConstExpr::Value(Value::I32(v))) = global.kind {
+            kept_roots.extend(reached(objects, v as u32, SLACK));
+        }
+    }
+    for (index, function) in module.funcs.iter().enumerate() {
+        let FunctionKind::Local(local) = &function.kind else {
+            continue;
+        };
+        let mut addresses = Addresses::default();
+        walrus::ir::dfs_in_order(&mut addresses, local, local.entry_block());
+        let roots = if moved(index) {
+            &mut moved_roots
+        } else {
+            &mut kept_roots
+        };
+        for address in addresses.0 {
+            roots.extend(reached(objects, address, SLACK));
+        }
+    }
+    let kept = closure(objects, &image, kept_roots);
+    let wanted = closure(objects, &image, moved_roots);
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for i in wanted.difference(&kept) {
+        let o = &objects[*i];
+        debug_assert!(o.read_only);
+        match ranges.last_mut() {
+            Some(last) if last.1 == o.start => last.1 = o.end,
+            _ => ranges.push((o.start, o.end)),
+        }
+    }
+    Ok(ranges)
+}
+
+/// Cuts `ranges` out of the primary's active data segments and gives them to the secondary as
+/// active segments of its (imported) memory. Returns the bytes moved.
+pub fn apply(
+    primary: &mut Module,
+    secondary: &mut Module,
+    ranges: &[(u32, u32)],
+) -> Result<usize, String> {
+    let image = image(primary)?;
+    let (base, bytes) = &image;
+    let inside = |a: u32, b: u32| -> &[u8] {
+        let from = (a.max(*base) - base) as usize;
+        let to = ((b - base) as usize).min(bytes.len());
+        if from >= to {
+            &[]
+        } else {
+            &bytes[from..to]
+        }
+    };
+    // The primary: each segment, less the moved ranges.
+    let segments: Vec<_> = primary.data.iter().map(|d| d.id()).collect();
+    for id in segments {
+        let data = primary.data.get(id);
+        let DataKind::Active {
+            memory,
+            offset: ConstExpr::Value(Value::I32(at)),
+        } = data.kind
+        else {
+            continue;
+        };
+        let (start, end) = (at as u32, at as u32 + data.value.len() as u32);
+        if !ranges.iter().any(|&(a, b)| a < end && b > start) {
+            continue;
+        }
+        let mut pieces = Vec::new();
+        let mut from = start;
+        for &(a, b) in ranges.iter().filter(|&&(a, b)| a < end && b > start) {
+            if a > from {
+                pieces.push((from, a));
+            }
+            from = from.max(b);
+        }
+        if from < end {
+            pieces.push((from, end));
+        }
+        let value = data.value.clone();
+        primary.data.delete(id);
+        primary.memories.get_mut(memory).data_segments.remove(&id);
+        for (a, b) in pieces {
+            let part = value[(a - start) as usize..(b - start) as usize].to_vec();
+            let new = primary.data.add(
+                DataKind::Active {
+                    memory,
+                    offset: ConstExpr::Value(Value::I32(a as i32)),
+                },
+                part,
+            );
+            primary.memories.get_mut(memory).data_segments.insert(new);
+        }
+    }
+    // The secondary: the moved ranges, written into the memory it imports.
+    let memory = secondary
+        .memories
+        .iter()
+        .next()
+        .map(|m| m.id())
+        .ok_or("the secondary has no memory")?;
+    let mut total = 0;
+    for &(a, b) in ranges {
+        let part = inside(a, b).to_vec();
+        if part.iter().all(|&x| x == 0) {
+            continue;
+        }
+        total += part.len();
+        let new = secondary.data.add(
+            DataKind::Active {
+                memory,
+                offset: ConstExpr::Value(Value::I32(a.max(*base) as i32)),
+            },
+            part,
+        );
+        secondary.memories.get_mut(memory).data_segments.insert(new);
+    }
+    Ok(total)
+}
