@@ -11,15 +11,18 @@
 //! - Code reaches memory through addresses written in it: an `i32.const`, or a load's or store's
 //!   offset. An address reaches the object it is in and the one it points just past (an end
 //!   pointer, read backwards); and, up to [`SLACK`] bytes before an object, that object too,
-//!   because the compiler folds `table[i - k]` into `(table - 4k) + 4i`.
+//!   because the compiler folds `table[i - k]` into `(table - 4k) + 4i`: a lookup table made of
+//!   a `match` starts at its smallest case, so this holds for tables whose smallest case is up to
+//!   512 (entries of 8 bytes, a `&str`). Strings are the exception: one is read from its start
+//!   on, so only an address within it reaches it.
 //! - An object reaches every object that one of its aligned 32-bit words points into or just
 //!   past (a `&str` in a table of them, a vtable's pointers).
 //! - Kept are: what the kept functions and the globals' initial values reach, every object of a
 //!   writable section (`.data`, `.bss`), and all that those reach in turn. An object that no
 //!   code reaches at all stays too.
 //!
-//! The linker's block of merged strings (`<internal>`) is one object: the map does not say where
-//! its strings begin and end.
+//! The linker's block of merged strings (`<internal>`) is one entry in the map; each string in
+//! it, up to its zero byte, is an object of its own ([`strings`]).
 //!
 //! The moved objects' bytes leave the primary's data segments and become active data segments
 //! of the secondary, which writes them into the shared memory when it is instantiated: before
@@ -29,8 +32,9 @@ use std::collections::BTreeSet;
 use walrus::ir::{Const, Load, Store, Value, Visitor};
 use walrus::{ConstExpr, DataKind, FunctionKind, GlobalKind, Module};
 
-/// How far before an object an address in code may point and still count as reaching it.
-pub const SLACK: u32 = 256;
+/// How far before an object an address in code may point and still count as reaching it (4 KB:
+/// measured on this module, 256 bytes would move 14 KB more data, at the price of that margin).
+pub const SLACK: u32 = 4096;
 
 /// One object the linker placed in memory.
 #[derive(Debug, Clone)]
@@ -39,6 +43,10 @@ pub struct Object {
     pub end: u32,
     /// In `.rodata`: read only, so it may move.
     pub read_only: bool,
+    /// The linker's block of merged strings (`<internal>`), which [`plan`] cuts into its strings.
+    pub strings: bool,
+    /// One string of such a block.
+    pub string: bool,
 }
 
 /// The objects of the map's DATA section, by address.
@@ -55,7 +63,9 @@ pub fn read_map(path: &str) -> Result<Vec<Object>, String> {
             .map(|c| c + 1)
     };
     let (Some(out_col), Some(in_col)) = (column("Out"), column("In")) else {
-        return Err(format!("{path} has no Out and In columns: not a wasm-ld map"));
+        return Err(format!(
+            "{path} has no Out and In columns: not a wasm-ld map"
+        ));
     };
     let mut objects = Vec::new();
     let mut in_data = false;
@@ -91,6 +101,8 @@ pub fn read_map(path: &str) -> Result<Vec<Object>, String> {
             start,
             end: start + size,
             read_only: section == ".rodata",
+            strings: fields[3].starts_with("<internal>:"),
+            string: false,
         });
     }
     if objects.is_empty() {
@@ -209,13 +221,15 @@ impl<'instr> Visitor<'instr> for Addresses {
 }
 
 /// The objects an address reaches: the one it is in, the one it points just past (an end
-/// pointer, read backwards), and those that start up to `slack` bytes after it.
+/// pointer, read backwards), and those that start up to `slack` bytes after it, strings aside
+/// (a string is read from its start on, never through an address before it).
 fn reached(objects: &[Object], address: u32, slack: u32) -> impl Iterator<Item = usize> + '_ {
     let first = objects.partition_point(|o| o.end < address);
     objects[first..]
         .iter()
         .take_while(move |o| o.start <= address.saturating_add(slack))
         .enumerate()
+        .filter(move |(_, o)| o.start <= address || !o.string)
         .map(move |(k, _)| first + k)
 }
 
@@ -245,6 +259,39 @@ fn closure(objects: &[Object], image: &(u32, Vec<u8>), from: BTreeSet<usize>) ->
     seen
 }
 
+/// The objects, with the linker's blocks of merged strings cut into their strings.
+///
+/// wasm-ld merges only the data the compiler marks as strings: each ends with a zero byte and
+/// holds no other (the format strings of `format!`, which end where a zero says so). Strings
+/// that end alike share their bytes (`"run"` is the tail of `"rerun"`), so every address into a
+/// string, its start or further in, lies between that string's start and its zero: each string
+/// is an object of its own.
+fn strings(objects: &[Object], image: &(u32, Vec<u8>)) -> Vec<Object> {
+    let (base, bytes) = image;
+    let mut out = Vec::with_capacity(objects.len());
+    for object in objects {
+        let inside = object.start >= *base && (object.end - base) as usize <= bytes.len();
+        if !object.strings || !object.read_only || !inside {
+            out.push(object.clone());
+            continue;
+        }
+        let mut start = object.start;
+        for at in object.start..object.end {
+            if bytes[(at - base) as usize] == 0 || at + 1 == object.end {
+                out.push(Object {
+                    start,
+                    end: at + 1,
+                    read_only: true,
+                    strings: false,
+                    string: true,
+                });
+                start = at + 1;
+            }
+        }
+    }
+    out
+}
+
 /// The address ranges to move: read-only objects that moved functions reach and kept ones
 /// cannot, merged where they touch. `moved(i)` tells whether function `i` moves.
 pub fn plan(
@@ -253,6 +300,7 @@ pub fn plan(
     moved: impl Fn(usize) -> bool,
 ) -> Result<Vec<(u32, u32)>, String> {
     let image = image(module)?;
+    let objects = &strings(objects, &image);
     let mut kept_roots: BTreeSet<usize> = objects
         .iter()
         .enumerate()
