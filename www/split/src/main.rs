@@ -47,6 +47,9 @@ use walrus::{
     ImportKind, ImportedFunction, Module, TableId, ValType,
 };
 
+/// Functions whose body is at most this many bytes stay in the primary whatever the profile says.
+const KEEP_SMALL: usize = 16;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
@@ -172,12 +175,23 @@ fn split(
             .chain(ty.results())
             .any(|t| *t == ValType::V128)
     };
+    // A function whose body is a few bytes stays too: moved, it would cost the primary an import
+    // as large, and such functions (a closure's drop glue, a trivial getter) are the ones a
+    // first view calls or not by the timing of its renders, which a profile cannot promise to see.
+    let small = |id: FunctionId| match &primary.funcs.get(id).kind {
+        FunctionKind::Local(local) => local
+            .original_range
+            .as_ref()
+            .is_some_and(|r| r.end - r.start <= KEEP_SMALL),
+        _ => false,
+    };
     let moved: BTreeSet<usize> = p_ids
         .iter()
         .enumerate()
         .filter(|&(i, &id)| {
             matches!(primary.funcs.get(id).kind, FunctionKind::Local(_))
                 && !ran.contains(&i)
+                && !small(id)
                 && Some(i) != start
                 && crosses_js(id)
         })
