@@ -177,7 +177,10 @@ test('a bad link opened fresh shows the default page with one message', async ({
 
 test('a bad link pasted into the address of an open page leaves its session as it was', async ({ page }) => {
   await page.goto('./?lang=en&paused=1&t=9000');
+  // The page, not its first frame (index.html's inert picture of the default page at t = 0).
+  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
   await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
+  await expect(page.getByTestId('clock')).not.toHaveText('0.000s');
   const before = await session(page);
   for (const e of links) {
     const fragment = linkFragment(e.link as Input);
