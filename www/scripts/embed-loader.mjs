@@ -7,10 +7,13 @@
 //   also gets preload links for the glue and the WebAssembly so that their download starts with
 //   the page's. Trunk's own inline loader is off (Trunk.toml, inject_scripts): no inline script,
 //   so the page runs under a strict Content-Security-Policy.
+// Both loaders are minified (minify.mjs), and so is the stylesheet, whose integrity hash in
+// index.html is taken again.
 // Fails the build unless it finds exactly one of each file, and the page's script tag.
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { minifyCss, minifyJs } from './minify.mjs';
 import { builtFiles, stagingDir } from './staging.mjs';
 
 const staging = stagingDir('embed-loader');
@@ -25,7 +28,7 @@ async function filled(name, names) {
     console.error(`embed-loader: www/${name} lacks its placeholders`);
     process.exit(1);
   }
-  return out;
+  return minifyJs(out, { module: false });
 }
 
 await writeFile(join(staging, 'embed.js'), await filled('embed.js', { GLUE: glue, WASM: wasm, CSS: css }));
@@ -45,5 +48,15 @@ const preload =
   `<link rel="modulepreload" href="./${glue}" />\n    ` +
   `<link rel="preload" href="./${wasm}" as="fetch" type="application/wasm" crossorigin="anonymous" />\n    ` +
   `<script defer src="./${bootName}"></script>`;
-await writeFile(indexPath, index.replace(tag, preload));
+// The stylesheet, minified: Trunk wrote its integrity hash into index.html, so it is taken again.
+const cssPath = join(staging, css);
+const sheet = minifyCss(await readFile(cssPath, 'utf8'));
+await writeFile(cssPath, sheet);
+const link = new RegExp(`(<link rel="stylesheet" href="\\./${css.replace(/\./g, '\\.')}" integrity=")sha384-[^"]+(")`);
+if (!link.test(index)) {
+  console.error(`embed-loader: index.html must link ${css} with its integrity hash`);
+  process.exit(1);
+}
+const integrity = `sha384-${createHash('sha384').update(sheet).digest('base64')}`;
+await writeFile(indexPath, index.replace(tag, preload).replace(link, `$1${integrity}$2`));
 console.log(`embed-loader: index.html loads ${bootName}`);

@@ -12,7 +12,8 @@
 #   ZooKeeper conformance suite (tests/zk_conformance.rs), which starts real servers from
 #   /usr/share/java/zookeeper.jar and drives them with kazoo under /usr/bin/python3
 # - www/node_modules (npm ci): Playwright's test runner, axe-core's Playwright scanner for the
-#   accessibility tests, and binaryen (wasm-opt 132) for Trunk
+#   accessibility tests, binaryen (wasm-opt 132) for Trunk, and esbuild, which the build's hooks
+#   minify the page's scripts and stylesheet with (www/scripts/minify.mjs)
 # - the crates of Cargo.lock (cargo fetch), so that Trunk's offline build finds them
 # - www/split's tool (cargo build), which the build's post_build hook splits the module with
 #
@@ -125,6 +126,6 @@ say "cargo fetch"
 cargo fetch --quiet
 # The tool the build's post_build hook splits the module with (www/scripts/split-module.mjs).
 say "www/split: cargo build --release"
-cargo build --release --quiet --manifest-path www/split/Cargo.toml
+cargo build --release --quiet --manifest-path www/split/Cargo.toml --target-dir www/split/target
 
 say "done"

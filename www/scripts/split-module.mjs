@@ -18,8 +18,8 @@
 //    want of it, it only waits. The read-only data that only the moved functions read goes with
 //    them: the linker's map of the module (build.rs asks for it) says where each object lies,
 //    and the tool checks it against the linker's own output (www/split/src/data.rs).
-// 4. The primary and the glue are renamed after a hash of their new contents, as Trunk names
-//    files, and the secondary is named after its own.
+// 4. The glue, patched, is minified (minify.mjs). The primary and the glue are renamed after a
+//    hash of their new contents, as Trunk names files, and the secondary is named after its own.
 //
 // SPLIT=off skips it (one module, as Trunk built it). Fails the build when a step fails.
 import { execFileSync } from 'node:child_process';
@@ -29,6 +29,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minifyJs } from './minify.mjs';
 import { builtFiles, stagingDir } from './staging.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,10 +54,12 @@ if ([IMPORTS, FINALIZE, LOADED].some((anchor) => glue.split(anchor).length !== 2
   fail(`the glue ${glueName} does not have the shape this script patches (wasm-bindgen changed?)`);
 }
 
-// The split tool, built on first use (www/scripts/setup.sh builds it too).
+// The split tool, built on first use (www/scripts/setup.sh builds it too), into its own target
+// folder whatever CARGO_TARGET_DIR says, so that it is where it is looked for.
 const toolDir = join(here, '..', 'split');
 try {
-  execFileSync('cargo', ['build', '--release', '--quiet', '--manifest-path', join(toolDir, 'Cargo.toml')], {
+  execFileSync('cargo', ['build', '--release', '--quiet', '--manifest-path', join(toolDir, 'Cargo.toml'),
+    '--target-dir', join(toolDir, 'target')], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 } catch {
@@ -66,8 +69,8 @@ const tool = join(toolDir, 'target', 'release', 'split-module');
 const run = (...args) => {
   try {
     return execFileSync(tool, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  } catch {
-    return fail(`the split tool failed: ${args.join(' ')}`);
+  } catch (e) {
+    return fail(`the split tool failed: ${args.join(' ')}${e.code ? ` (${e.code})` : ''}`);
   }
 };
 
@@ -120,11 +123,12 @@ try {
   const hash = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const secondaryName = `kafka-election-playground-${hash(secondary)}_later.wasm`;
   const primaryName = `kafka-election-playground-${hash(primary)}_bg.wasm`;
-  const patched = glue
+  // The glue, patched, then minified (minify.mjs).
+  const patched = minifyJs(glue
     .replace(IMPORTS, `${IMPORTS}\n        "__split": __splitImports(),`)
     .replace(FINALIZE, `${FINALIZE}\n    __splitPrefetch();`)
     .replace(LOADED, `${LOADED}\n    if (__splitWanted !== undefined) await __splitWith(instance.exports);`) +
-    runtime(secondaryName);
+    runtime(secondaryName), { module: true });
   const glueOut = `kafka-election-playground-${hash(patched)}.js`;
   await rm(join(root, wasmName));
   await rm(join(root, glueName));
