@@ -25,9 +25,12 @@
 //!   from its run, and the grading of a learner's answers.
 //! - [`view`]: what the page shows, as plain data (layout, wording, the graph's shapes).
 //! - `ui` (wasm32 only): the Yew page, which renders [`view`].
+//! - [`collections`]: [`collections::VecMap`] and [`collections::VecSet`], the small sorted-vector
+//!   map and set the core keeps its per-broker, per-partition and per-group tables in.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod collections;
 pub mod i18n;
 pub mod lesson;
 pub mod scenario;

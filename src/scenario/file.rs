@@ -3,10 +3,10 @@
 //! `parse`.
 
 use super::ActionSpec;
+use crate::collections::VecMap;
 use crate::sim::BrokerId;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// A scenario file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -31,7 +31,7 @@ pub struct ScenarioFile {
     pub profile: Option<String>,
     /// Setting overrides.
     #[serde(default)]
-    pub config: BTreeMap<String, Value>,
+    pub config: VecMap<String, Value>,
     /// Broker ids, or `{"id": N, "start_ms": T}`.
     pub brokers: Vec<Value>,
     /// Topics, created once the brokers listed at t=0 are up.
@@ -68,7 +68,7 @@ pub struct TopicFile {
     pub replication_factor: Option<u32>,
     /// Topic-level settings.
     #[serde(default)]
-    pub config: BTreeMap<String, Value>,
+    pub config: VecMap<String, Value>,
 }
 
 /// A consumer group as written.

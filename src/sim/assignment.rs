@@ -140,7 +140,7 @@ mod tests {
             a,
             assign(&brokers, 3, 2, Start::Random, &mut Rng::new(5)).unwrap()
         );
-        let all: std::collections::BTreeSet<Vec<Vec<BrokerId>>> = (0..20)
+        let all: crate::collections::VecSet<Vec<Vec<BrokerId>>> = (0..20)
             .map(|s| assign(&brokers, 3, 2, Start::Random, &mut Rng::new(s)).unwrap())
             .collect();
         assert!(all.len() > 1, "different seeds give different assignments");

@@ -32,8 +32,8 @@
 //! round-robin; for range, Kafka's list follows its `HashMap` of topics, an order that changes
 //! nothing about who gets which partition.
 
+use crate::collections::VecMap;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
 use super::topic::TopicPartition;
 
@@ -78,7 +78,7 @@ impl Subscription {
 }
 
 /// Member id -> the member's partitions. Every member of the input has an entry.
-pub type Assignment = BTreeMap<String, Vec<TopicPartition>>;
+pub type Assignment = VecMap<String, Vec<TopicPartition>>;
 
 /// The assignors implemented here, by Kafka's protocol name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -112,8 +112,8 @@ impl Assignor {
     /// Runs this assignor (see [`range_assign`] and [`round_robin_assign`]).
     pub fn assign(
         self,
-        members: &BTreeMap<String, Subscription>,
-        partitions_per_topic: &BTreeMap<String, u32>,
+        members: &VecMap<String, Subscription>,
+        partitions_per_topic: &VecMap<String, u32>,
     ) -> Assignment {
         match self {
             Assignor::Range => range_assign(members, partitions_per_topic),
@@ -141,14 +141,14 @@ pub fn member_order(a: (&str, &Subscription), b: (&str, &Subscription)) -> Order
 }
 
 /// The member ids sorted by [`member_order`].
-fn sorted_members(members: &BTreeMap<String, Subscription>) -> Vec<(&str, &Subscription)> {
+fn sorted_members(members: &VecMap<String, Subscription>) -> Vec<(&str, &Subscription)> {
     let mut v: Vec<(&str, &Subscription)> = members.iter().map(|(m, s)| (m.as_str(), s)).collect();
     v.sort_by(|a, b| member_order(*a, *b));
     v
 }
 
 /// An entry, empty, for every member.
-fn empty_assignment(members: &BTreeMap<String, Subscription>) -> Assignment {
+fn empty_assignment(members: &VecMap<String, Subscription>) -> Assignment {
     members.keys().map(|m| (m.clone(), Vec::new())).collect()
 }
 
@@ -166,8 +166,8 @@ fn sort_lists(assignment: &mut Assignment) {
 /// next `n / c` partitions in numeric order, and the first `n % c` subscribers one more.
 /// Topics missing from `partitions_per_topic` (unknown to the metadata) are not assigned.
 pub fn range_assign(
-    members: &BTreeMap<String, Subscription>,
-    partitions_per_topic: &BTreeMap<String, u32>,
+    members: &VecMap<String, Subscription>,
+    partitions_per_topic: &VecMap<String, u32>,
 ) -> Assignment {
     let mut assignment = empty_assignment(members);
     let ordered = sorted_members(members);
@@ -205,8 +205,8 @@ pub fn range_assign(
 /// next member of the circle of members in [`member_order`]; a member not subscribed to the
 /// partition's topic is passed over (and loses its turn for that partition).
 pub fn round_robin_assign(
-    members: &BTreeMap<String, Subscription>,
-    partitions_per_topic: &BTreeMap<String, u32>,
+    members: &VecMap<String, Subscription>,
+    partitions_per_topic: &VecMap<String, u32>,
 ) -> Assignment {
     let mut assignment = empty_assignment(members);
     let ordered = sorted_members(members);
@@ -248,8 +248,8 @@ pub fn round_robin_assign(
 /// once, to a member subscribed to its topic; nothing else is assigned. The error names the first
 /// breach found.
 pub fn check_assignment(
-    members: &BTreeMap<String, Subscription>,
-    partitions_per_topic: &BTreeMap<String, u32>,
+    members: &VecMap<String, Subscription>,
+    partitions_per_topic: &VecMap<String, u32>,
     assignment: &Assignment,
 ) -> Result<(), String> {
     if !assignment.keys().eq(members.keys()) {
@@ -259,7 +259,7 @@ pub fn check_assignment(
             members.keys().collect::<Vec<_>>()
         ));
     }
-    let mut owner: BTreeMap<&TopicPartition, &str> = BTreeMap::new();
+    let mut owner: VecMap<&TopicPartition, &str> = VecMap::new();
     for (member, list) in assignment {
         let subscription = &members[member];
         for tp in list {
@@ -301,7 +301,7 @@ mod tests {
         TopicPartition::new(topic, partition)
     }
 
-    fn counts(xs: &[(&str, u32)]) -> BTreeMap<String, u32> {
+    fn counts(xs: &[(&str, u32)]) -> VecMap<String, u32> {
         xs.iter().map(|(t, n)| (t.to_string(), *n)).collect()
     }
 
@@ -309,7 +309,7 @@ mod tests {
         Subscription::new(topics.iter().copied())
     }
 
-    fn members(xs: &[(&str, Subscription)]) -> BTreeMap<String, Subscription> {
+    fn members(xs: &[(&str, Subscription)]) -> VecMap<String, Subscription> {
         xs.iter().map(|(m, s)| (m.to_string(), s.clone())).collect()
     }
 
@@ -327,7 +327,7 @@ mod tests {
     }
 
     /// `consumer0`, `consumer1`, ... with these topic lists, as `verifyRackAssignment` builds them.
-    fn indexed_consumers(topic_lists: &[&[&str]]) -> BTreeMap<String, Subscription> {
+    fn indexed_consumers(topic_lists: &[&[&str]]) -> VecMap<String, Subscription> {
         topic_lists
             .iter()
             .enumerate()
@@ -343,8 +343,8 @@ mod tests {
     }
 
     fn both(
-        m: &BTreeMap<String, Subscription>,
-        c: &BTreeMap<String, u32>,
+        m: &VecMap<String, Subscription>,
+        c: &VecMap<String, u32>,
     ) -> [(Assignor, Assignment); 2] {
         [
             (Assignor::Range, range_assign(m, c)),
@@ -595,15 +595,15 @@ mod tests {
 
     /// Instance id -> partitions (`checkStaticAssignment` of both Kafka tests).
     fn by_instance(
-        m: &BTreeMap<String, Subscription>,
+        m: &VecMap<String, Subscription>,
         asg: &Assignment,
-    ) -> BTreeMap<String, Vec<TopicPartition>> {
+    ) -> VecMap<String, Vec<TopicPartition>> {
         m.iter()
             .filter_map(|(id, s)| s.group_instance_id.clone().map(|i| (i, asg[id].clone())))
             .collect()
     }
 
-    fn swap_member_ids(m: &mut BTreeMap<String, Subscription>) {
+    fn swap_member_ids(m: &mut VecMap<String, Subscription>) {
         // consumer3 -> consumer4, consumer2 -> consumer5, as both Kafka tests do.
         let s3 = m.remove("consumer3").unwrap();
         m.insert("consumer4".to_string(), s3);
@@ -621,7 +621,7 @@ mod tests {
             ("consumer3", sub(t).with_group_instance_id("instance3")),
         ]);
         let c = counts(&[("topic1", 5), ("topic2", 5)]);
-        let expected: BTreeMap<String, Vec<TopicPartition>> = [
+        let expected: VecMap<String, Vec<TopicPartition>> = [
             ("instance1", "topic1-0, topic1-1, topic2-0, topic2-1"),
             ("instance2", "topic1-2, topic1-3, topic2-2, topic2-3"),
             ("instance3", "topic1-4, topic2-4"),
@@ -804,7 +804,7 @@ mod tests {
             ("consumer3", sub(t).with_group_instance_id("instance3")),
         ]);
         let c = counts(&[("topic1", 5), ("topic2", 5)]);
-        let expected: BTreeMap<String, Vec<TopicPartition>> = [
+        let expected: VecMap<String, Vec<TopicPartition>> = [
             ("instance1", "topic1-0, topic1-3, topic2-1, topic2-4"),
             ("instance2", "topic1-1, topic1-4, topic2-2"),
             ("instance3", "topic1-2, topic2-0, topic2-3"),
@@ -840,9 +840,9 @@ mod tests {
 
     #[test]
     fn round_robin_with_no_members_is_empty() {
-        let asg = round_robin_assign(&BTreeMap::new(), &counts(&[("t", 3)]));
+        let asg = round_robin_assign(&VecMap::new(), &counts(&[("t", 3)]));
         assert!(asg.is_empty());
-        assert!(range_assign(&BTreeMap::new(), &counts(&[("t", 3)])).is_empty());
+        assert!(range_assign(&VecMap::new(), &counts(&[("t", 3)])).is_empty());
     }
 
     // ---- properties -----------------------------------------------------------------------
@@ -870,15 +870,15 @@ mod tests {
 
     /// A random group: up to 7 members (some static), up to 5 topics of 0..=9 partitions, each
     /// member subscribing to a random subset (some topics unknown to the metadata).
-    fn random_group(rng: &mut Rng) -> (BTreeMap<String, Subscription>, BTreeMap<String, u32>) {
+    fn random_group(rng: &mut Rng) -> (VecMap<String, Subscription>, VecMap<String, u32>) {
         let topics: Vec<String> = (0..6).map(|i| format!("topic-{i}")).collect();
-        let mut c = BTreeMap::new();
+        let mut c = VecMap::new();
         for t in &topics[..5] {
             if rng.up_to(5) > 0 {
                 c.insert(t.clone(), rng.up_to(9) as u32);
             }
         }
-        let mut m = BTreeMap::new();
+        let mut m = VecMap::new();
         let n = rng.up_to(7);
         for i in 0..n {
             let chosen: Vec<String> = topics
@@ -934,7 +934,7 @@ mod tests {
             let mut rng = Rng::new(seed);
             let (m, c) = random_group(&mut rng);
             let topics: Vec<String> = c.keys().cloned().collect();
-            let m: BTreeMap<String, Subscription> = m
+            let m: VecMap<String, Subscription> = m
                 .into_iter()
                 .map(|(id, s)| {
                     let mut same = Subscription::new(topics.clone());

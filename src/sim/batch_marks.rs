@@ -163,7 +163,7 @@ impl BatchMarks {
         if self.last_offset().is_some_and(|last| last >= base) {
             // Out of order (the log never does this): rebuild in order, the new mark
             // replacing one at the same offset, as a map would.
-            let mut all: std::collections::BTreeMap<u64, BatchMark> =
+            let mut all: crate::collections::VecMap<u64, BatchMark> =
                 self.iter().copied().collect();
             all.insert(base, mark);
             *self = BatchMarks::default();

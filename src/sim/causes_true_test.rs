@@ -18,8 +18,8 @@ use super::{Command, Event, EventKind, Setup, World};
 struct Until {
     until_ms: u64,
 }
+use crate::collections::VecSet;
 use crate::scenario::{parse_value, Scenario};
-use std::collections::BTreeSet;
 
 /// The scenarios the test runs: every story, every lesson's scenario, and the tests' own
 /// scenarios, each with its file name.
@@ -669,7 +669,7 @@ fn check_run(name: &str, setup: &Setup, actions: &[(u64, Command)], until_ms: u6
             let state = world.state();
             let new: Vec<&Event> = events.iter().skip(seen).collect();
             // One step may state a partition twice; the last word is the one the state shows.
-            let mut said: BTreeSet<&str> = BTreeSet::new();
+            let mut said: VecSet<&str> = VecSet::new();
             for e in new.iter().rev() {
                 if let Some(p) = partition_of(&e.kind) {
                     if !said.insert(p) {

@@ -17,7 +17,7 @@ use super::net::{BrokerId, Endpoint};
 use super::replication::Stall;
 use super::rng::Rng;
 use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
-use std::collections::BTreeSet;
+use crate::collections::VecSet;
 
 /// Gap between the starts of the brokers listed at t=0, so the first listed registers first.
 pub const STARTUP_SPACING_MS: u64 = 100;
@@ -304,7 +304,7 @@ pub trait Live {
     /// Whether the producer streams to a partition.
     fn is_streaming_to(&self, tp: &TopicPartition) -> bool;
     /// The `acks` of the producer clients in use.
-    fn producer_clients_in_use(&self) -> BTreeSet<Acks>;
+    fn producer_clients_in_use(&self) -> VecSet<Acks>;
     /// The broker `/controller` names.
     fn controller(&self) -> Option<BrokerId>;
     /// A partition's replicas now (a reassignment changes them).
@@ -553,7 +553,7 @@ pub fn check(cmd: &Command, layout: &Layout, live: Option<&dyn Live>) -> Result<
             if replicas.is_empty() {
                 return Err("a reassignment needs at least one replica".into());
             }
-            let mut seen = BTreeSet::new();
+            let mut seen = VecSet::new();
             for r in replicas {
                 layout.broker(r)?;
                 if !seen.insert(r) {

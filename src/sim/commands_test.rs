@@ -8,21 +8,21 @@ use super::consumer::ConsumerState;
 use super::net::{link, BrokerId, Endpoint};
 use super::replication::Stall;
 use super::topic::{Acks, TopicPartition, TopicSpec};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::{VecMap, VecSet};
 
 /// A running cluster's state, as the check reads it.
 #[derive(Default)]
 struct Fake {
-    status: BTreeMap<BrokerId, BrokerStatus>,
+    status: VecMap<BrokerId, BrokerStatus>,
     stalls: Vec<(BrokerId, Stall)>,
-    sessions: BTreeSet<BrokerId>,
-    cut: BTreeSet<(Endpoint, Endpoint)>,
+    sessions: VecSet<BrokerId>,
+    cut: VecSet<(Endpoint, Endpoint)>,
     streams: Vec<TopicPartition>,
-    clients: BTreeSet<Acks>,
+    clients: VecSet<Acks>,
     controller: Option<BrokerId>,
-    assignment: BTreeMap<TopicPartition, Vec<BrokerId>>,
-    reassigning: BTreeSet<TopicPartition>,
-    consumers: BTreeMap<(String, String), ConsumerState>,
+    assignment: VecMap<TopicPartition, Vec<BrokerId>>,
+    reassigning: VecSet<TopicPartition>,
+    consumers: VecMap<(String, String), ConsumerState>,
 }
 
 impl Live for Fake {
@@ -44,7 +44,7 @@ impl Live for Fake {
     fn is_streaming_to(&self, tp: &TopicPartition) -> bool {
         self.streams.contains(tp)
     }
-    fn producer_clients_in_use(&self) -> BTreeSet<Acks> {
+    fn producer_clients_in_use(&self) -> VecSet<Acks> {
         self.clients.clone()
     }
     fn controller(&self) -> Option<BrokerId> {

@@ -5,7 +5,7 @@
 //! using Kafka's own setting names; the simulator's own knobs (network latency) live under the
 //! `sim.` prefix.
 
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 /// The Kafka releases the simulator can imitate. `3.9` is the default: the last release
 /// that still runs on ZooKeeper.
@@ -316,7 +316,7 @@ pub struct Settings {
     /// The consumers' `max.poll.interval.ms` (300000): their rebalance timeout.
     pub max_poll_interval_ms: u64,
     /// Topic-level overrides, by topic.
-    pub topics: BTreeMap<String, super::topic::TopicConfig>,
+    pub topics: VecMap<String, super::topic::TopicConfig>,
     /// `sim.network.latency.ms`: the one-way latency of every message (simulator knob).
     pub network_latency_ms: u64,
     /// `sim.network.jitter.ms`: a seeded random extra delay of 0..=jitter on every message.
@@ -449,7 +449,7 @@ impl Settings {
             },
             heartbeat_interval_ms: 3_000,
             max_poll_interval_ms: 300_000,
-            topics: BTreeMap::new(),
+            topics: VecMap::new(),
             network_latency_ms: 2,
             network_jitter_ms: 3,
         }
@@ -551,7 +551,7 @@ impl Settings {
     /// A profile's defaults with `overrides` applied in key order.
     pub fn with_overrides(
         profile: Profile,
-        overrides: &BTreeMap<String, serde_json::Value>,
+        overrides: &VecMap<String, serde_json::Value>,
     ) -> Result<Settings, String> {
         let mut s = Settings::for_profile(profile);
         for (k, v) in overrides {

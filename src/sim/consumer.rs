@@ -16,7 +16,7 @@ use super::message::{Body, Joined, KafkaError, Out, Timer};
 use super::net::{BrokerId, Endpoint};
 pub use super::state::ConsumerState;
 use super::topic::TopicPartition;
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 /// How long a consumer waits before retrying after an error (`retry.backoff.ms` is 100; the
 /// model waits a little longer so that a dead coordinator is not hammered).
@@ -69,7 +69,7 @@ pub struct Cluster<'a> {
     /// Brokers whose process is running, in id order.
     pub running: &'a [BrokerId],
     /// Partition counts of the topics.
-    pub partitions: &'a BTreeMap<String, u32>,
+    pub partitions: &'a VecMap<String, u32>,
     /// `session.timeout.ms`, `heartbeat.interval.ms`, `max.poll.interval.ms`,
     /// `request.timeout.ms`.
     pub timeouts: (u64, u64, u64, u64),
@@ -415,7 +415,7 @@ impl Consumer {
         self.state = ConsumerState::Syncing;
         let assignment = if self.is_leader {
             // The leader computes everyone's assignment with the group's assignor.
-            let members: BTreeMap<String, Subscription> = joined
+            let members: VecMap<String, Subscription> = joined
                 .members
                 .iter()
                 .map(|(id, topics)| (id.clone(), Subscription::new(topics.iter().cloned())))

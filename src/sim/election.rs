@@ -7,7 +7,7 @@
 //! replica), never in ISR order.
 
 use super::net::BrokerId;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::{VecMap, VecSet};
 
 /// The outcome of an election: the new leader and ISR, and whether it was unclean.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct Elected {
 pub fn offline(
     assignment: &[BrokerId],
     isr: &[BrokerId],
-    live: &BTreeSet<BrokerId>,
+    live: &VecSet<BrokerId>,
     unclean_enabled: bool,
 ) -> Option<Elected> {
     let clean = assignment
@@ -55,7 +55,7 @@ pub fn offline(
 pub fn preferred(
     assignment: &[BrokerId],
     isr: &[BrokerId],
-    live: &BTreeSet<BrokerId>,
+    live: &VecSet<BrokerId>,
 ) -> Option<Elected> {
     let &first = assignment.first()?;
     (live.contains(&first) && isr.contains(&first)).then(|| Elected {
@@ -71,8 +71,8 @@ pub fn preferred(
 pub fn controlled_shutdown(
     assignment: &[BrokerId],
     isr: &[BrokerId],
-    live: &BTreeSet<BrokerId>,
-    shutting_down: &BTreeSet<BrokerId>,
+    live: &VecSet<BrokerId>,
+    shutting_down: &VecSet<BrokerId>,
 ) -> Option<Elected> {
     let leader = *assignment
         .iter()
@@ -93,7 +93,7 @@ pub fn controlled_shutdown(
 pub fn reassignment(
     target: &[BrokerId],
     isr: &[BrokerId],
-    live: &BTreeSet<BrokerId>,
+    live: &VecSet<BrokerId>,
 ) -> Option<Elected> {
     let leader = *target
         .iter()
@@ -184,8 +184,8 @@ pub struct Leadership {
 /// is B but whose leader is not B. The brokers whose share is **strictly above**
 /// `leader.imbalance.per.broker.percentage` / 100, each with the indices of its partitions that
 /// are not led by it, in order.
-pub fn imbalanced(partitions: &[Leadership], percentage: u32) -> BTreeMap<BrokerId, Vec<usize>> {
-    let mut preferred_of: BTreeMap<BrokerId, (usize, Vec<usize>)> = BTreeMap::new();
+pub fn imbalanced(partitions: &[Leadership], percentage: u32) -> VecMap<BrokerId, Vec<usize>> {
+    let mut preferred_of: VecMap<BrokerId, (usize, Vec<usize>)> = VecMap::new();
     for (i, p) in partitions.iter().enumerate() {
         if let Some(&b) = p.assignment.first() {
             let entry = preferred_of.entry(b).or_default();
@@ -207,7 +207,7 @@ pub fn imbalanced(partitions: &[Leadership], percentage: u32) -> BTreeMap<Broker
 mod tests {
     use super::*;
 
-    fn set(ids: &[BrokerId]) -> BTreeSet<BrokerId> {
+    fn set(ids: &[BrokerId]) -> VecSet<BrokerId> {
         ids.iter().copied().collect()
     }
 
@@ -354,12 +354,12 @@ mod tests {
         assert!(imbalanced(&parts, 10).is_empty());
         // Two of ten not led: 20 % > 10 %.
         parts[0].leader = Some(2);
-        assert_eq!(imbalanced(&parts, 10), BTreeMap::from([(1, vec![0, 9])]));
+        assert_eq!(imbalanced(&parts, 10), VecMap::from([(1, vec![0, 9])]));
         // An offline partition counts as not led by its preferred replica.
         let offline = vec![Leadership {
             assignment: vec![3, 1],
             leader: None,
         }];
-        assert_eq!(imbalanced(&offline, 10), BTreeMap::from([(3, vec![0])]));
+        assert_eq!(imbalanced(&offline, 10), VecMap::from([(3, vec![0])]));
     }
 }

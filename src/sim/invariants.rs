@@ -12,7 +12,7 @@ use super::consumer::{Consumer, ConsumerState};
 use super::net::BrokerId;
 use super::topic::TopicPartition;
 use super::znodes::PartitionState;
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 /// A broken invariant: its name and what was seen.
 pub type Violation = (String, String);
@@ -61,9 +61,9 @@ pub const ONE_GROUP_LEADER: &str = "one group leader per generation";
 /// (KafkaZkClient.registerControllerAndIncrementControllerEpoch from 2.0; the two steps of
 /// `ZookeeperLeaderElector.elect` and `KafkaController.incrementControllerEpoch` in 0.10), so
 /// two winners never share an epoch.
-pub fn at_most_one_controller_per_epoch(brokers: &BTreeMap<BrokerId, Broker>) -> Vec<Violation> {
+pub fn at_most_one_controller_per_epoch(brokers: &VecMap<BrokerId, Broker>) -> Vec<Violation> {
     let mut found = Vec::new();
-    let mut by_epoch: BTreeMap<u64, Vec<BrokerId>> = BTreeMap::new();
+    let mut by_epoch: VecMap<u64, Vec<BrokerId>> = VecMap::new();
     for b in brokers.values() {
         if let (true, Some(role)) = (b.status.is_alive(), b.controller.as_ref()) {
             by_epoch.entry(role.epoch).or_default().push(b.id);
@@ -85,7 +85,7 @@ pub fn at_most_one_controller_per_epoch(brokers: &BTreeMap<BrokerId, Broker>) ->
 #[derive(Debug, Clone, Default)]
 pub struct EpochsSeen {
     zk_epoch: u64,
-    brokers: BTreeMap<BrokerId, u64>,
+    brokers: VecMap<BrokerId, u64>,
 }
 
 /// [`EPOCHS_ONLY_GROW`]: `/controller_epoch` never goes back (it is only ever incremented),
@@ -95,7 +95,7 @@ pub struct EpochsSeen {
 pub fn controller_epochs_only_grow(
     seen: &mut EpochsSeen,
     zk_epoch: u64,
-    brokers: &BTreeMap<BrokerId, Broker>,
+    brokers: &VecMap<BrokerId, Broker>,
 ) -> Vec<Violation> {
     let mut found = Vec::new();
     if zk_epoch < seen.zk_epoch {
@@ -212,7 +212,7 @@ pub fn leader_in_isr(tp: &TopicPartition, st: &PartitionState) -> Option<Violati
 pub fn high_watermark_within_isr(
     tp: &TopicPartition,
     leader: BrokerId,
-    brokers: &BTreeMap<BrokerId, Broker>,
+    brokers: &VecMap<BrokerId, Broker>,
 ) -> Vec<Violation> {
     let mut found = Vec::new();
     let r = &brokers[&leader].replicas[tp];
@@ -247,7 +247,7 @@ pub fn one_group_leader_per_generation(
         return found;
     }
     for g in groups {
-        let mut claims: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+        let mut claims: VecMap<u32, Vec<String>> = VecMap::new();
         for c in consumers {
             // A generation is settled once its SyncGroup succeeded (the coordinator had
             // committed the group); a zombie coordinator cannot get that far.

@@ -8,7 +8,7 @@ use super::invariants::{
 use super::net::BrokerId;
 use super::topic::TopicPartition;
 use super::znodes::PartitionState;
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 fn state(leader: i64, leader_epoch: u64, isr: Vec<BrokerId>) -> PartitionState {
     PartitionState {
@@ -25,7 +25,7 @@ fn tp() -> TopicPartition {
 }
 
 /// Running brokers with the controller epochs they accepted.
-fn brokers(epochs: &[(BrokerId, u64)]) -> BTreeMap<BrokerId, Broker> {
+fn brokers(epochs: &[(BrokerId, u64)]) -> VecMap<BrokerId, Broker> {
     epochs
         .iter()
         .map(|(id, epoch)| {

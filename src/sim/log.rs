@@ -21,7 +21,7 @@ pub struct Log {
     pub hw: u64,
     /// The few records whose content the model needs (the group coordinator's group
     /// metadata in `__consumer_offsets`), by offset.
-    pub payloads: std::collections::BTreeMap<u64, String>,
+    pub payloads: crate::collections::VecMap<u64, String>,
     /// Each producer batch in the log by its base offset: which producer sent it and with
     /// what sequence. Replicated with the records and truncated with them, like the producer
     /// state Kafka rebuilds from the log (`ProducerStateManager`).

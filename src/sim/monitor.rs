@@ -14,7 +14,7 @@ use super::replication::Role;
 use super::topic::{TopicPartition, TopicSpec};
 use super::znodes::{partition_state_path, topic_path, PartitionState};
 use super::zookeeper::ZooKeeper;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::{VecMap, VecSet};
 
 /// The monitor's memory between steps.
 #[derive(Debug, Clone)]
@@ -26,7 +26,7 @@ pub struct Monitor {
     /// Every partition, in order.
     partitions: Vec<TopicPartition>,
     /// Each partition's place in `partitions`.
-    partition_index: BTreeMap<TopicPartition, usize>,
+    partition_index: VecMap<TopicPartition, usize>,
     /// Each partition's state znode path, in partition order.
     state_paths: Vec<String>,
     /// Partition states parsed from ZooKeeper, with the mzxid they were parsed at.
@@ -34,7 +34,7 @@ pub struct Monitor {
     /// The zxid `zk_states` was refreshed at.
     zk_states_zxid: i64,
     /// Each topic's assignment znode, parsed, with the mzxid it was parsed at.
-    zk_assignments: BTreeMap<String, (i64, BTreeMap<u32, Vec<BrokerId>>)>,
+    zk_assignments: VecMap<String, (i64, VecMap<u32, Vec<BrokerId>>)>,
     /// The versions (partition state mzxid, assignment mzxid) the ZooKeeper-only invariants
     /// were last checked at, in partition order.
     zk_checked: Vec<Option<(i64, i64)>>,
@@ -45,10 +45,10 @@ pub struct Monitor {
     last_zxid: i64,
     /// What the partition checks read of each broker's replicas at the last partition check
     /// ([`BrokerSeen`]).
-    checked: BTreeMap<BrokerId, BrokerSeen>,
+    checked: VecMap<BrokerId, BrokerSeen>,
     /// The brokers changed since the last partition check (the world names each broker it
     /// lent out mutably), with what they hold now.
-    unchecked: BTreeMap<BrokerId, BrokerSeen>,
+    unchecked: VecMap<BrokerId, BrokerSeen>,
     /// The acting leader of each partition at the last partition check, in partition order.
     checked_leaders: Vec<Option<(BrokerId, u64)>>,
 }
@@ -76,12 +76,12 @@ impl Monitor {
             partitions,
             zk_states: vec![None; n],
             zk_states_zxid: -1,
-            zk_assignments: BTreeMap::new(),
+            zk_assignments: VecMap::new(),
             zk_checked: vec![None; n],
             zk_leader_epochs: vec![None; n],
             last_zxid: -1,
-            checked: BTreeMap::new(),
-            unchecked: BTreeMap::new(),
+            checked: VecMap::new(),
+            unchecked: VecMap::new(),
             checked_leaders: vec![None; n],
         }
     }
@@ -95,7 +95,7 @@ impl Monitor {
     pub fn check_controllers(
         &mut self,
         zk: &ZooKeeper,
-        brokers: &BTreeMap<BrokerId, Broker>,
+        brokers: &VecMap<BrokerId, Broker>,
     ) -> Vec<Violation> {
         let mut found = invariants::at_most_one_controller_per_epoch(brokers);
         found.extend(invariants::controller_epochs_only_grow(
@@ -117,8 +117,8 @@ impl Monitor {
     pub fn partitions_changed(
         &mut self,
         zk: &ZooKeeper,
-        brokers: &BTreeMap<BrokerId, Broker>,
-        touched: &BTreeSet<BrokerId>,
+        brokers: &VecMap<BrokerId, Broker>,
+        touched: &VecSet<BrokerId>,
         new_acks: bool,
     ) -> bool {
         for id in touched {
@@ -180,7 +180,7 @@ impl Monitor {
     /// kept, and its violations were reported then.
     pub fn check_partitions(
         &mut self,
-        brokers: &BTreeMap<BrokerId, Broker>,
+        brokers: &VecMap<BrokerId, Broker>,
     ) -> (Vec<Violation>, bool) {
         let replicas_changed = self.replicas_changed();
         let mut found = Vec::new();
@@ -221,7 +221,7 @@ impl Monitor {
     /// In debug builds (every test), the partial check against a full one: the same acting
     /// leaders, and every violation a full check finds either found now or reported before.
     #[cfg(debug_assertions)]
-    fn assert_same_as_full_check(&self, brokers: &BTreeMap<BrokerId, Broker>, found: &[Violation]) {
+    fn assert_same_as_full_check(&self, brokers: &VecMap<BrokerId, Broker>, found: &[Violation]) {
         for (i, tp) in self.partitions.iter().enumerate() {
             let Some((_, st)) = self.zk_states[i].as_ref() else {
                 continue;
@@ -298,7 +298,7 @@ impl Monitor {
     pub fn acting_leader(
         &self,
         zk: &ZooKeeper,
-        brokers: &BTreeMap<BrokerId, Broker>,
+        brokers: &VecMap<BrokerId, Broker>,
         tp: &TopicPartition,
     ) -> Option<(BrokerId, u64)> {
         match self.cached_zk_state(tp) {
@@ -310,7 +310,7 @@ impl Monitor {
 
 /// The broker that leads `tp` now, given ZooKeeper's state of it.
 fn acting_leader_of(
-    brokers: &BTreeMap<BrokerId, Broker>,
+    brokers: &VecMap<BrokerId, Broker>,
     tp: &TopicPartition,
     st: &PartitionState,
 ) -> Option<(BrokerId, u64)> {
@@ -346,7 +346,7 @@ impl BrokerSeen {
         b: &Broker,
         then: Option<&BrokerSeen>,
         partitions: &[TopicPartition],
-        index: &BTreeMap<TopicPartition, usize>,
+        index: &VecMap<TopicPartition, usize>,
     ) -> BrokerSeen {
         let mut kept = then.map(|t| t.replicas.iter().map(|r| r.place));
         BrokerSeen {

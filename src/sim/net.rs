@@ -8,8 +8,9 @@
 
 use super::label::Label;
 use super::rng::Rng;
+use crate::collections::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 
 /// How many message records the network keeps for the page.
@@ -156,10 +157,10 @@ pub struct Sent {
 /// arrives, and the records of the latest messages.
 #[derive(Debug, Clone, Default)]
 pub struct Network {
-    cut: BTreeSet<(Endpoint, Endpoint)>,
-    last_arrival: BTreeMap<(Endpoint, Endpoint), u64>,
+    cut: VecSet<(Endpoint, Endpoint)>,
+    last_arrival: VecMap<(Endpoint, Endpoint), u64>,
     /// Brokers whose ZooKeeper connection lost a message to a cut link.
-    zk_conn_lost: BTreeSet<BrokerId>,
+    zk_conn_lost: VecSet<BrokerId>,
     messages: VecDeque<MessageRecord>,
     next_msg: u64,
 }

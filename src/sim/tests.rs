@@ -2,7 +2,7 @@
 //! role together, driven by commands and the passing of virtual time.
 
 use super::*;
-use std::collections::BTreeSet;
+use crate::collections::VecSet;
 
 fn world(seed: u64, profile: Profile, n: u32) -> World {
     World::new(&Setup::with_brokers(
@@ -81,7 +81,7 @@ fn a_crashed_controller_is_replaced_only_after_the_session_timeout() {
 
 #[test]
 fn the_race_winner_is_not_a_lowest_id_rule() {
-    let winners: BTreeSet<BrokerId> = (0..40)
+    let winners: VecSet<BrokerId> = (0..40)
         .map(|seed| {
             let mut w = world(seed, Profile::V3_9, 4);
             w.advance_to(1_000);
@@ -108,7 +108,7 @@ fn the_profile_sets_the_session_timeout() {
         (Profile::V2_4, 6_000),
         (Profile::V3_9, 18_000),
     ] {
-        let mut phases = BTreeSet::new();
+        let mut phases = VecSet::new();
         for seed in 0..20 {
             let mut w = world(seed, profile, 3);
             w.advance_to(1_000);

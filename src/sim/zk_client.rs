@@ -20,7 +20,8 @@ use super::message::{Body, OpResult, Out, SessionId, Timer, WatchChange, ZkError
 use super::net::{BrokerId, Endpoint};
 use super::replication::timers::ReplicaPending;
 use super::state::ZkConnection;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::{VecMap, VecSet};
+use std::collections::BTreeMap;
 
 /// How often a disconnected ZooKeeper client retries.
 pub const ZK_RECONNECT_BACKOFF_MS: u64 = 1_000;
@@ -68,14 +69,15 @@ pub struct ZkClient {
     /// When the send thread wakes next (its current tick timer).
     tick_at: Option<u64>,
     next_xid: u64,
-    /// Requests sent and not yet answered, by xid.
+    /// Requests sent and not yet answered, by xid. A `BTreeMap`: answered from the front, and a
+    /// controller with hundreds of partitions has hundreds out at once.
     pub pending: BTreeMap<u64, (ZkOp, Pending)>,
     /// Requests waiting for a connection.
     queued: Vec<(ZkOp, Pending)>,
     /// Data watches it holds (path -> whether the znode existed when the watch was set).
-    pub data_watches: BTreeMap<String, bool>,
+    pub data_watches: VecMap<String, bool>,
     /// Child watches it holds.
-    pub child_watches: BTreeSet<String>,
+    pub child_watches: VecSet<String>,
     /// The newest zxid seen in a response or notification.
     pub last_zxid: i64,
     /// The number of the tick timer that is current (others are stale).
@@ -98,8 +100,8 @@ impl ZkClient {
             next_xid: 1,
             pending: BTreeMap::new(),
             queued: Vec::new(),
-            data_watches: BTreeMap::new(),
-            child_watches: BTreeSet::new(),
+            data_watches: VecMap::new(),
+            child_watches: VecSet::new(),
             last_zxid: 0,
             tick: 0,
         }

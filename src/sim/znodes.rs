@@ -5,8 +5,8 @@
 use super::config::Profile;
 use super::message::ZkOp;
 use super::net::BrokerId;
+use crate::collections::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// `/brokers/topics/<topic>`.
 pub fn topic_path(topic: &str) -> String {
@@ -72,13 +72,13 @@ pub struct TopicAssignment {
     /// Format version (2).
     pub version: u32,
     /// Replicas of each partition by partition number (as a string key), in assignment order.
-    pub partitions: BTreeMap<String, Vec<BrokerId>>,
+    pub partitions: VecMap<String, Vec<BrokerId>>,
     /// Replicas being added by a reassignment.
     #[serde(default)]
-    pub adding_replicas: BTreeMap<String, Vec<BrokerId>>,
+    pub adding_replicas: VecMap<String, Vec<BrokerId>>,
     /// Replicas being removed by a reassignment.
     #[serde(default)]
-    pub removing_replicas: BTreeMap<String, Vec<BrokerId>>,
+    pub removing_replicas: VecMap<String, Vec<BrokerId>>,
 }
 
 impl TopicAssignment {
@@ -91,13 +91,13 @@ impl TopicAssignment {
                 .enumerate()
                 .map(|(p, r)| (p.to_string(), r.clone()))
                 .collect(),
-            adding_replicas: BTreeMap::new(),
-            removing_replicas: BTreeMap::new(),
+            adding_replicas: VecMap::new(),
+            removing_replicas: VecMap::new(),
         }
     }
 
     /// The replicas of each partition, by partition number (in number order, not string order).
-    pub fn by_partition(&self) -> BTreeMap<u32, Vec<BrokerId>> {
+    pub fn by_partition(&self) -> VecMap<u32, Vec<BrokerId>> {
         self.partitions
             .iter()
             .filter_map(|(p, r)| p.parse().ok().map(|p| (p, r.clone())))

@@ -26,7 +26,7 @@ use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zk_client::SessionStart;
 pub use super::zk_client::{Pending, ZkClient};
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 /// Where a broker process is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,17 +100,17 @@ pub struct Broker {
     /// Whether this start is the process's first registration (startup), not a re-registration.
     starting_up: bool,
     /// Replicas by partition: logs on disk, state in memory.
-    pub replicas: BTreeMap<TopicPartition, Replica>,
+    pub replicas: VecMap<TopicPartition, Replica>,
     /// Partition states from the latest accepted UpdateMetadata (the metadata cache).
-    pub metadata_partitions: BTreeMap<TopicPartition, PartitionInfo>,
+    pub metadata_partitions: VecMap<TopicPartition, PartitionInfo>,
     /// Follower fetchers by leader.
-    pub fetchers: BTreeMap<BrokerId, Fetcher>,
+    pub fetchers: VecMap<BrokerId, Fetcher>,
     /// Stalled fetchers (a stall action).
     pub stalls: Vec<Stall>,
     /// Fetches a leader holds for lack of data, by follower: (correlation id, partitions).
-    pub delayed_fetches: BTreeMap<BrokerId, (u64, Vec<FetchPartition>)>,
+    pub delayed_fetches: VecMap<BrokerId, (u64, Vec<FetchPartition>)>,
     /// acks=all produces waiting for the high watermark, by request id.
-    pub waiting_produce: BTreeMap<u64, WaitingProduce>,
+    pub waiting_produce: VecMap<u64, WaitingProduce>,
     pub(crate) next_fetch: u64,
     pub(crate) isr_notifications: u64,
     /// Controller writes to replay on the next session (0.10's zkclient).
@@ -142,12 +142,12 @@ impl Broker {
             controller: None,
             shutdown_attempt: 0,
             starting_up: false,
-            replicas: BTreeMap::new(),
-            metadata_partitions: BTreeMap::new(),
-            fetchers: BTreeMap::new(),
+            replicas: VecMap::new(),
+            metadata_partitions: VecMap::new(),
+            fetchers: VecMap::new(),
             stalls: Vec::new(),
-            delayed_fetches: BTreeMap::new(),
-            waiting_produce: BTreeMap::new(),
+            delayed_fetches: VecMap::new(),
+            waiting_produce: VecMap::new(),
             next_fetch: 1,
             isr_notifications: 0,
             zk_replay: Vec::new(),

@@ -5,11 +5,11 @@
 use super::causes::{ControllerCause, OfflineWhy};
 use super::queue::{online_partition_state_change, Reason, Task};
 use super::Controller;
+use crate::collections::VecMap;
 use crate::sim::event::EventKind;
 use crate::sim::message::{OpResult, ZkError};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
-use std::collections::BTreeMap;
 
 impl Controller<'_> {
     /// The BrokerChange event's read of `/brokers/ids`: the children and their broker epochs.
@@ -21,7 +21,7 @@ impl Controller<'_> {
     }
 
     /// `processBrokerChange`: compare the registered brokers with the ones the controller knew.
-    pub(crate) fn on_broker_change(&mut self, now_live: BTreeMap<BrokerId, i64>) {
+    pub(crate) fn on_broker_change(&mut self, now_live: VecMap<BrokerId, i64>) {
         let role = &mut *self.role;
         let before = std::mem::replace(&mut role.live, now_live.clone());
         let me = self.me;
@@ -175,7 +175,7 @@ impl Controller<'_> {
     }
 }
 
-pub(crate) fn parse_brokers(children: &[(String, i64)]) -> BTreeMap<BrokerId, i64> {
+pub(crate) fn parse_brokers(children: &[(String, i64)]) -> VecMap<BrokerId, i64> {
     children
         .iter()
         .filter_map(|(name, czxid)| name.parse().ok().map(|b| (b, *czxid)))

@@ -7,13 +7,13 @@ use super::queue::{Phase, Reason, Running, Task};
 use super::testing::{node, stat, state, Fixture};
 use super::timers::ControllerTimer;
 use super::{ControllerRole, PartitionContext};
+use crate::collections::VecMap;
 use crate::sim::broker::Broker;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::event::{ElectionReason, EventKind};
 use crate::sim::message::{Body, OpResult, Out, PartitionInfo, Timer, ZkOp};
 use crate::sim::net::Endpoint;
 use crate::sim::topic::TopicPartition;
-use std::collections::BTreeMap;
 
 /// Broker 1 acting as controller of a cluster whose topics are loaded.
 fn controller(profile: Profile) -> (Broker, Settings) {
@@ -23,7 +23,7 @@ fn controller(profile: Profile) -> (Broker, Settings) {
         epoch: 1,
         epoch_zk_version: 0,
         profile,
-        live: BTreeMap::from([(1, 10), (2, 11), (3, 12), (4, 13)]),
+        live: VecMap::from([(1, 10), (2, 11), (3, 12), (4, 13)]),
         next_correlation: 1,
         partitions: PartitionContext {
             loaded: true,
@@ -71,7 +71,7 @@ fn a_broker_change_handles_new_brokers_then_bounced_then_dead() {
             Task::BrokerFailure(vec![3]),
         ]
     );
-    assert_eq!(ctx.live_override, BTreeMap::from([(3, true)]));
+    assert_eq!(ctx.live_override, VecMap::from([(3, true)]));
     // Before 2.2 there are no bounces, and the dead brokers are out before the new ones start.
     let (mut b, settings) = controller(Profile::V2_0);
     b.with_controller(0, &settings, &mut out, |c| {
@@ -195,7 +195,7 @@ fn a_lost_broker_gets_its_partitions_elected_before_its_replicas_go_offline() {
         }]
     );
     assert!(ctx.live_override.is_empty(), "{:?}", ctx.live_override);
-    assert_eq!(f.role.live, BTreeMap::from([(1, 10), (3, 12)]));
+    assert_eq!(f.role.live, VecMap::from([(1, 10), (3, 12)]));
 }
 
 #[test]

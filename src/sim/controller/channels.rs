@@ -4,10 +4,11 @@
 
 use super::timers::ControllerTimer;
 use super::Controller;
+use crate::collections::VecMap;
 use crate::sim::message::{Body, PartitionInfo, Timer};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A controller-to-broker request waiting in a channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +37,7 @@ impl Controller<'_> {
         let ctx = &mut self.role.partitions;
         // The request holds the states as they are now: resent, it says the same thing
         // (ControllerChannelManager's RequestSendThread retries the request it built).
-        let mut by_broker: BTreeMap<BrokerId, Vec<PartitionInfo>> = BTreeMap::new();
+        let mut by_broker: VecMap<BrokerId, Vec<PartitionInfo>> = VecMap::new();
         for tp in tps {
             let Some(info) = ctx.info(tp) else {
                 continue;

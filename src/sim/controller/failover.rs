@@ -9,12 +9,12 @@ use super::queue::{online_partition_state_change, Phase, Reason, Task};
 use super::reassignment::Reassignment;
 use super::timers::ControllerTimer;
 use super::Controller;
+use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::message::{OpResult, Timer, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{topic_path, ReassignPartitions, TopicAssignment};
-use std::collections::{BTreeMap, BTreeSet};
 
 impl Controller<'_> {
     /// The live brokers and their epochs, read at failover: then the topics. An answer to a
@@ -53,7 +53,7 @@ impl Controller<'_> {
                 }
             }
         }
-        let known: BTreeSet<String> = self.role.partitions.topics.keys().cloned().collect();
+        let known: VecSet<String> = self.role.partitions.topics.keys().cloned().collect();
         let new: Vec<String> = topics.into_iter().filter(|t| !known.contains(t)).collect();
         if new.is_empty() && task != Task::LoadTopics {
             return;
@@ -90,16 +90,16 @@ impl Controller<'_> {
             // From 2.4 a reassignment in progress is in the assignment znode itself: the
             // replicas being added and removed (`initializePartitionReassignments`, 3.9.0).
             if task == Task::LoadTopics {
-                let key_of = |m: &BTreeMap<String, Vec<BrokerId>>| -> Vec<(u32, Vec<BrokerId>)> {
+                let key_of = |m: &VecMap<String, Vec<BrokerId>>| -> Vec<(u32, Vec<BrokerId>)> {
                     m.iter()
                         .filter_map(|(p, r)| p.parse().ok().map(|p| (p, r.clone())))
                         .collect()
                 };
-                let adding: BTreeMap<u32, Vec<BrokerId>> =
+                let adding: VecMap<u32, Vec<BrokerId>> =
                     key_of(&a.adding_replicas).into_iter().collect();
-                let removing: BTreeMap<u32, Vec<BrokerId>> =
+                let removing: VecMap<u32, Vec<BrokerId>> =
                     key_of(&a.removing_replicas).into_iter().collect();
-                let moving: BTreeSet<u32> = adding.keys().chain(removing.keys()).copied().collect();
+                let moving: VecSet<u32> = adding.keys().chain(removing.keys()).copied().collect();
                 let ctx = &mut self.role.partitions;
                 for p in moving {
                     let Some(rs) = parts.get(p as usize) else {
@@ -150,7 +150,7 @@ impl Controller<'_> {
         let live = self.live_set();
         let ctx = &mut self.role.partitions;
         ctx.loaded = true;
-        let mut dead: BTreeSet<BrokerId> = BTreeSet::new();
+        let mut dead: VecSet<BrokerId> = VecSet::new();
         for a in ctx.topics.values().flatten() {
             for r in a {
                 if !live.contains(r) {

@@ -5,10 +5,10 @@
 
 use super::queue::{Phase, Task};
 use super::Controller;
+use crate::collections::VecSet;
 use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, Out, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
-use std::collections::BTreeSet;
 
 fn parse_tp(name: &str) -> Option<TopicPartition> {
     let i = name.rfind('-')?;
@@ -71,7 +71,7 @@ impl Controller<'_> {
         names: Vec<String>,
         results: Vec<Result<OpResult, ZkError>>,
     ) {
-        let mut tps = BTreeSet::new();
+        let mut tps = VecSet::new();
         for r in results.into_iter().take(names.len()) {
             if let Ok(OpResult::Node(Some(n))) = r {
                 if let Ok(v) = serde_json::from_str::<serde_json::Value>(&n.data) {

@@ -72,12 +72,13 @@ pub use queue::{Running, Task};
 pub use reassignment::Reassignment;
 
 use self::causes::ControllerCause;
+use crate::collections::{VecMap, VecSet};
 use crate::sim::config::{Profile, Settings};
 use crate::sim::message::{Out, PartitionInfo, ZkOp};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::PartitionState;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// What a broker holds while it acts as controller.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,7 +90,7 @@ pub struct ControllerRole {
     /// The profile whose rules it follows (fencing of its writes).
     pub profile: Profile,
     /// Live brokers and their broker epochs, once loaded.
-    pub live: BTreeMap<BrokerId, i64>,
+    pub live: VecMap<BrokerId, i64>,
     /// The next correlation id.
     pub next_correlation: u64,
     /// Topics, partition states, request channels and the event queue.
@@ -112,19 +113,19 @@ pub struct Known {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PartitionContext {
     /// Assignments by topic, partition by partition.
-    pub topics: BTreeMap<String, Vec<Vec<BrokerId>>>,
+    pub topics: VecMap<String, Vec<Vec<BrokerId>>>,
     /// Partition states.
-    pub states: BTreeMap<TopicPartition, Known>,
+    pub states: VecMap<TopicPartition, Known>,
     /// Brokers in controlled shutdown.
-    pub shutting_down: BTreeSet<BrokerId>,
+    pub shutting_down: VecSet<BrokerId>,
     /// Brokers that count as live (true) or dead (false) whatever `/brokers/ids` says, while a
     /// broker change is handled (see [`Task::LiveOverride`]).
-    pub live_override: BTreeMap<BrokerId, bool>,
+    pub live_override: VecMap<BrokerId, bool>,
     /// Reassignments in progress.
-    pub reassigning: BTreeMap<TopicPartition, Reassignment>,
+    pub reassigning: VecMap<TopicPartition, Reassignment>,
     /// Reassignments found in ZooKeeper on failover, resumed once the topics are loaded: the
     /// original replicas where ZooKeeper keeps them (2.4+), and the target.
-    pub recovered: BTreeMap<TopicPartition, (Option<Vec<BrokerId>>, Vec<BrokerId>)>,
+    pub recovered: VecMap<TopicPartition, (Option<Vec<BrokerId>>, Vec<BrokerId>)>,
     /// Events waiting.
     pub tasks: VecDeque<Task>,
     /// The event being handled.
@@ -132,7 +133,7 @@ pub struct PartitionContext {
     /// Whether failover has loaded the topics.
     pub loaded: bool,
     /// Request channels by broker.
-    pub channels: BTreeMap<BrokerId, Channel>,
+    pub channels: VecMap<BrokerId, Channel>,
     pub(super) next_step: u64,
 }
 
@@ -222,9 +223,9 @@ impl<'a> Controller<'a> {
 
     /// The brokers that count as live: the registered ones, but for the overrides of a broker
     /// change in progress.
-    fn live_set(&self) -> BTreeSet<BrokerId> {
+    fn live_set(&self) -> VecSet<BrokerId> {
         let c = &*self.role;
-        let mut live: BTreeSet<BrokerId> = c.live.keys().copied().collect();
+        let mut live: VecSet<BrokerId> = c.live.keys().copied().collect();
         for (b, counts) in &c.partitions.live_override {
             if *counts {
                 live.insert(*b);

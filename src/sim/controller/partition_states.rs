@@ -7,13 +7,13 @@
 use super::causes::{ControllerCause, EpochBump, Offlined};
 use super::queue::{Change, Phase, Reason, Task};
 use super::{Controller, Exit, Known};
+use crate::collections::VecMap;
 use crate::sim::election;
 use crate::sim::event::{ElectionReason, EventKind};
 use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{fenced, partition_state_path, PartitionState};
-use std::collections::BTreeMap;
 
 impl Controller<'_> {
     pub(super) fn on_read_states(
@@ -23,7 +23,7 @@ impl Controller<'_> {
         results: Vec<Result<OpResult, ZkError>>,
         retries: u32,
     ) {
-        let mut read: BTreeMap<TopicPartition, Known> = BTreeMap::new();
+        let mut read: VecMap<TopicPartition, Known> = VecMap::new();
         for (tp, r) in tps.iter().zip(results) {
             if let Ok(OpResult::Node(Some(n))) = r {
                 if let Some(state) = PartitionState::from_json(&n.data) {
@@ -90,7 +90,7 @@ impl Controller<'_> {
         &mut self,
         task: &Task,
         tps: &[TopicPartition],
-        read: &BTreeMap<TopicPartition, Known>,
+        read: &VecMap<TopicPartition, Known>,
     ) -> Vec<Change> {
         let me = self.me;
         let live = self.live_set();

@@ -16,6 +16,7 @@ use super::causes::ControllerCause;
 use super::pending::{ControllerPending, ElectionPending};
 use super::queue::Task;
 use super::{ControllerRole, PartitionContext};
+use crate::collections::VecMap;
 use crate::sim::broker::{Broker, Pending};
 use crate::sim::cause::Cause;
 use crate::sim::config::{Profile, Settings};
@@ -23,7 +24,6 @@ use crate::sim::event::EventKind;
 use crate::sim::message::{NodeData, OpResult, Out, WatchChange, ZkError, ZkOp};
 use crate::sim::net::BrokerId;
 use crate::sim::zookeeper::parse_broker_id;
-use std::collections::BTreeMap;
 
 impl Broker {
     /// `KafkaController.elect`: if `/controller` exists, follow it (the read sets a watch);
@@ -390,7 +390,7 @@ impl Broker {
             epoch,
             epoch_zk_version,
             profile,
-            live: BTreeMap::new(),
+            live: VecMap::new(),
             next_correlation: 1,
             partitions: PartitionContext::default(),
             expired: false,

@@ -7,6 +7,7 @@ use super::causes::{ControllerCause, OfflineWhy};
 use super::channels::Req;
 use super::queue::{Phase, Task};
 use super::{Controller, Exit, Known};
+use crate::collections::VecMap;
 use crate::sim::election;
 use crate::sim::event::EventKind;
 use crate::sim::message::{OpResult, ZkError, ZkOp};
@@ -15,7 +16,6 @@ use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{
     fenced, topic_path, ReassignPartitions, TopicAssignment, REASSIGN_PARTITIONS_PATH,
 };
-use std::collections::BTreeMap;
 
 /// A partition reassignment in progress (`ReplicaAssignment` with its adding and removing
 /// replicas, KIP-455).
@@ -58,7 +58,7 @@ impl Reassignment {
 fn assignment_znode(
     topic: &str,
     parts: &[Vec<BrokerId>],
-    reassigning: &BTreeMap<TopicPartition, Reassignment>,
+    reassigning: &VecMap<TopicPartition, Reassignment>,
     with_moves: bool,
 ) -> TopicAssignment {
     let mut a = TopicAssignment::new(parts);

@@ -6,11 +6,11 @@ use super::causes::{ControllerCause, ImbalanceHeld};
 use super::queue::{Reason, Task};
 use super::timers::ControllerTimer;
 use super::Controller;
+use crate::collections::VecMap;
 use crate::sim::election;
 use crate::sim::event::EventKind;
 use crate::sim::message::{AdminRequest, Timer};
 use crate::sim::net::{BrokerId, Endpoint};
-use std::collections::BTreeMap;
 
 impl Controller<'_> {
     pub(crate) fn on_rebalance_timer(&mut self, epoch: u64) {
@@ -35,7 +35,7 @@ impl Controller<'_> {
             })
             .collect();
         let mut ratios: Vec<(BrokerId, u32)> = Vec::new();
-        let mut preferred_of: BTreeMap<BrokerId, (u32, u32)> = BTreeMap::new();
+        let mut preferred_of: VecMap<BrokerId, (u32, u32)> = VecMap::new();
         for l in &leaderships {
             if let Some(&b) = l.assignment.first() {
                 let e = preferred_of.entry(b).or_default();

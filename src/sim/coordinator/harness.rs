@@ -3,12 +3,13 @@
 
 use super::state::{CoordinatorState, Group, GroupState};
 use super::{group_partition, member_ids_required, Coordinator, OffsetsLogs};
+use crate::collections::VecMap;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::log::Log;
 use crate::sim::message::{Body, Joined, KafkaError, Out, PartitionInfo, Timer};
 use crate::sim::net::Endpoint;
 use crate::sim::topic::TopicPartition;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The group of the tests.
 pub(super) const G: &str = "my-group";
@@ -30,7 +31,7 @@ pub(super) struct FakeReplica {
 
 /// The broker's offsets partitions, as the coordinator sees them.
 #[derive(Debug, Clone, Default)]
-pub(super) struct FakeLogs(pub(super) BTreeMap<TopicPartition, FakeReplica>);
+pub(super) struct FakeLogs(pub(super) VecMap<TopicPartition, FakeReplica>);
 
 impl OffsetsLogs for FakeLogs {
     fn leads(&self, tp: &TopicPartition) -> bool {
@@ -52,7 +53,7 @@ pub(super) struct Node {
     pub(super) settings: Settings,
     pub(super) state: CoordinatorState,
     pub(super) logs: FakeLogs,
-    pub(super) metadata: BTreeMap<TopicPartition, PartitionInfo>,
+    pub(super) metadata: VecMap<TopicPartition, PartitionInfo>,
 }
 
 impl Node {
@@ -72,7 +73,7 @@ impl Node {
             settings,
             state: CoordinatorState::default(),
             logs,
-            metadata: BTreeMap::new(),
+            metadata: VecMap::new(),
         }
     }
 

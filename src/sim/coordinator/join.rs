@@ -12,11 +12,11 @@ use super::causes::CoordinatorCause;
 use super::state::GroupTimer;
 use super::state::{Group, GroupState, Member, Rebalance};
 use super::{group_partition, member_ids_required, Coordinator};
+use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::group_order::MemberOrder;
 use crate::sim::message::{Body, Joined, KafkaError, Out};
 use crate::sim::net::Endpoint;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// `group.currentMemberMetadata`: every member with its subscription, in the member map's
 /// order (what the leader's JoinGroup response lists).
@@ -74,11 +74,11 @@ impl Coordinator<'_> {
                 leader: None,
                 leader_why: None,
                 leader_changed: false,
-                members: BTreeMap::new(),
+                members: VecMap::new(),
                 order: MemberOrder::new(settings.profile.scala_version()),
                 new_member_added: false,
-                pending: BTreeSet::new(),
-                awaiting_sync: BTreeSet::new(),
+                pending: VecSet::new(),
+                awaiting_sync: VecSet::new(),
                 rebalance: None,
                 joined_order: Vec::new(),
             });

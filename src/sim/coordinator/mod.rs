@@ -69,7 +69,7 @@ use super::log::Log;
 use super::message::{Body, KafkaError, Out, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
 use super::topic::TopicPartition;
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 /// The internal topic that stores groups.
 pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
@@ -120,7 +120,7 @@ pub(crate) struct Coordinator<'a> {
     /// The broker's replicas, as far as the coordinator uses them.
     pub(crate) offsets: &'a mut dyn OffsetsLogs,
     /// The broker's metadata cache (the partition states of the latest UpdateMetadata).
-    pub(crate) metadata: &'a BTreeMap<TopicPartition, PartitionInfo>,
+    pub(crate) metadata: &'a VecMap<TopicPartition, PartitionInfo>,
     /// What the input makes the broker do.
     pub(crate) out: &'a mut Out,
     /// The offsets partitions a group record was appended to, in order.
@@ -135,7 +135,7 @@ impl<'a> Coordinator<'a> {
         settings: &'a Settings,
         state: &'a mut CoordinatorState,
         offsets: &'a mut dyn OffsetsLogs,
-        metadata: &'a BTreeMap<TopicPartition, PartitionInfo>,
+        metadata: &'a VecMap<TopicPartition, PartitionInfo>,
         out: &'a mut Out,
     ) -> Self {
         Coordinator {

@@ -4,11 +4,12 @@
 //! its timers are for.
 
 use super::causes::CoordinatorCause;
+use crate::collections::{VecMap, VecSet};
 use crate::sim::group_order::MemberOrder;
 pub use crate::sim::state::GroupState;
 use crate::sim::topic::TopicPartition;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// One member, as the coordinator knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +71,7 @@ pub struct Group {
     /// Whether the leader changed since the last completed join.
     pub leader_changed: bool,
     /// Members by member id.
-    pub members: BTreeMap<String, Member>,
+    pub members: VecMap<String, Member>,
     /// The member ids in the iteration order of Kafka's Scala `mutable.HashMap` (of the
     /// profile's Scala version).
     pub order: MemberOrder,
@@ -78,9 +79,9 @@ pub struct Group {
     /// group (generation 0), so the delay may be extended. Only `InitialDelayedJoin` clears it.
     pub new_member_added: bool,
     /// Member ids handed out with MEMBER_ID_REQUIRED and not yet used (KIP-394).
-    pub pending: BTreeSet<String>,
+    pub pending: VecSet<String>,
     /// Members waiting for their SyncGroup answer.
-    pub awaiting_sync: BTreeSet<String>,
+    pub awaiting_sync: VecSet<String>,
     /// The rebalance in progress.
     pub rebalance: Option<Rebalance>,
     /// The members in the order they were added (for the event log's comparison).
@@ -127,7 +128,7 @@ pub struct GroupWrite {
     /// The generation written.
     pub generation: u32,
     /// The assignment to hand out on commit (member id -> partitions), for a SyncGroup.
-    pub assignment: Option<BTreeMap<String, Vec<(String, u32)>>>,
+    pub assignment: Option<VecMap<String, Vec<(String, u32)>>>,
 }
 
 /// The record `storeGroup` appends (`GroupMetadataValue`, simplified).
@@ -157,8 +158,10 @@ pub struct GroupRecord {
 #[derive(Debug, Clone, Default)]
 pub struct CoordinatorState {
     /// Loaded groups by id.
-    pub groups: BTreeMap<String, Group>,
-    /// Timers by number: a `Timer::Group { id }` fired at the broker is looked up here.
+    pub groups: VecMap<String, Group>,
+    /// Timers by number: a `Timer::Group { id }` fired at the broker is looked up here. A
+    /// `BTreeMap`: each heartbeat files a session timer and the older ones stay until they fire,
+    /// so with short heartbeats there are thousands, taken from the front.
     pub timers: BTreeMap<u64, GroupTimer>,
     /// The number of the last timer set (timer numbers are never reused).
     pub(super) next_timer: u64,

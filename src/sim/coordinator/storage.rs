@@ -11,17 +11,17 @@
 use super::causes::CoordinatorCause;
 use super::state::{Group, GroupRecord, GroupState, GroupWrite, Member};
 use super::Coordinator;
+use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::group_order::MemberOrder;
 use crate::sim::topic::TopicPartition;
-use std::collections::{BTreeMap, BTreeSet};
 
 impl Coordinator<'_> {
     /// `storeGroup`: append the group to its partition; act once the append is committed.
     pub(super) fn store_group(
         &mut self,
         group_id: &str,
-        assignment: Option<BTreeMap<String, Vec<(String, u32)>>>,
+        assignment: Option<VecMap<String, Vec<(String, u32)>>>,
     ) {
         let Some(group) = self.state.groups.get(group_id) else {
             return;
@@ -80,7 +80,7 @@ impl Coordinator<'_> {
         let Some(log) = self.offsets.log(tp) else {
             return;
         };
-        let mut latest: BTreeMap<String, GroupRecord> = BTreeMap::new();
+        let mut latest: VecMap<String, GroupRecord> = VecMap::new();
         for payload in log.payloads.values() {
             if let Ok(r) = serde_json::from_str::<GroupRecord>(payload) {
                 latest.insert(r.group.clone(), r);
@@ -126,8 +126,8 @@ impl Coordinator<'_> {
                         )
                     })
                     .collect(),
-                pending: BTreeSet::new(),
-                awaiting_sync: BTreeSet::new(),
+                pending: VecSet::new(),
+                awaiting_sync: VecSet::new(),
                 rebalance: None,
                 joined_order,
             };

@@ -9,11 +9,11 @@
 use super::causes::CoordinatorCause;
 use super::state::{GroupState, GroupWrite};
 use super::{tp_list, Coordinator};
+use crate::collections::VecMap;
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError, Out};
 use crate::sim::net::Endpoint;
 use crate::sim::topic::TopicPartition;
-use std::collections::BTreeMap;
 
 impl Coordinator<'_> {
     /// `handleSyncGroup`.
@@ -59,7 +59,7 @@ impl Coordinator<'_> {
             GroupState::CompletingRebalance => {
                 group.awaiting_sync.insert(member_id.clone());
                 if group.leader.as_deref() == Some(&member_id) {
-                    let mut map: BTreeMap<String, Vec<(String, u32)>> = BTreeMap::new();
+                    let mut map: VecMap<String, Vec<(String, u32)>> = VecMap::new();
                     for (m, tps) in assignment {
                         if group.members.contains_key(&m) {
                             map.insert(

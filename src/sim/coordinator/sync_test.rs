@@ -4,12 +4,12 @@
 use super::causes::CoordinatorCause;
 use super::harness::{Harness, G};
 use super::state::{GroupState, GroupWrite};
+use crate::collections::VecMap;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError};
 use crate::sim::net::Endpoint;
 use crate::sim::topic::TopicPartition;
-use std::collections::BTreeMap;
 
 /// 3.9: generation 1 of c-1 (the leader) and c-2, waiting for the leader's assignment.
 fn completing() -> Harness {
@@ -60,7 +60,7 @@ fn the_leaders_syncgroup_appends_the_group_and_answers_nobody_before_the_commit(
         std::slice::from_ref(&tp),
         "the replica manager takes it from here"
     );
-    let assignment: BTreeMap<String, Vec<(String, u32)>> = [
+    let assignment: VecMap<String, Vec<(String, u32)>> = [
         ("c-1".to_string(), vec![("orders".to_string(), 0)]),
         ("c-2".to_string(), vec![("orders".to_string(), 1)]),
     ]

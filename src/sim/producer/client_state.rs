@@ -4,9 +4,9 @@
 //! (`ClusterConnectionStates`) and the trouble of each queue between its first error and its
 //! next acknowledgement.
 
+use crate::collections::VecMap;
 use crate::sim::net::BrokerId;
 use crate::sim::topic::{Acks, TopicPartition};
-use std::collections::BTreeMap;
 
 /// A batch the producer is not done with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub(super) enum Blocked {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Metadata {
     /// Leader (if any) and leader epoch, by partition.
-    pub(super) leaders: BTreeMap<TopicPartition, (Option<BrokerId>, u64)>,
+    pub(super) leaders: VecMap<TopicPartition, (Option<BrokerId>, u64)>,
     /// The last refresh.
     pub(super) last_refresh_ms: Option<u64>,
     /// A refresh was asked for.

@@ -1,10 +1,10 @@
 //! A client's settings: the profile's defaults and the checks `KafkaProducer` makes.
 
 use super::harness::replicated_world;
+use crate::collections::VecMap;
 use crate::sim::config::{Profile, Settings};
 use crate::sim::topic::Acks;
 use crate::sim::Command;
-use std::collections::BTreeMap;
 
 #[test]
 fn the_producer_settings_follow_the_profile_and_kafkas_checks() {
@@ -59,7 +59,7 @@ fn the_producer_settings_follow_the_profile_and_kafkas_checks() {
     assert!(e.contains("2.1"), "{e}");
     assert_eq!(s, Settings::for_profile(Profile::V0_10));
     // delivery.timeout.ms below request.timeout.ms is refused (KafkaProducer).
-    let mut overrides = BTreeMap::new();
+    let mut overrides = VecMap::new();
     overrides.insert("delivery.timeout.ms".to_string(), serde_json::json!(20_000));
     let e = Settings::with_overrides(Profile::V3_9, &overrides).unwrap_err();
     assert!(e.contains("request.timeout.ms (30000)"), "{e}");

@@ -7,13 +7,13 @@
 //! An acks=all record lost without an unclean election breaks the guarantee KIP-101 restored.
 
 use super::causes::ProducerCause;
+use crate::collections::VecSet;
 use crate::sim::cause::Cause;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::log::Log;
 use crate::sim::net::BrokerId;
 use crate::sim::topic::{Acks, TopicPartition};
-use std::collections::BTreeSet;
 
 /// "Committed records survive": no acknowledged acks=all record is lost unless an unclean
 /// election chose a leader that lacked it (KIP-101's whole point).
@@ -80,7 +80,7 @@ impl Ledger {
         &mut self,
         tp: &TopicPartition,
         now: LeaderLog<'_>,
-        unclean: Option<&BTreeSet<u64>>,
+        unclean: Option<&VecSet<u64>>,
         profile: Profile,
         events: &mut Vec<(EventKind, Cause)>,
         violations: &mut Vec<(String, String)>,

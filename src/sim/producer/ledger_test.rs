@@ -3,12 +3,12 @@
 
 use super::causes::ProducerCause;
 use super::ledger::{Acked, LeaderLog, Ledger, ACKED_RECORDS_SURVIVE};
+use crate::collections::VecSet;
 use crate::sim::cause::Cause;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::log::Log;
 use crate::sim::topic::{Acks, TopicPartition};
-use std::collections::BTreeSet;
 
 fn tp() -> TopicPartition {
     TopicPartition::new("orders", 0)
@@ -40,7 +40,7 @@ fn check(
     l: &mut Ledger,
     log: &Log,
     leader_epoch: u64,
-    unclean: Option<&BTreeSet<u64>>,
+    unclean: Option<&VecSet<u64>>,
     profile: Profile,
 ) -> Checked {
     let mut c = Checked {
@@ -151,7 +151,7 @@ fn acks_all_records_lost_without_an_unclean_election_break_the_guarantee() {
 
 #[test]
 fn a_loss_is_named_by_its_cause() {
-    let lost = |acks, unclean: Option<&BTreeSet<u64>>, profile| {
+    let lost = |acks, unclean: Option<&VecSet<u64>>, profile| {
         let mut l = ledger(acks);
         let c = check(&mut l, &log(2, 1), 2, unclean, profile);
         let reason = match &c.events[..] {
@@ -169,7 +169,7 @@ fn a_loss_is_named_by_its_cause() {
         };
         (reason, c.violations.len())
     };
-    let unclean: BTreeSet<u64> = [2].into();
+    let unclean: VecSet<u64> = [2].into();
     assert_eq!(
         lost(Acks::All, Some(&unclean), Profile::V3_9),
         (
@@ -178,7 +178,7 @@ fn a_loss_is_named_by_its_cause() {
         )
     );
     // An unclean election of an older epoch is not the cause.
-    let older: BTreeSet<u64> = [1].into();
+    let older: VecSet<u64> = [1].into();
     assert_eq!(lost(Acks::All, Some(&older), Profile::V3_9).1, 1);
     assert_eq!(
         lost(Acks::All, None, Profile::V0_10),

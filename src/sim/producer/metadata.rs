@@ -5,12 +5,12 @@
 
 use super::client::exponential;
 use super::{Brokers, Producer};
+use crate::collections::VecSet;
 use crate::sim::broker::BrokerStatus;
 use crate::sim::config::{Settings, METADATA_MAX_AGE_MS, RETRY_BACKOFF_MAX_MS};
 use crate::sim::net::BrokerId;
 use crate::sim::rng::Rng;
 use crate::sim::topic::TopicPartition;
-use std::collections::BTreeSet;
 
 impl Producer {
     /// The leader of `tp` as the brokers' metadata caches say: the newest leader epoch any
@@ -48,7 +48,7 @@ impl Producer {
         if !(missing || aged || asked) {
             return;
         }
-        let wanted: BTreeSet<TopicPartition> = self
+        let wanted: VecSet<TopicPartition> = self
             .queues
             .iter()
             .filter(|(_, q)| !q.is_empty())

@@ -60,10 +60,11 @@ use super::net::BrokerId;
 use super::replication::Role;
 use super::rng::Rng;
 use super::topic::{Acks, TopicPartition};
+use crate::collections::{VecMap, VecSet};
 use client_state::{Batch, Blocked, InFlight, Metadata, Outage, Refused};
 use errors::{error_cause, NETWORK_EXCEPTION, REQUEST_TIMED_OUT};
 use ledger::LeaderLog;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 mod client;
 mod client_state;
@@ -102,29 +103,29 @@ pub struct Stream {
 #[derive(Debug, Clone, Default)]
 pub struct Producer {
     /// Streams by id.
-    pub streams: BTreeMap<u64, Stream>,
+    pub streams: VecMap<u64, Stream>,
     next_stream: u64,
     /// The accumulator: batches waiting to be sent, by partition and client, oldest first.
-    queues: BTreeMap<(TopicPartition, Acks), VecDeque<Batch>>,
+    queues: VecMap<(TopicPartition, Acks), VecDeque<Batch>>,
     /// Why each queue's first batch waits (after the last sender run).
-    blocked: BTreeMap<(TopicPartition, Acks), Blocked>,
-    in_flight: BTreeMap<u64, InFlight>,
+    blocked: VecMap<(TopicPartition, Acks), Blocked>,
+    in_flight: VecMap<u64, InFlight>,
     next_request: u64,
     /// The next sequence number, by client and partition.
-    sequences: BTreeMap<(Acks, TopicPartition), u64>,
+    sequences: VecMap<(Acks, TopicPartition), u64>,
     metadata: Metadata,
     /// Open connections by client and broker: the broker process (incarnation) they reach.
-    conns: BTreeMap<(Acks, BrokerId), u64>,
-    refused: BTreeMap<BrokerId, Refused>,
+    conns: VecMap<(Acks, BrokerId), u64>,
+    refused: VecMap<BrokerId, Refused>,
     /// The sender's next wake-up, if one is scheduled.
     wake_at: Option<u64>,
-    outages: BTreeMap<(TopicPartition, Acks), Outage>,
+    outages: VecMap<(TopicPartition, Acks), Outage>,
     /// The clients that have sent anything.
-    clients: BTreeSet<Acks>,
+    clients: VecSet<Acks>,
     /// Accounts by partition.
-    pub ledgers: BTreeMap<TopicPartition, Ledger>,
+    pub ledgers: VecMap<TopicPartition, Ledger>,
     /// Leader epochs won by unclean elections, by partition.
-    pub unclean: BTreeMap<TopicPartition, BTreeSet<u64>>,
+    pub unclean: VecMap<TopicPartition, VecSet<u64>>,
     /// Whether acknowledgements arrived since the last loss check.
     new_acks: bool,
 }
@@ -146,7 +147,7 @@ pub struct ProducerOut {
 
 /// What the producer sees of the brokers: their metadata caches (for its metadata requests)
 /// and whether a process listens on each (for its connections).
-pub type Brokers = BTreeMap<BrokerId, Broker>;
+pub type Brokers = VecMap<BrokerId, Broker>;
 
 impl Producer {
     /// Starts a stream; returns its id.
@@ -182,7 +183,7 @@ impl Producer {
     }
 
     /// The `acks` values of the clients with a stream or batches now.
-    pub fn clients_in_use(&self) -> BTreeSet<Acks> {
+    pub fn clients_in_use(&self) -> VecSet<Acks> {
         self.streams
             .values()
             .map(|s| s.acks)

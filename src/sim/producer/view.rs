@@ -5,10 +5,10 @@
 use super::client::client;
 use super::client_state::{Blocked, InFlight};
 use super::Producer;
+use crate::collections::VecSet;
 use crate::sim::config::Settings;
 use crate::sim::state::{BatchWait, ProducerBatchView, ProducerClientView, ProducerView};
 use crate::sim::topic::{Acks, TopicPartition};
-use std::collections::BTreeSet;
 
 impl Producer {
     /// The batches the producer is not done with, and the clients in use.
@@ -32,7 +32,7 @@ impl Producer {
             }
             _ => batches.push(v),
         };
-        let keys: BTreeSet<(TopicPartition, Acks)> = self
+        let keys: VecSet<(TopicPartition, Acks)> = self
             .queues
             .iter()
             .filter(|(_, q)| !q.is_empty())

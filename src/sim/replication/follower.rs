@@ -83,7 +83,7 @@ impl ReplicaManager<'_> {
 
     /// Restarts every fetcher that has something to fetch (after a stall is lifted).
     pub(crate) fn kick_fetchers(&mut self, now: u64, out: &mut Out) {
-        let leaders: BTreeSet<BrokerId> = self
+        let leaders: VecSet<BrokerId> = self
             .replicas
             .values()
             .filter_map(|r| r.state.as_ref().and_then(|s| s.leader))

@@ -14,7 +14,7 @@ impl ReplicaManager<'_> {
         settings: &Settings,
         out: &mut Out,
     ) {
-        let mut kick = BTreeSet::new();
+        let mut kick = VecSet::new();
         for info in partitions {
             if !info.replicas.contains(&self.id) {
                 continue;

@@ -23,7 +23,7 @@ use super::net::{BrokerId, Endpoint};
 use super::topic::{Acks, TopicPartition};
 use super::zk_client::{Pending, ZkClient};
 use super::znodes::{partition_state_path, PartitionState};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::{VecMap, VecSet};
 pub use timers::{ReplicaPending, ReplicaTimer};
 
 /// `replica.socket.timeout.ms`: how long a follower waits for a fetch answer.
@@ -40,7 +40,7 @@ pub struct Replica {
 
 /// The group coordinator's view of the broker's replicas: leadership of an offsets partition,
 /// its log, and the append of a group record in the leader epoch the broker knows.
-impl OffsetsLogs for BTreeMap<TopicPartition, Replica> {
+impl OffsetsLogs for VecMap<TopicPartition, Replica> {
     fn leads(&self, tp: &TopicPartition) -> bool {
         self.get(tp)
             .and_then(|r| r.state.as_ref())
@@ -106,7 +106,7 @@ pub struct Progress {
 #[derive(Debug, Clone, Default)]
 pub struct LeaderState {
     /// Each follower's progress.
-    pub followers: BTreeMap<BrokerId, Progress>,
+    pub followers: VecMap<BrokerId, Progress>,
     /// The log end offset when this leader epoch began.
     pub epoch_start_offset: u64,
     /// An ISR change sent and not yet confirmed.
@@ -189,10 +189,10 @@ pub(crate) fn out_of_sync_from(
 pub(super) fn leader_followers(
     me: BrokerId,
     info: &PartitionInfo,
-    kept: Option<BTreeMap<BrokerId, Progress>>,
+    kept: Option<VecMap<BrokerId, Progress>>,
     leader_leo: u64,
     now: u64,
-) -> BTreeMap<BrokerId, Progress> {
+) -> VecMap<BrokerId, Progress> {
     info.replicas
         .iter()
         .filter(|r| **r != me)
@@ -236,17 +236,17 @@ pub(crate) struct ReplicaManager<'a> {
     pub(crate) metadata_live: &'a [BrokerId],
     /// The partition states of the latest accepted UpdateMetadata (the group coordinator reads
     /// them).
-    pub(crate) metadata_partitions: &'a BTreeMap<TopicPartition, PartitionInfo>,
+    pub(crate) metadata_partitions: &'a VecMap<TopicPartition, PartitionInfo>,
     /// Replicas by partition.
-    pub(crate) replicas: &'a mut BTreeMap<TopicPartition, Replica>,
+    pub(crate) replicas: &'a mut VecMap<TopicPartition, Replica>,
     /// Follower fetchers by leader.
-    pub(crate) fetchers: &'a mut BTreeMap<BrokerId, Fetcher>,
+    pub(crate) fetchers: &'a mut VecMap<BrokerId, Fetcher>,
     /// Stalled fetchers (a stall action).
     pub(crate) stalls: &'a [Stall],
     /// Fetches held for lack of data, by follower.
-    pub(crate) delayed_fetches: &'a mut BTreeMap<BrokerId, (u64, Vec<FetchPartition>)>,
+    pub(crate) delayed_fetches: &'a mut VecMap<BrokerId, (u64, Vec<FetchPartition>)>,
     /// acks=all produces waiting for the high watermark, by request id.
-    pub(crate) waiting_produce: &'a mut BTreeMap<u64, WaitingProduce>,
+    pub(crate) waiting_produce: &'a mut VecMap<u64, WaitingProduce>,
     /// The next fetch's correlation id.
     pub(crate) next_fetch: &'a mut u64,
     /// How many `/isr_change_notification` znodes it wrote.

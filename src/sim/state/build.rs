@@ -11,6 +11,7 @@ use super::{
     ControllerRole, GroupView, PartitionHealth, PartitionView, RebalanceCountdown, RebalanceWait,
     ReplicaState, SessionView, StallScope, StreamView, SyncWait,
 };
+use crate::collections::VecMap;
 use crate::sim::broker::{Broker, BrokerStatus};
 use crate::sim::commands::GroupSpec;
 use crate::sim::config::Settings;
@@ -27,7 +28,6 @@ use crate::sim::replication::{out_of_sync_from, Role};
 use crate::sim::topic::{TopicPartition, TopicSpec};
 use crate::sim::znodes::PartitionState;
 use crate::sim::zookeeper::ZooKeeper;
-use std::collections::BTreeMap;
 
 /// Whether the views count down to `timer`: a controller request's timeout, a group timer
 /// (rebalance delay, join deadline, member session), the leader's next ISR-expiration check.
@@ -51,7 +51,7 @@ pub struct Sources<'a> {
     /// ZooKeeper.
     pub zk: &'a ZooKeeper,
     /// The brokers by id.
-    pub brokers: &'a BTreeMap<BrokerId, Broker>,
+    pub brokers: &'a VecMap<BrokerId, Broker>,
     /// The network (which links are cut).
     pub net: &'a Network,
     /// The safety monitor (the partitions, parsed partition states and assignments).
@@ -230,15 +230,15 @@ impl Sources<'_> {
     }
 
     /// The acting leader's ISR countdowns of `tp`: see [`PartitionView::isr_expiry_in_ms`].
-    fn isr_expiry(&self, leader: BrokerId, tp: &TopicPartition) -> BTreeMap<BrokerId, u64> {
+    fn isr_expiry(&self, leader: BrokerId, tp: &TopicPartition) -> VecMap<BrokerId, u64> {
         let Some(r) = self.brokers[&leader].replicas.get(tp) else {
-            return BTreeMap::new();
+            return VecMap::new();
         };
         let Some(st) = r.state.as_ref() else {
-            return BTreeMap::new();
+            return VecMap::new();
         };
         let Role::Leader(ls) = &st.role else {
-            return BTreeMap::new();
+            return VecMap::new();
         };
         // The ISR-expiration check's own rule.
         st.isr
@@ -289,7 +289,7 @@ impl Sources<'_> {
         b: BrokerId,
         coordinator: &CoordinatorState,
         group: &Group,
-    ) -> (Option<RebalanceCountdown>, BTreeMap<String, u64>) {
+    ) -> (Option<RebalanceCountdown>, VecMap<String, u64>) {
         let due = |id: u64| self.due_in(b, |t| matches!(t, Timer::Group { id: x } if *x == id));
         let rebalance = group.rebalance.as_ref().and_then(|r| {
             coordinator.timers.iter().find_map(|(id, t)| {
@@ -322,8 +322,8 @@ impl Sources<'_> {
         (rebalance, sessions)
     }
 
-    fn partition_views(&self) -> BTreeMap<String, PartitionView> {
-        let mut views = BTreeMap::new();
+    fn partition_views(&self) -> VecMap<String, PartitionView> {
+        let mut views = VecMap::new();
         for tp in self.all_partitions() {
             let replicas = self.assignment(&tp);
             let st = self.zk_state(&tp);
@@ -331,8 +331,8 @@ impl Sources<'_> {
                 Some(s) => (s.leader, s.leader_epoch, s.isr.clone(), s.controller_epoch),
                 None => (-1, 0, Vec::new(), 0),
             };
-            let mut leos = BTreeMap::new();
-            let mut roles = BTreeMap::new();
+            let mut leos = VecMap::new();
+            let mut roles = VecMap::new();
             let mut max_hw = 0;
             for r in &replicas {
                 let b = &self.brokers[r];
@@ -390,7 +390,7 @@ impl Sources<'_> {
                         matches!(t, Timer::Replica(ReplicaTimer::IsrExpiration))
                     }),
                 ),
-                None => (BTreeMap::new(), None),
+                None => (VecMap::new(), None),
             };
             views.insert(
                 tp.to_string(),
@@ -422,8 +422,8 @@ impl Sources<'_> {
         views
     }
 
-    fn group_views(&self) -> BTreeMap<String, GroupView> {
-        let mut views = BTreeMap::new();
+    fn group_views(&self) -> VecMap<String, GroupView> {
+        let mut views = VecMap::new();
         for g in self.groups {
             let tp = group_partition(&g.id, self.settings);
             let held = self.acting_leader(&tp).and_then(|(b, _)| {
@@ -442,7 +442,7 @@ impl Sources<'_> {
             };
             let held_leader =
                 held.and_then(|(_, group)| group.leader.as_deref().map(|id| name(group, id)));
-            let consumers: BTreeMap<String, ConsumerView> = self
+            let consumers: VecMap<String, ConsumerView> = self
                 .consumers
                 .list
                 .iter()
@@ -525,11 +525,11 @@ impl Sources<'_> {
                     generation: 0,
                     leader: None,
                     members: Vec::new(),
-                    member_ids: BTreeMap::new(),
-                    assignment: BTreeMap::new(),
+                    member_ids: VecMap::new(),
+                    assignment: VecMap::new(),
                     consumers,
                     rebalance_countdown: None,
-                    session_expiry_in_ms: BTreeMap::new(),
+                    session_expiry_in_ms: VecMap::new(),
                     sync_wait: None,
                 },
             };
@@ -592,7 +592,7 @@ fn broker_state(s: BrokerStatus) -> super::BrokerState {
 /// What the consumers see of the cluster, owned so the world can lend it while it changes.
 pub struct ClusterView {
     running: Vec<BrokerId>,
-    partitions: BTreeMap<String, u32>,
+    partitions: VecMap<String, u32>,
     timeouts: (u64, u64, u64, u64),
 }
 
@@ -600,7 +600,7 @@ impl ClusterView {
     /// What the consumers see of the cluster now: the brokers that accept requests, the
     /// topics' partition counts and the consumers' timeouts.
     pub fn of(
-        brokers: &BTreeMap<BrokerId, Broker>,
+        brokers: &VecMap<BrokerId, Broker>,
         topics: &[TopicSpec],
         settings: &Settings,
     ) -> ClusterView {

@@ -3,8 +3,8 @@
 //!
 //! This module holds the view types; [`build`] builds them from the world's parts.
 
+use crate::collections::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 use super::net::BrokerId;
 use super::topic::Acks;
@@ -21,13 +21,13 @@ pub struct ClusterState {
     /// The value of `/controller_epoch` (0 before the first election).
     pub controller_epoch: u64,
     /// Every broker by id (JSON writes the ids as string keys).
-    pub brokers: BTreeMap<BrokerId, BrokerView>,
+    pub brokers: VecMap<BrokerId, BrokerView>,
     /// Partitions by `topic-partition`, in topic and partition order.
-    pub partitions: BTreeMap<String, PartitionView>,
+    pub partitions: VecMap<String, PartitionView>,
     /// Consumer groups by id.
-    pub groups: BTreeMap<String, GroupView>,
+    pub groups: VecMap<String, GroupView>,
     /// Acknowledged records lost, by partition.
-    pub lost_records: BTreeMap<String, u64>,
+    pub lost_records: VecMap<String, u64>,
     /// The producer clients and the batches they are not done with.
     pub producer: ProducerView,
     /// Broken safety invariants, as `"name: detail"`.
@@ -284,11 +284,11 @@ pub struct PartitionView {
     /// The leader's high watermark (while offline, the highest any replica knows).
     pub high_watermark: u64,
     /// Each replica's log end offset (logs survive crashes).
-    pub log_end_offsets: BTreeMap<BrokerId, u64>,
+    pub log_end_offsets: VecMap<BrokerId, u64>,
     /// Each replica's role as its broker acts on it: `leader`, `in_sync`, `out_of_sync`,
     /// `offline` (its broker is down) or `frozen` (its broker is paused). In a split brain two
     /// replicas may act as leader.
-    pub replica_states: BTreeMap<BrokerId, ReplicaState>,
+    pub replica_states: VecMap<BrokerId, ReplicaState>,
     /// The preferred replica (the first of the assignment).
     pub preferred: BrokerId,
     /// `unclean.leader.election.enable` in force for the topic.
@@ -321,7 +321,7 @@ pub struct PartitionView {
     /// `Replica.lastCaughtUpTimeMs`); the follower's `FetcherLagMetrics` report it against
     /// the high watermark. Not in the JSON state.
     #[serde(skip)]
-    pub lag: BTreeMap<BrokerId, u64>,
+    pub lag: VecMap<BrokerId, u64>,
     /// What is wrong with the partition, as Kafka's partition metrics count it. Not in the
     /// JSON state.
     #[serde(skip)]
@@ -338,7 +338,7 @@ pub struct PartitionView {
     /// pending. Empty while no broker acts as the leader ZooKeeper names. Not in the JSON
     /// state.
     #[serde(skip)]
-    pub isr_expiry_in_ms: BTreeMap<BrokerId, u64>,
+    pub isr_expiry_in_ms: VecMap<BrokerId, u64>,
     /// Time left before the acting leader's next ISR-expiration check (`ReplicaManager`'s
     /// `isr-expiration` task, every `replica.lag.time.max.ms` / 2); 0 while its process is
     /// paused past it. `None` while no broker acts as the leader ZooKeeper names. Not in the
@@ -409,7 +409,7 @@ impl PartitionHealth {
         leader: i64,
         isr: &[BrokerId],
         replicas: &[BrokerId],
-        replica_states: &BTreeMap<BrokerId, ReplicaState>,
+        replica_states: &VecMap<BrokerId, ReplicaState>,
         min_insync_replicas: u32,
     ) -> PartitionHealth {
         let named = BrokerId::try_from(leader).ok();
@@ -436,9 +436,9 @@ impl PartitionHealth {
 /// ZooKeeper names (-1: none): see [`PartitionView::lag`].
 pub fn replica_lag(
     replicas: &[BrokerId],
-    log_end_offsets: &BTreeMap<BrokerId, u64>,
+    log_end_offsets: &VecMap<BrokerId, u64>,
     leader: i64,
-) -> BTreeMap<BrokerId, u64> {
+) -> VecMap<BrokerId, u64> {
     let reference = BrokerId::try_from(leader)
         .ok()
         .and_then(|l| log_end_offsets.get(&l).copied())
@@ -480,11 +480,11 @@ pub struct GroupView {
     /// The members' names, in the iteration order of the coordinator's member map.
     pub members: Vec<String>,
     /// Each member's id (`client-id-UUID`).
-    pub member_ids: BTreeMap<String, String>,
+    pub member_ids: VecMap<String, String>,
     /// Each member's partitions in the current generation.
-    pub assignment: BTreeMap<String, Vec<String>>,
+    pub assignment: VecMap<String, Vec<String>>,
     /// Every consumer of the group, as the client sees itself.
-    pub consumers: BTreeMap<String, ConsumerView>,
+    pub consumers: VecMap<String, ConsumerView>,
     /// What the coordinator's rebalance in progress waits on, and for how long yet. `None`
     /// while no rebalance runs or no coordinator holds the group. Not in the JSON state.
     #[serde(skip)]
@@ -495,7 +495,7 @@ pub struct GroupView {
     /// `GroupCoordinator.onExpireHeartbeat`; a member waiting in JoinGroup is kept alive when
     /// it falls due). Not in the JSON state.
     #[serde(skip)]
-    pub session_expiry_in_ms: BTreeMap<String, u64>,
+    pub session_expiry_in_ms: VecMap<String, u64>,
     /// While the coordinator holds the SyncGroup answers until the group's record (with the
     /// leader's assignment) is committed to `__consumer_offsets`: where it waits. Only in the
     /// JSON state while it waits.
@@ -651,7 +651,7 @@ impl ConsumerState {
 pub struct ProducerView {
     /// Each client that has sent anything, by its `acks` (`acks` is a producer setting, so
     /// each value is its own client), with the settings it runs with.
-    pub clients: BTreeMap<String, ProducerClientView>,
+    pub clients: VecMap<String, ProducerClientView>,
     /// The batches not done yet, by partition and client: the ones in flight first, then the
     /// accumulator's queue in order. Consecutive batches in the same situation are one entry.
     pub batches: Vec<ProducerBatchView>,

@@ -8,7 +8,7 @@ use crate::sim::world::World;
 use crate::sim::{Profile, Settings, TopicConfig, TopicSpec};
 use serde_json::json;
 
-fn states(list: &[(BrokerId, ReplicaState)]) -> BTreeMap<BrokerId, ReplicaState> {
+fn states(list: &[(BrokerId, ReplicaState)]) -> VecMap<BrokerId, ReplicaState> {
     list.iter().copied().collect()
 }
 
@@ -251,25 +251,25 @@ fn an_isr_of_one_under_min_insync_replicas_two_fails_acks_all() {
 
 #[test]
 fn lag_is_measured_from_the_named_leaders_log_end() {
-    let leos = BTreeMap::from([(1, 10), (2, 7), (3, 12)]);
+    let leos = VecMap::from([(1, 10), (2, 7), (3, 12)]);
     assert_eq!(
         replica_lag(&[1, 2, 3], &leos, 1),
-        BTreeMap::from([(1, 0), (2, 3), (3, 0)])
+        VecMap::from([(1, 0), (2, 3), (3, 0)])
     );
 }
 
 #[test]
 fn without_a_leader_lag_is_measured_from_the_longest_log() {
-    let leos = BTreeMap::from([(1, 4), (2, 9), (3, 0)]);
+    let leos = VecMap::from([(1, 4), (2, 9), (3, 0)]);
     assert_eq!(
         replica_lag(&[1, 2, 3], &leos, -1),
-        BTreeMap::from([(1, 5), (2, 0), (3, 9)])
+        VecMap::from([(1, 5), (2, 0), (3, 9)])
     );
     // A named leader whose log is not known counts as none; a replica without a log is at 0.
-    let leos = BTreeMap::from([(1, 3), (2, 5)]);
+    let leos = VecMap::from([(1, 3), (2, 5)]);
     assert_eq!(
         replica_lag(&[1, 2, 3], &leos, 4),
-        BTreeMap::from([(1, 2), (2, 0), (3, 5)])
+        VecMap::from([(1, 2), (2, 0), (3, 5)])
     );
 }
 
@@ -469,11 +469,8 @@ fn a_partition_exists_once_the_controller_wrote_its_state_and_lag_follows_the_lo
     let s = w.state();
     let p = &s.partitions["T-0"];
     assert_eq!(p.leader, 1);
-    assert_eq!(
-        p.log_end_offsets,
-        BTreeMap::from([(1, 40), (2, 40), (3, 0)])
-    );
-    assert_eq!(p.lag, BTreeMap::from([(1, 0), (2, 0), (3, 40)]));
+    assert_eq!(p.log_end_offsets, VecMap::from([(1, 40), (2, 40), (3, 0)]));
+    assert_eq!(p.lag, VecMap::from([(1, 0), (2, 0), (3, 40)]));
     assert_eq!(p.health, PartitionHealth::default());
 }
 

@@ -5,6 +5,7 @@
 
 use super::causes::WorldCause;
 use super::{Item, World};
+use crate::collections::VecSet;
 use crate::sim::broker::BrokerStatus;
 use crate::sim::commands::{check, scope, Command, Layout, Live};
 use crate::sim::consumer::ConsumerState;
@@ -15,7 +16,6 @@ use crate::sim::producer::{Producer, ProducerOut};
 use crate::sim::replication::Stall;
 use crate::sim::topic::{Acks, TopicPartition};
 use crate::sim::znodes::{ReassignPartitions, ZnodeValue, REASSIGN_PARTITIONS_PATH};
-use std::collections::BTreeSet;
 
 impl World {
     /// Applies a command now. A command that makes no sense in the current state changes
@@ -336,7 +336,7 @@ impl Live for World {
         self.producer.streams.values().any(|s| s.tp == *tp)
     }
 
-    fn producer_clients_in_use(&self) -> BTreeSet<Acks> {
+    fn producer_clients_in_use(&self) -> VecSet<Acks> {
         self.producer.clients_in_use()
     }
 

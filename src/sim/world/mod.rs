@@ -23,6 +23,7 @@ use super::state::ClusterState;
 use super::topic::{TopicPartition, TopicSpec};
 use super::znodes::{topic_path, TopicAssignment};
 use super::zookeeper::ZooKeeper;
+use crate::collections::{VecMap, VecSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod apply;
@@ -87,14 +88,17 @@ pub struct World {
     seed: u64,
     now: u64,
     seq: u64,
+    /// Everything due, by (time, sequence number). A `BTreeMap`, not a
+    /// [`VecMap`](crate::collections::VecMap): it holds thousands of items, taken from the front.
     queue: BTreeMap<(u64, u64), Item>,
     /// The keys in `queue` of the broker timers the views count down to
-    /// ([`build::counts_down`]), so that building a view does not scan the whole queue.
+    /// ([`build::counts_down`]), so that building a view does not scan the whole queue. A
+    /// `BTreeSet` like the queue: the group coordinators' session timers alone can be thousands.
     countdowns: BTreeSet<(u64, u64)>,
     rng: Rng,
     zk: ZooKeeper,
-    brokers: BTreeMap<BrokerId, Broker>,
-    parked: BTreeMap<BrokerId, Vec<Item>>,
+    brokers: VecMap<BrokerId, Broker>,
+    parked: VecMap<BrokerId, Vec<Item>>,
     net: Network,
     events: History<Event>,
     monitor: Monitor,
@@ -105,7 +109,7 @@ pub struct World {
     producer: Producer,
     /// The brokers lent out mutably since the monitor last ran ([`World::broker_mut`]): the
     /// only ones a step can have changed.
-    touched: BTreeSet<BrokerId>,
+    touched: VecSet<BrokerId>,
     /// How many of the newest events the trace keeps at least, if it is bounded
     /// ([`World::keep_events`]).
     event_window: Option<usize>,
@@ -124,8 +128,8 @@ impl World {
             countdowns: BTreeSet::new(),
             rng: Rng::new(setup.seed),
             zk: ZooKeeper::with_clock(zk_clock(setup.seed)),
-            brokers: BTreeMap::new(),
-            parked: BTreeMap::new(),
+            brokers: VecMap::new(),
+            parked: VecMap::new(),
             net: Network::default(),
             events: History::new(),
             monitor: Monitor::new(&topics),
@@ -134,7 +138,7 @@ impl World {
             groups: setup.groups.clone(),
             consumers: Consumers::default(),
             producer: Producer::default(),
-            touched: BTreeSet::new(),
+            touched: VecSet::new(),
             event_window: None,
         };
         for t in &setup.topics {

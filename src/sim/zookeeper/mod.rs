@@ -19,7 +19,7 @@ use super::message::{Out, SessionId, Stat, ZkOp};
 use super::net::BrokerId;
 pub use super::znodes::parse_broker_id;
 use super::znodes::{PartitionState, ZnodeValue};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::collections::{VecMap, VecSet};
 
 /// One znode.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,10 +56,10 @@ pub struct ZooKeeper {
     clock: ZkClock,
     zxid: i64,
     next_session: SessionId,
-    nodes: BTreeMap<String, Znode>,
-    sessions: BTreeMap<SessionId, Session>,
-    data_watches: BTreeMap<String, BTreeSet<SessionId>>,
-    child_watches: BTreeMap<String, BTreeSet<SessionId>>,
+    nodes: VecMap<String, Znode>,
+    sessions: VecMap<SessionId, Session>,
+    data_watches: VecMap<String, VecSet<SessionId>>,
+    child_watches: VecMap<String, VecSet<SessionId>>,
     stale_writes: Vec<(String, PartitionState, u64)>,
 }
 
@@ -95,10 +95,10 @@ impl ZooKeeper {
             clock,
             zxid: 0,
             next_session: 0x1001,
-            nodes: BTreeMap::new(),
-            sessions: BTreeMap::new(),
-            data_watches: BTreeMap::new(),
-            child_watches: BTreeMap::new(),
+            nodes: VecMap::new(),
+            sessions: VecMap::new(),
+            data_watches: VecMap::new(),
+            child_watches: VecMap::new(),
             stale_writes: Vec::new(),
         };
         zk.put("/", "", None);

@@ -3,13 +3,13 @@
 
 use super::causes::ZkCause;
 use super::{parent, Session, SessionEnd, Znode, ZooKeeper};
+use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::message::{
     Body, NodeData, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,
 };
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::znodes::ZnodeValue;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// What an earlier op of a multi leaves at a path: its version and whether it is ephemeral,
 /// or `None` when it will not exist.
@@ -193,7 +193,7 @@ impl ZooKeeper {
 
     pub(super) fn fire(
         &mut self,
-        watches: fn(&mut ZooKeeper) -> &mut BTreeMap<String, BTreeSet<SessionId>>,
+        watches: fn(&mut ZooKeeper) -> &mut VecMap<String, VecSet<SessionId>>,
         path: &str,
         change: WatchChange,
         out: &mut Out,
@@ -256,7 +256,7 @@ impl ZooKeeper {
     pub(super) fn check(
         &self,
         op: &ZkOp,
-        pending: &BTreeMap<String, Pending>,
+        pending: &VecMap<String, Pending>,
     ) -> Result<(), ZkError> {
         // `pending` holds the effect of earlier ops of the same multi: for each path they
         // touched, its version and whether it is ephemeral if it will exist, None if not.
@@ -367,7 +367,7 @@ impl ZooKeeper {
                 Ok(OpResult::Children(children))
             }
             ZkOp::Multi(ops) => {
-                let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
+                let mut pending: VecMap<String, Pending> = VecMap::new();
                 for op in &ops {
                     if let Err(e) = self.check(op, &pending) {
                         // A failed write is still a transaction: PrepRequestProcessor gave it
@@ -422,7 +422,7 @@ impl ZooKeeper {
                     .collect(),
             )),
             write => {
-                let checked = self.check(&write, &BTreeMap::new());
+                let checked = self.check(&write, &VecMap::new());
                 // Failed or not, a write takes the next zxid (`PrepRequestProcessor.pRequest2Txn`
                 // sets the txn header first; a failed check turns it into an error txn).
                 self.zxid += 1;
