@@ -45,7 +45,7 @@ pub fn all() -> impl Iterator<Item = &'static Msg> {
     GROUPS.into_iter().flat_map(|g| g.iter())
 }
 
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 use std::fmt::{Display, Write as _};
 use std::rc::Rc;
 
@@ -124,7 +124,7 @@ pub struct Msg {
 /// A language's catalogue: its text for each key.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalogue {
-    texts: BTreeMap<String, String>,
+    texts: VecMap<String, String>,
 }
 
 impl Catalogue {
@@ -136,7 +136,7 @@ impl Catalogue {
         let obj = value
             .as_object()
             .ok_or("it is not a JSON object of key and text")?;
-        let mut texts = BTreeMap::new();
+        let mut texts = VecMap::new();
         for (k, v) in obj {
             if k.starts_with('_') {
                 continue;

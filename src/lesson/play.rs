@@ -13,9 +13,9 @@
 //! not read (or no longer fits its lesson) is dropped rather than trusted.
 
 use super::{grade, Answer, Grade, Lesson, Resolution};
+use crate::collections::VecMap;
 use crate::session::Start;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Where a learner is within a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub struct Play {
     /// Where within it.
     pub phase: Phase,
     /// Each answered step's answer and grade.
-    pub answers: BTreeMap<usize, (Answer, Grade)>,
+    pub answers: VecMap<usize, (Answer, Grade)>,
 }
 
 impl Play {
@@ -47,7 +47,7 @@ impl Play {
         let mut p = Play {
             step: 0,
             phase: Phase::Running,
-            answers: BTreeMap::new(),
+            answers: VecMap::new(),
         };
         p.enter(lesson, 0);
         p
@@ -152,7 +152,7 @@ impl Play {
         if kept.step >= lesson.steps.len() {
             return None;
         }
-        let mut answers = BTreeMap::new();
+        let mut answers = VecMap::new();
         for (step, a) in &kept.answers {
             let answer = Answer::from(*a);
             let question = lesson.steps.get(*step)?.question.as_ref()?;
@@ -225,7 +225,7 @@ pub struct LessonProgress {
     /// Questions the lesson has.
     pub total: usize,
     /// The answers given, by step.
-    pub answers: BTreeMap<usize, StoredAnswer>,
+    pub answers: VecMap<usize, StoredAnswer>,
 }
 
 /// What the browser keeps of every lesson, by lesson id.
@@ -234,7 +234,7 @@ pub struct Progress {
     /// The format's version (1).
     pub version: u32,
     /// Each lesson's, by id.
-    pub lessons: BTreeMap<String, LessonProgress>,
+    pub lessons: VecMap<String, LessonProgress>,
 }
 
 impl Progress {

@@ -4,10 +4,10 @@
 
 use super::events::event_fields;
 use super::{GroupField, LessonError, Measure, PartitionField, Probe, TimeUnit, ValueType};
+use crate::collections::{VecMap, VecSet};
 use crate::scenario::check_time;
 use crate::sim::{fmt_ms, BrokerId};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Every probe name (the `what` of a probe), in the documentation's order.
 pub(super) const PROBES: [&str; 13] = [
@@ -30,13 +30,13 @@ pub(super) const PROBES: [&str; 13] = [
 #[derive(Debug, Clone, Default)]
 pub(super) struct Names {
     /// The listed brokers.
-    pub brokers: BTreeSet<BrokerId>,
+    pub brokers: VecSet<BrokerId>,
     /// Every partition, `topic-N` (with `__consumer_offsets-N` when there are groups).
-    pub partitions: BTreeSet<String>,
+    pub partitions: VecSet<String>,
     /// The group ids.
-    pub groups: BTreeSet<String>,
+    pub groups: VecSet<String>,
     /// The consumers the scenario's `join` actions add, by group.
-    pub members: BTreeMap<String, BTreeSet<String>>,
+    pub members: VecMap<String, VecSet<String>>,
 }
 
 /// Where a probe sits and what it may look at.
@@ -259,7 +259,7 @@ fn named(
     map: &Map<String, Value>,
     cx: &ProbeContext,
     key: &str,
-    known: &BTreeSet<String>,
+    known: &VecSet<String>,
     what: &str,
 ) -> Result<String, LessonError> {
     let place = cx.place;

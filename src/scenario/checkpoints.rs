@@ -4,10 +4,10 @@
 //! when it is checked.
 
 use super::{check_time, ScenarioError};
+use crate::collections::VecSet;
 use crate::sim::history::History;
 use crate::sim::{BrokerId, ClusterState, Event, Settings, Setup, World};
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
 
 /// One checkpoint: the state at `at_ms` must match `state` (a subset of the state object)
 /// and the events so far must include `events`.
@@ -71,14 +71,14 @@ const PARTITION_FIELDS: [&str; 16] = [
 /// `partition_names`).
 pub(super) fn parse_checkpoints(
     expect: &[Map<String, Value>],
-    ids: &BTreeSet<BrokerId>,
-    group_ids: &BTreeSet<String>,
-    partition_names: &BTreeSet<String>,
+    ids: &VecSet<BrokerId>,
+    group_ids: &VecSet<String>,
+    partition_names: &VecSet<String>,
 ) -> Result<Vec<Checkpoint>, ScenarioError> {
     let template =
         serde_json::to_value(World::new(&Setup::with_brokers(0, Settings::default(), 1)).state())
             .expect("the state serializes");
-    let broker_keys: BTreeSet<String> = template["brokers"]["1"]
+    let broker_keys: VecSet<String> = template["brokers"]["1"]
         .as_object()
         .map(|o| o.keys().cloned().collect())
         .unwrap_or_default();
@@ -281,8 +281,8 @@ pub(super) fn matches(key: &str, expected: &Value, actual: &Value) -> bool {
     match (expected, actual) {
         (Value::Array(options), a) if !a.is_array() => options.iter().any(|o| matches(key, o, a)),
         (Value::Array(want), Value::Array(got)) if SET_KEYS.contains(&key) => {
-            let w: BTreeSet<String> = want.iter().map(Value::to_string).collect();
-            let g: BTreeSet<String> = got.iter().map(Value::to_string).collect();
+            let w: VecSet<String> = want.iter().map(Value::to_string).collect();
+            let g: VecSet<String> = got.iter().map(Value::to_string).collect();
             w == g
         }
         (Value::Array(want), Value::Array(got)) => {

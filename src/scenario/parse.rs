@@ -7,6 +7,7 @@ use super::budget;
 use super::checkpoints::parse_checkpoints;
 use super::file::{ScenarioFile, TopicFile};
 use super::{check_time, Scenario, ScenarioError, MAX_BROKERS, MAX_PARTITIONS, MAX_TIME_MS};
+use crate::collections::VecSet;
 use crate::sim::assignment::{assign, Start};
 use crate::sim::assignors::Assignor;
 use crate::sim::commands::{check, offsets_topic, GroupSpec, Layout};
@@ -14,7 +15,6 @@ use crate::sim::rng::Rng;
 use crate::sim::{BrokerId, Command, Profile, Settings, Setup, TopicConfig, TopicSpec};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// Parses and validates a scenario. Nothing runs when this fails.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
@@ -111,7 +111,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         ));
     }
     let mut brokers = Vec::new();
-    let mut ids = BTreeSet::new();
+    let mut ids = VecSet::new();
     for (i, b) in file.brokers.iter().enumerate() {
         let place = format!("brokers[{i}]");
         let (id, start) = parse_broker(b).map_err(|e| ScenarioError::at(&place, e))?;
@@ -144,7 +144,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
             format!("at most {MAX_PARTITIONS} partitions in all, not {total}"),
         ));
     }
-    let mut partition_names: BTreeSet<String> = topics
+    let mut partition_names: VecSet<String> = topics
         .iter()
         .flat_map(|t| (0..t.replicas.len()).map(move |p| format!("{}-{p}", t.name)))
         .collect();
@@ -201,7 +201,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         groups: &groups,
         settings: &settings,
     };
-    let group_ids: BTreeSet<String> = groups.iter().map(|g| g.id.clone()).collect();
+    let group_ids: VecSet<String> = groups.iter().map(|g| g.id.clone()).collect();
     if !groups.is_empty() {
         partition_names.extend(
             (0..settings.offsets_topic_num_partitions).map(|p| format!("__consumer_offsets-{p}")),
@@ -212,7 +212,7 @@ fn validate(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
     let mut last = 0;
     // The consumers some earlier action joined: a leave or a crash of one no action joined
     // names a consumer that never exists.
-    let mut joined: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut joined: VecSet<(String, String)> = VecSet::new();
     for (i, a) in file.actions.iter().enumerate() {
         let place = format!("actions[{i}]");
         if a.at_ms < last {
@@ -348,7 +348,7 @@ fn parse_topic(t: &TopicFile, brokers: &[BrokerId], rng: &mut Rng) -> Result<Top
                 if list.is_empty() {
                     return Err(format!("partition {p} needs at least one replica"));
                 }
-                let mut seen = BTreeSet::new();
+                let mut seen = VecSet::new();
                 for b in list {
                     if !brokers.contains(b) {
                         return Err(format!("partition {p}: there is no broker {b}"));

@@ -10,12 +10,12 @@
 //! of events, the world or the filter changes, not on every animation frame.
 
 use super::model::Host;
+use crate::collections::VecSet;
 use crate::i18n::event_text::{cause_text, tag, what, why};
 use crate::i18n::{msg, msg_events, Lang, Tr};
 use crate::sim::coordinator::OFFSETS_TOPIC;
 use crate::sim::{fmt_ms, Event as SimEvent, EventKind};
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -76,7 +76,7 @@ fn family(kind: &EventKind) -> Option<&'static str> {
 /// so.
 struct Look<'a> {
     tr: &'a Tr,
-    open: &'a BTreeSet<usize>,
+    open: &'a VecSet<usize>,
     on_toggle: &'a Callback<usize>,
     on_pick: &'a Callback<usize>,
     /// A prefix for the entries' element ids, unique on the page.
@@ -230,7 +230,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let list = use_node_ref();
     let stick = use_state(|| true);
     // The entries whose Kafka detail is open, in the world they belong to.
-    let open = use_state(|| (props.generation, BTreeSet::<usize>::new()));
+    let open = use_state(|| (props.generation, VecSet::<usize>::new()));
 
     {
         let list = list.clone();
@@ -280,7 +280,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             let mut set = if open.0 == generation {
                 open.1.clone()
             } else {
-                BTreeSet::new()
+                VecSet::new()
             };
             if !set.remove(&i) {
                 set.insert(i);
@@ -288,7 +288,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             open.set((generation, set));
         })
     };
-    let no_open = BTreeSet::new();
+    let no_open = VecSet::new();
     let look = Look {
         tr: &props.tr,
         open: if open.0 == props.generation {

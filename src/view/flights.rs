@@ -13,9 +13,10 @@
 //!
 //! [`MessageRecord`]: crate::sim::MessageRecord
 
+use crate::collections::VecMap;
 use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{Endpoint, Label, WatchChange, World};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// How long one message takes to cross the graph, in wall-clock milliseconds.
 pub const FLIGHT_MS: f64 = 600.0;
@@ -83,7 +84,7 @@ pub struct Flights {
     /// When the last drawn message of a frequent class left, per class, directed link and,
     /// for a consumer's group requests, name.
     /// The value: the animation time it left, and the virtual time it was sent.
-    last_drawn: BTreeMap<(&'static str, Endpoint, Endpoint, String), (f64, u64)>,
+    last_drawn: VecMap<(&'static str, Endpoint, Endpoint, String), (f64, u64)>,
 }
 
 impl Flights {
