@@ -63,8 +63,18 @@ export async function controllerId(page: Page): Promise<string> {
   return id as string;
 }
 
+/**
+ * Waits until the page has mounted: until then `#app` holds index.html's first frame, an inert
+ * picture of the default page at t = 0 whose controls look like the page's but do nothing (a
+ * checkbox toggled there is redrawn as it was when the page takes over).
+ */
+export async function mounted(page: Page): Promise<void> {
+  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true', { timeout: 30_000 });
+}
+
 /** Makes sure the simulation runs: presses play unless the button says it is playing. */
 export async function ensurePlaying(page: Page): Promise<void> {
+  await mounted(page);
   const play = page.getByTestId('play');
   await expect(play).toBeVisible();
   const pressed = await play.getAttribute('aria-pressed');
@@ -83,6 +93,7 @@ export async function ensurePlaying(page: Page): Promise<void> {
  */
 export async function openPlayground(page: Page, speed = '50'): Promise<void> {
   await page.goto('/');
+  await mounted(page);
   await expect(brokers(page).first()).toBeVisible();
   await page.getByTestId('speed').selectOption(speed);
   await ensurePlaying(page);
@@ -97,6 +108,7 @@ export async function openPlayground(page: Page, speed = '50'): Promise<void> {
  * the minor steps (a session expiring, a broker registering). Works whichever tab is shown.
  */
 export async function showAllEvents(page: Page): Promise<void> {
+  await mounted(page);
   const boxes = page.getByTestId('key-only');
   await expect(boxes.first()).toBeAttached();
   await boxes.evaluateAll((inputs) => {
