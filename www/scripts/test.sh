@@ -3,7 +3,7 @@
 # setup, rustfmt, clippy (native and wasm32), cargo doc (native and wasm32), cargo test (native, then the wasm32 determinism test
 # under wasm-bindgen-test-runner in Node), the ZooKeeper conformance suite (the model against real
 # ZooKeeper 3.8 servers it starts on 127.0.0.1; it fails when ZooKeeper or kazoo is missing), the
-# release bundle (Trunk), the first view's byte budget (www/scripts/budget.mjs, dist/size.txt) and
+# split tool's own checks (www/split), the release bundle (Trunk), the first view's byte budget (www/scripts/budget.mjs, dist/size.txt) and
 # the browser tests (Playwright on Debian's Chromium).
 #
 #   www/scripts/test.sh
@@ -76,6 +76,15 @@ cargo_wasm_tests() {
     cargo test --target wasm32-unknown-unknown --test wasm_determinism 2>&1 | tee "$LOGS/cargo-test-wasm.log"
 }
 
+# The split tool (www/split) is a workspace of its own, which the steps above do not see: its
+# format, lints and tests (how it reads the linker's map and which data it moves).
+split_tool() {
+  local args=(--release --manifest-path www/split/Cargo.toml --target-dir www/split/target)
+  cargo fmt --manifest-path www/split/Cargo.toml -- --check &&
+    cargo clippy "${args[@]}" --all-targets -- -D warnings &&
+    cargo test "${args[@]}" 2>&1 | tee "$LOGS/split-tool.log"
+}
+
 trunk_build() {
   rm -rf dist
   trunk build --release
@@ -102,13 +111,14 @@ step "cargo doc (native and wasm32, warnings are errors)" cargo_docs
 step "cargo test" cargo_tests
 step "cargo test (wasm32)" cargo_wasm_tests
 step "ZooKeeper conformance (real ZooKeeper 3.8)" zk_conformance
+step "split tool: fmt, clippy, tests (www/split)" split_tool
 step "trunk build --release" trunk_build
 step "first-view byte budget (www/scripts/budget.mjs)" size_report
 step "browser tests (Playwright)" browser_tests
 
 summary
 # Counts of the tests that ran: cargo's "test result" lines and Playwright's closing line.
-rust_passed=$(awk '/^test result: ok\./ { sum += $4 } END { print sum + 0 }' "$LOGS/cargo-test.log" "$LOGS/cargo-test-wasm.log" "$LOGS/zk-conformance.log")
+rust_passed=$(awk '/^test result: ok\./ { sum += $4 } END { print sum + 0 }' "$LOGS/cargo-test.log" "$LOGS/cargo-test-wasm.log" "$LOGS/zk-conformance.log" "$LOGS/split-tool.log")
 browser_passed=$(sed -n 's/^ *\([0-9]*\) passed.*/\1/p' "$LOGS/playwright.log" | tail -n 1)
 printf '\nAll %d steps passed: %d Rust tests, %d browser tests.\n' "$steps_passed" "${rust_passed:-0}" "${browser_passed:-0}"
 printf 'tests: %d passed, 0 failed\n' "$(( ${rust_passed:-0} + ${browser_passed:-0} ))"

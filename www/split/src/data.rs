@@ -426,3 +426,240 @@ pub fn apply(
     }
     Ok(total)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use walrus::FunctionBuilder;
+
+    /// A map as wasm-ld writes it (columns as in its header), with the sections this reads.
+    const MAP: &str = "    Addr      Off     Size Out     In      Symbol
+       -        8       10 TYPE
+       -       20      100 CODE
+       -       22       10         a.o:(f)
+       -       22       10                 f
+       -      200       80 DATA
+    1000      201       40 .rodata
+    1000      201       10         a.o:(.rodata..Lanon.1)
+    1000      201       10                 .Lanon.1
+    1010      211        8         <internal>:(.rodata)
+    1018      219       28         a.o:(.rodata.TABLE)
+    1018      219       28                 TABLE
+    1040      241       10 .data
+    1040      241       10         a.o:(.data.COUNTER)
+    1040      241       10                 COUNTER
+       -      300       20 CUSTOM(name)
+";
+
+    fn write_map(text: &str) -> String {
+        let path = std::env::temp_dir().join(format!(
+            "split-module-test-{}-{}.map",
+            std::process::id(),
+            text.len()
+        ));
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+
+    #[test]
+    fn the_map_gives_each_data_object_its_extent_and_section() {
+        let objects = read_map(&write_map(MAP)).unwrap();
+        let got: Vec<_> = objects
+            .iter()
+            .map(|o| (o.start, o.end, o.read_only, o.strings))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0x1000, 0x1010, true, false),
+                (0x1010, 0x1018, true, true),
+                (0x1018, 0x1040, true, false),
+                (0x1040, 0x1050, false, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_map_is_refused() {
+        let err = read_map(&write_map("hello\nworld\n")).unwrap_err();
+        assert!(err.contains("not a wasm-ld map"), "{err}");
+        let overlapping = MAP.replace(
+            "    1018      219       28         a.o",
+            "    1014      219       28         a.o",
+        );
+        let err = read_map(&write_map(&overlapping)).unwrap_err();
+        assert!(err.contains("overlap"), "{err}");
+    }
+
+    fn object(start: u32, end: u32) -> Object {
+        Object {
+            start,
+            end,
+            read_only: true,
+            strings: false,
+            string: false,
+        }
+    }
+
+    #[test]
+    fn the_merged_strings_are_cut_at_their_zeros() {
+        let block = Object {
+            strings: true,
+            ..object(0x10, 0x18)
+        };
+        let image = (0x10, b"ab\0cde\0f".to_vec());
+        let cut = strings(&[block], &image);
+        let got: Vec<_> = cut.iter().map(|o| (o.start, o.end, o.string)).collect();
+        assert_eq!(
+            got,
+            [(0x10, 0x13, true), (0x13, 0x17, true), (0x17, 0x18, true)]
+        );
+    }
+
+    #[test]
+    fn an_address_reaches_its_object_the_one_it_ends_and_those_just_after_it_strings_aside() {
+        let objects = vec![
+            object(0x100, 0x110),
+            object(0x110, 0x120),
+            Object {
+                string: true,
+                ..object(0x120, 0x128)
+            },
+            object(0x128, 0x200),
+            object(0x3000, 0x3010),
+        ];
+        let reach = |a: u32, slack: u32| reached(&objects, a, slack).collect::<Vec<_>>();
+        // Inside the first; at its end, which is also the second's start.
+        assert_eq!(reach(0x104, 0), [0]);
+        assert_eq!(reach(0x110, 0), [0, 1]);
+        // Before an object, within the slack: it and the ones after, but not a string it does not
+        // point into.
+        assert_eq!(reach(0xf0, 0x40), [0, 1, 3]);
+        assert_eq!(reach(0x124, 0x10), [2, 3]);
+        // Beyond the slack: nothing.
+        assert_eq!(reach(0x2000, 0x100), Vec::<usize>::new());
+        assert_eq!(reach(0x2000, SLACK), [4]);
+    }
+
+    /// A module with one memory, its data at 0x1000, and a function per list of addresses it
+    /// names.
+    fn module(data: &[u8], functions: &[&[u32]]) -> Module {
+        let mut module = Module::default();
+        let memory = module.memories.add_local(false, false, 1, None, None);
+        if !data.is_empty() {
+            let seg = module.data.add(
+                DataKind::Active {
+                    memory,
+                    offset: ConstExpr::Value(Value::I32(0x1000)),
+                },
+                data.to_vec(),
+            );
+            module.memories.get_mut(memory).data_segments.insert(seg);
+        }
+        for addresses in functions {
+            let mut f = FunctionBuilder::new(&mut module.types, &[], &[]);
+            let mut body = f.func_body();
+            for &a in *addresses {
+                body.i32_const(a as i32).drop();
+            }
+            f.finish(vec![], &mut module.funcs);
+        }
+        module
+    }
+
+    /// Seven objects of 16 bytes, 8 KB apart (more than the slack), from 0x1000: A to G. E is
+    /// writable; B points at C and E at F. Byte 8 of each holds its number.
+    fn seven() -> (Vec<u8>, Vec<Object>) {
+        let at = |k: u32| 0x1000 + 0x2000 * k;
+        let mut data = vec![0u8; 0xc010];
+        let mut put = |address: u32, bytes: &[u8]| {
+            let i = (address - 0x1000) as usize;
+            data[i..i + bytes.len()].copy_from_slice(bytes);
+        };
+        put(at(1), &at(2).to_le_bytes());
+        put(at(4), &at(5).to_le_bytes());
+        for k in 0..7 {
+            put(at(k) + 8, &[k as u8 + 1]);
+        }
+        let objects = (0..7)
+            .map(|k| Object {
+                read_only: k != 4,
+                ..object(at(k), at(k) + 0x10)
+            })
+            .collect();
+        (data, objects)
+    }
+
+    #[test]
+    fn what_only_moved_code_reaches_moves_and_the_rest_stays() {
+        let (data, objects) = seven();
+        // Kept code names A and D; moved code names B, D and F. C is B's, F is also E's (and E
+        // is writable), G is nobody's.
+        let kept: &[u32] = &[0x1004, 0x7008];
+        let moved: &[u32] = &[0x3000, 0x7008, 0xb004];
+        let mut primary = module(&data, &[kept, moved]);
+        let ranges = plan(&primary, &objects, |i| i == 1).unwrap();
+        assert_eq!(ranges, [(0x3000, 0x3010), (0x5000, 0x5010)], "B and C move");
+
+        let mut secondary = module(&[], &[]);
+        assert_eq!(apply(&mut primary, &mut secondary, &ranges).unwrap(), 0x20);
+        let (base, first) = image(&primary).unwrap();
+        let byte = |address: u32| first[(address - base) as usize];
+        assert_eq!(
+            (
+                byte(0x1008),
+                byte(0x7008),
+                byte(0x9008),
+                byte(0xb008),
+                byte(0xd008)
+            ),
+            (1, 4, 5, 6, 7)
+        );
+        assert_eq!(
+            (byte(0x3008), byte(0x5008)),
+            (0, 0),
+            "B and C left the primary"
+        );
+        let written: Vec<(u32, Vec<u8>)> = secondary
+            .data
+            .iter()
+            .map(|d| match d.kind {
+                DataKind::Active {
+                    offset: ConstExpr::Value(Value::I32(at)),
+                    ..
+                } => (at as u32, d.value.clone()),
+                _ => panic!("an active segment"),
+            })
+            .collect();
+        assert_eq!(written.len(), 2);
+        assert_eq!(written[0].0, 0x3000);
+        assert_eq!(
+            &written[0].1[..4],
+            &0x5000u32.to_le_bytes(),
+            "B, pointing at C"
+        );
+        assert_eq!((written[1].0, written[1].1[8]), (0x5000, 3), "C");
+    }
+
+    #[test]
+    fn an_address_in_kept_code_just_before_an_object_keeps_it_and_what_it_points_at() {
+        let (data, objects) = seven();
+        // 16 bytes before B: a table indexed from 1, say.
+        let primary = module(&data, &[&[0x2ff0], &[0x3000]]);
+        assert_eq!(plan(&primary, &objects, |i| i == 1).unwrap(), []);
+    }
+
+    #[test]
+    fn a_map_of_another_build_is_refused() {
+        let (data, objects) = seven();
+        let built = module(&data, &[]);
+        let mut other = data.clone();
+        other[8] = 99;
+        let err = check_image(&built, &module(&other, &[]), &objects, "x.map").unwrap_err();
+        assert!(err.contains("not the linker's output"), "{err}");
+        let short = &objects[..3];
+        let err = check_image(&built, &module(&data, &[]), short, "x.map").unwrap_err();
+        assert!(err.contains("stale"), "{err}");
+        assert!(check_image(&built, &module(&data, &[]), &objects, "x.map").is_ok());
+    }
+}
