@@ -1,11 +1,10 @@
 //! [`VecSet`]: a set kept as a sorted vector.
 
 use super::{range_of, search, sort_dedup_last};
-use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, Serializer};
 use std::borrow::Borrow;
 use std::fmt;
-use std::marker::PhantomData;
 use std::ops::RangeBounds;
 
 /// A set kept as a sorted vector: `BTreeSet`'s order and interface (the part this crate uses)
@@ -243,27 +242,6 @@ where
 {
     /// From a sequence, as a `BTreeSet` is deserialized (repeats dropped).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SeqVisitor<T>(PhantomData<T>);
-
-        impl<'de, T> Visitor<'de> for SeqVisitor<T>
-        where
-            T: Deserialize<'de> + Ord,
-        {
-            type Value = VecSet<T>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a sequence")
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::new();
-                while let Some(x) = seq.next_element()? {
-                    items.push(x);
-                }
-                Ok(VecSet::from_vec(items))
-            }
-        }
-
-        deserializer.deserialize_seq(SeqVisitor(PhantomData))
+        Vec::deserialize(deserializer).map(VecSet::from_vec)
     }
 }
