@@ -610,9 +610,7 @@ impl Model {
                     self.seed = s.setup.seed;
                     self.profile = s.setup.settings.profile;
                     self.brokers = s.setup.brokers.len() as u32;
-                    let index = self.story.unwrap_or(0);
-                    let (name, text) =
-                        (stories::STORIES[index], stories::text(index).unwrap_or(""));
+                    let (name, text) = stories::file(self.story.unwrap_or(0)).unwrap_or_default();
                     let start = Start::from_scenario(
                         vec![("story".to_string(), name.to_string())],
                         &s,

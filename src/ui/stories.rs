@@ -11,7 +11,7 @@ use crate::view::embed::{parse_origins, switch_on, MAX_START_MS};
 
 /// The story files: their names, in the order the page lists them, and their texts.
 ///
-/// The texts are read through [`text`], a function, not from a table beside the names: the page
+/// The texts are read through [`file`], a function, not from a table beside the names: the page
 /// lists the names at once but reads a story's text only when one is chosen, and the build's
 /// split moves to the module's later part the data that only such code reads
 /// (`www/split/src/data.rs`). A table of both would keep every text in the first part.
@@ -60,9 +60,10 @@ stories! {
     "group-coordinator-failover",
 }
 
-/// A story file's text, by its index in [`STORIES`].
-pub fn text(index: usize) -> Option<&'static str> {
-    STORIES.get(index).and_then(|name| text_of(name))
+/// A story file's name and text, by its index in [`STORIES`].
+pub fn file(index: usize) -> Option<(&'static str, &'static str)> {
+    let name = STORIES.get(index)?;
+    Some((name, text_of(name)?))
 }
 
 /// The index of a story by name.
@@ -72,11 +73,8 @@ pub fn find(name: &str) -> Option<usize> {
 
 /// A story parsed (the files are checked by `cargo test`, so this fails only on a broken build).
 pub fn load(index: usize, tr: &Tr) -> Result<Scenario, String> {
-    let (name, text) = STORIES
-        .get(index)
-        .zip(text(index))
-        .ok_or_else(|| tr.f(msg::ERR_NO_STORY, &[("index", &index)]))?;
-    scenario::parse(text).map_err(|e| tr.f(msg::ERR_STORY, &[("name", name), ("why", &e)]))
+    let (name, text) = file(index).ok_or_else(|| tr.f(msg::ERR_NO_STORY, &[("index", &index)]))?;
+    scenario::parse(text).map_err(|e| tr.f(msg::ERR_STORY, &[("name", &name), ("why", &e)]))
 }
 
 /// The title the page shows for a story: its file's, else its name.

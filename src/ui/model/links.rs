@@ -66,7 +66,7 @@ impl Model {
                 Some(i) => {
                     let sc = stories::load(i, &tr)?;
                     m.story = Some(i);
-                    let (name, text) = (stories::STORIES[i], stories::text(i).unwrap_or(""));
+                    let (name, text) = stories::file(i).unwrap_or_default();
                     Start::from_scenario(vec![("story".into(), name.into())], &sc, text)
                 }
                 None => {
