@@ -137,8 +137,11 @@ fn fourth_field(line: &str) -> Option<(usize, &str)> {
     None
 }
 
-/// The module's memory image as its active data segments write it: (start, bytes).
-pub fn image(module: &Module) -> Result<(u32, Vec<u8>), String> {
+/// A memory image: where it starts, and its bytes.
+pub type Image = (u32, Vec<u8>);
+
+/// The module's memory image as its active data segments write it.
+pub fn image(module: &Module) -> Result<Image, String> {
     let mut pieces = Vec::new();
     for data in module.data.iter() {
         match &data.kind {
@@ -166,29 +169,28 @@ pub fn image(module: &Module) -> Result<(u32, Vec<u8>), String> {
     Ok((start, bytes))
 }
 
-/// The final module's data must be the linker's, byte for byte (zeros at either end aside),
-/// and lie within the map's objects: otherwise the map is not this module's.
+/// The final module's data (its `image`) must be the linker's, byte for byte (zeros at either
+/// end aside), and lie within the map's objects: otherwise the map is not this module's.
 pub fn check_image(
-    module: &Module,
+    image: &Image,
     linked: &Module,
     objects: &[Object],
     map: &str,
 ) -> Result<(), String> {
-    let (a_start, a) = image(module)?;
-    let (b_start, b) = image(linked)?;
-    let trim = |start: u32, bytes: &[u8]| {
+    let trim = |(start, bytes): &Image| {
         let first = bytes.iter().position(|&x| x != 0).unwrap_or(bytes.len());
         let last = bytes.iter().rposition(|&x| x != 0).map_or(first, |i| i + 1);
         (start + first as u32, bytes[first..last].to_vec())
     };
-    if trim(a_start, &a) != trim(b_start, &b) {
+    let ours = trim(image);
+    if ours != trim(&self::image(linked)?) {
         return Err(
             "the module's data is not the linker's output's: the build moved it, so the map cannot be used"
                 .to_string(),
         );
     }
+    let (at, bytes) = ours;
     let (first, last) = (objects[0].start, objects[objects.len() - 1].end);
-    let (at, bytes) = trim(a_start, &a);
     if at < first || at + bytes.len() as u32 > last {
         return Err(format!(
             "the module's data ({at:#x}..{:#x}) lies outside {map}'s objects ({first:#x}..{last:#x}): the map is stale",
@@ -234,7 +236,7 @@ fn reached(objects: &[Object], address: u32, slack: u32) -> impl Iterator<Item =
 }
 
 /// Everything reachable from `from` through the objects' words.
-fn closure(objects: &[Object], image: &(u32, Vec<u8>), from: BTreeSet<usize>) -> BTreeSet<usize> {
+fn closure(objects: &[Object], image: &Image, from: BTreeSet<usize>) -> BTreeSet<usize> {
     let mut seen = from.clone();
     let mut todo: Vec<usize> = from.into_iter().collect();
     let (base, bytes) = image;
@@ -266,7 +268,7 @@ fn closure(objects: &[Object], image: &(u32, Vec<u8>), from: BTreeSet<usize>) ->
 /// that end alike share their bytes (`"run"` is the tail of `"rerun"`), so every address into a
 /// string, its start or further in, lies between that string's start and its zero: each string
 /// is an object of its own.
-fn strings(objects: &[Object], image: &(u32, Vec<u8>)) -> Vec<Object> {
+fn strings(objects: &[Object], image: &Image) -> Vec<Object> {
     let (base, bytes) = image;
     let mut out = Vec::with_capacity(objects.len());
     for object in objects {
@@ -293,14 +295,15 @@ fn strings(objects: &[Object], image: &(u32, Vec<u8>)) -> Vec<Object> {
 }
 
 /// The address ranges to move: read-only objects that moved functions reach and kept ones
-/// cannot, merged where they touch. `moved(i)` tells whether function `i` moves.
+/// cannot, merged where they touch. `image` is the module's; `moved(i)` tells whether function
+/// `i` moves.
 pub fn plan(
     module: &Module,
+    image: &Image,
     objects: &[Object],
     moved: impl Fn(usize) -> bool,
 ) -> Result<Vec<(u32, u32)>, String> {
-    let image = image(module)?;
-    let objects = &strings(objects, &image);
+    let objects = &strings(objects, image);
     let mut kept_roots: BTreeSet<usize> = objects
         .iter()
         .enumerate()
@@ -328,8 +331,8 @@ pub fn plan(
             roots.extend(reached(objects, address, SLACK));
         }
     }
-    let kept = closure(objects, &image, kept_roots);
-    let wanted = closure(objects, &image, moved_roots);
+    let kept = closure(objects, image, kept_roots);
+    let wanted = closure(objects, image, moved_roots);
     let mut ranges: Vec<(u32, u32)> = Vec::new();
     for i in wanted.difference(&kept) {
         let o = &objects[*i];
@@ -343,14 +346,14 @@ pub fn plan(
 }
 
 /// Cuts `ranges` out of the primary's active data segments and gives them to the secondary as
-/// active segments of its (imported) memory. Returns the bytes moved.
+/// active segments of its (imported) memory. `image` is the primary's. Returns the bytes moved.
 pub fn apply(
     primary: &mut Module,
     secondary: &mut Module,
+    image: &Image,
     ranges: &[(u32, u32)],
 ) -> Result<usize, String> {
-    let image = image(primary)?;
-    let (base, bytes) = &image;
+    let (base, bytes) = image;
     let inside = |a: u32, b: u32| -> &[u8] {
         let from = (a.max(*base) - base) as usize;
         let to = ((b - base) as usize).min(bytes.len());
@@ -598,11 +601,15 @@ mod tests {
         let kept: &[u32] = &[0x1004, 0x7008];
         let moved: &[u32] = &[0x3000, 0x7008, 0xb004];
         let mut primary = module(&data, &[kept, moved]);
-        let ranges = plan(&primary, &objects, |i| i == 1).unwrap();
+        let before = image(&primary).unwrap();
+        let ranges = plan(&primary, &before, &objects, |i| i == 1).unwrap();
         assert_eq!(ranges, [(0x3000, 0x3010), (0x5000, 0x5010)], "B and C move");
 
         let mut secondary = module(&[], &[]);
-        assert_eq!(apply(&mut primary, &mut secondary, &ranges).unwrap(), 0x20);
+        assert_eq!(
+            apply(&mut primary, &mut secondary, &before, &ranges).unwrap(),
+            0x20
+        );
         let (base, first) = image(&primary).unwrap();
         let byte = |address: u32| first[(address - base) as usize];
         assert_eq!(
@@ -646,13 +653,14 @@ mod tests {
         let (data, objects) = seven();
         // 16 bytes before B: a table indexed from 1, say.
         let primary = module(&data, &[&[0x2ff0], &[0x3000]]);
-        assert_eq!(plan(&primary, &objects, |i| i == 1).unwrap(), []);
+        let image = image(&primary).unwrap();
+        assert_eq!(plan(&primary, &image, &objects, |i| i == 1).unwrap(), []);
     }
 
     #[test]
     fn a_map_of_another_build_is_refused() {
         let (data, objects) = seven();
-        let built = module(&data, &[]);
+        let built = image(&module(&data, &[])).unwrap();
         let mut other = data.clone();
         other[8] = 99;
         let err = check_image(&built, &module(&other, &[]), &objects, "x.map").unwrap_err();

@@ -44,7 +44,7 @@ use std::process::ExitCode;
 use walrus::ir::{Value, Visitor};
 use walrus::{
     ConstExpr, ElementItems, ElementKind, ExportItem, FunctionId, FunctionKind, GlobalKind,
-    ImportKind, ImportedFunction, Module, TableId, ValType,
+    ImportKind, ImportedFunction, LocalFunction, Module, TableId, ValType,
 };
 
 /// Functions whose body is at most this many bytes stay in the primary whatever the profile says.
@@ -81,6 +81,11 @@ fn write(module: &mut Module, path: &str) -> Result<usize, String> {
     let bytes = module.emit_wasm();
     std::fs::write(path, &bytes).map_err(|e| format!("cannot write {path}: {e}"))?;
     Ok(bytes.len())
+}
+
+/// The bytes of a function's body in the module it was read from.
+fn body_size(local: &LocalFunction) -> Option<usize> {
+    local.original_range.as_ref().map(|r| r.end - r.start)
 }
 
 /// The module's functions in index order (imports first, as in the binary).
@@ -179,10 +184,7 @@ fn split(
     // as large, and such functions (a closure's drop glue, a trivial getter) are the ones a
     // first view calls or not by the timing of its renders, which a profile cannot promise to see.
     let small = |id: FunctionId| match &primary.funcs.get(id).kind {
-        FunctionKind::Local(local) => local
-            .original_range
-            .as_ref()
-            .is_some_and(|r| r.end - r.start <= KEEP_SMALL),
+        FunctionKind::Local(local) => body_size(local).is_some_and(|n| n <= KEEP_SMALL),
         _ => false,
     };
     let moved: BTreeSet<usize> = p_ids
@@ -201,12 +203,13 @@ fn split(
         return Err("the profile names every function: nothing to move".to_string());
     }
     // The read-only data only moved functions use (see data.rs).
+    let image = data::image(&primary)?;
     let ranges = match data {
         None => Vec::new(),
         Some((map, linked)) => {
             let objects = data::read_map(map)?;
-            data::check_image(&primary, &read(linked)?, &objects, map)?;
-            data::plan(&primary, &objects, |i| moved.contains(&i))?
+            data::check_image(&image, &read(linked)?, &objects, map)?;
+            data::plan(&primary, &image, &objects, |i| moved.contains(&i))?
         }
     };
 
@@ -296,7 +299,7 @@ fn split(
     for data in secondary.data.iter().map(|d| d.id()).collect::<Vec<_>>() {
         secondary.data.delete(data);
     }
-    let data_moved = data::apply(&mut primary, &mut secondary, &ranges)?;
+    let data_moved = data::apply(&mut primary, &mut secondary, &image, &ranges)?;
     for elem in secondary
         .elements
         .iter()
@@ -447,10 +450,7 @@ fn report(named: &str, profile: &str) -> Result<(), String> {
         let FunctionKind::Local(local) = &function.kind else {
             continue;
         };
-        let size = local
-            .original_range
-            .as_ref()
-            .map_or(0, |r| (r.end - r.start) as u64);
+        let size = body_size(local).unwrap_or(0) as u64;
         let name = function.name.clone().unwrap_or_else(|| format!("#{index}"));
         let entry = by_part.entry(part(&name)).or_default();
         if ran.contains(&index) {
