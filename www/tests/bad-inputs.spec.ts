@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Page } from '@playwright/test';
-import { expect, test } from './playground';
+import { expect, mounted, test } from './playground';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -177,8 +177,7 @@ test('a bad link opened fresh shows the default page with one message', async ({
 
 test('a bad link pasted into the address of an open page leaves its session as it was', async ({ page }) => {
   await page.goto('./?lang=en&paused=1&t=9000');
-  // The page, not its first frame (index.html's inert picture of the default page at t = 0).
-  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+  await mounted(page);
   await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
   await expect(page.getByTestId('clock')).not.toHaveText('0.000s');
   const before = await session(page);

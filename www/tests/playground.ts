@@ -69,7 +69,7 @@ export async function controllerId(page: Page): Promise<string> {
  * checkbox toggled there is redrawn as it was when the page takes over).
  */
 export async function mounted(page: Page): Promise<void> {
-  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true', { timeout: 30_000 });
+  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
 }
 
 /** Makes sure the simulation runs: presses play unless the button says it is playing. */

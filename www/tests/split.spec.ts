@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as plain, type Page, type Request, type Route } from '@playwright/test';
-import { broker, brokers, expect, test } from './playground';
+import { broker, brokers, expect, mounted, test } from './playground';
 
 const dist = process.env.DIST ?? fileURLToPath(new URL('../../dist', import.meta.url));
 const LATER = '**/*_later.wasm';
@@ -64,7 +64,7 @@ for (const address of ['/', '/?lang=en', '/?lang=zh-CN']) {
     const later = await holdSecondPart(page);
     await page.goto(address);
     await expect(brokers(page)).toHaveCount(3);
-    await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+    await mounted(page);
     // The page asked for the second part in the background (a fetch, not a blocking request).
     await expect.poll(() => later.kinds).toEqual(['fetch']);
     const clock = page.getByTestId('clock');
@@ -85,7 +85,7 @@ for (const address of ['/', '/?lang=en', '/?lang=zh-CN']) {
 test('a story chosen before the second part has arrived waits for it, then plays', async ({ page }) => {
   const later = await holdSecondPart(page);
   await page.goto('/?lang=en');
-  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+  await mounted(page);
   await expect.poll(() => later.kinds).toEqual(['fetch']);
   // The story's reader is in the second part: choosing one asks for it at once. The request
   // blocks the page until it is answered, so it is answered a moment after it was made.
@@ -115,7 +115,7 @@ test('an address that needs more than the default page fetches both parts before
 plain('when the second part cannot be had, the page says so the moment it needs it', async ({ page }) => {
   await page.route(LATER, (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto('/?lang=en');
-  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+  await mounted(page);
   await expect(page.locator('#fatal')).toBeHidden();
   // Free play goes on without it.
   await broker(page, 2).click();
@@ -137,7 +137,7 @@ plain('a story link whose second part fails once still starts, and fetches it ag
     }
   });
   await page.goto('/?story=controller-crash&paused=1');
-  await expect(page.locator('#app')).toHaveAttribute('data-mounted', 'true');
+  await mounted(page);
   await expect(page.getByTestId('story')).toHaveValue('controller-crash');
   await expect(page.getByTestId('story-box')).toBeVisible();
   await expect(page.locator('#fatal')).toBeHidden();
