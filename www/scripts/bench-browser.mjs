@@ -7,6 +7,13 @@ import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * The page once its module has started (#app marked mounted): until then #app holds the first
+ * frame index.html shows, which looks like the page but is inert. Prefix of the selectors the
+ * scripts wait on.
+ */
+export const MOUNTED = '#app[data-mounted="true"]';
+
 /** Serves the bundle and launches the browser; resolves to `{ browser, base, close }`. */
 export async function openBench() {
   const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));

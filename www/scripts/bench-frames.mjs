@@ -10,15 +10,14 @@
 //   DIST=/other/dist node www/scripts/bench-frames.mjs  # another build, to compare
 //
 // The page is served from dist/ (or $DIST) by www/tests/serve-dist.mjs on a free port.
-import { openBench } from './bench-browser.mjs';
+import { MOUNTED, openBench } from './bench-browser.mjs';
 
 const query = process.argv[2] ?? 'brokers=9&partitions=12&consumers=6&speed=50';
 const { browser, base, close } = await openBench();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${base}/?${query}`);
-  // The live page, not the first frame index.html shows until the module has started.
-  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]');
+  await page.waitForSelector(`${MOUNTED} svg g[data-broker]`);
   // A stream to every partition of the default topic.
   const options = await page.getByTestId('stream-partition').locator('option').allTextContents();
   const wanted = Number(process.env.STREAMS ?? options.length);

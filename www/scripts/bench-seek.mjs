@@ -11,7 +11,7 @@
 //   DIST=/other/dist node www/scripts/bench-seek.mjs  # another build, to compare
 //
 // The page is served from dist/ (or $DIST) by www/tests/serve-dist.mjs on a free port.
-import { openBench } from './bench-browser.mjs';
+import { MOUNTED, openBench } from './bench-browser.mjs';
 
 const HOUR_MS = 3_600_000;
 const POINTS = Number(process.env.POINTS ?? 40);
@@ -25,8 +25,7 @@ try {
     addEventListener('kafka-election-started', (e) => { window.__benchWasmMemory = e.detail.wasm.memory; });
   });
   await page.goto(`${base}/?brokers=9&partitions=12&consumers=6&speed=50`);
-  // The live page, not the first frame index.html shows until the module has started.
-  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]');
+  await page.waitForSelector(`${MOUNTED} svg g[data-broker]`);
   for (const partition of ['orders-1', 'orders-4', 'orders-7', 'orders-10']) {
     await page.getByTestId('stream-partition').selectOption(partition);
     await page.getByTestId('stream-toggle').click();

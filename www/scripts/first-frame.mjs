@@ -28,7 +28,7 @@ if (index.split(START).length !== 2 || index.split(END).length !== 2) {
 
 // The staged build, served and opened as the page benchmarks do (bench-browser.mjs).
 process.env.DIST = root;
-const { openBench } = await import('./bench-browser.mjs');
+const { MOUNTED, openBench } = await import('./bench-browser.mjs');
 let frame;
 let bench;
 try {
@@ -41,7 +41,7 @@ try {
     window.requestAnimationFrame = () => 0;
   });
   await page.goto(`${bench.base}/`);
-  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]', { timeout: 60_000 });
+  await page.waitForSelector(`${MOUNTED} svg g[data-broker]`, { timeout: 60_000 });
   frame = await page.evaluate(() => document.getElementById('app').innerHTML);
   if (problems.length) throw new Error(`the page reported errors: ${problems.join('; ')}`);
 } catch (e) {

@@ -12,7 +12,7 @@
 //   DIST=/other/dist node www/scripts/soak-page.mjs   # another build, to compare
 //
 // The page is served from dist/ (or $DIST) by www/tests/serve-dist.mjs on a free port.
-import { openBench } from './bench-browser.mjs';
+import { MOUNTED, openBench } from './bench-browser.mjs';
 
 const query = process.argv[2] ?? 'brokers=9&partitions=12&consumers=6&speed=50';
 const wallMs = Number(process.env.MINUTES ?? 1.2) * 60_000;
@@ -38,8 +38,7 @@ try {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.goto(`${base}/?${query}`);
-  // The live page, not the first frame index.html shows until the module has started.
-  await page.waitForSelector('#app[data-mounted="true"] svg g[data-broker]');
+  await page.waitForSelector(`${MOUNTED} svg g[data-broker]`);
   const options = await page.getByTestId('stream-partition').locator('option').allTextContents();
   for (const option of options) {
     await page.getByTestId('stream-partition').selectOption({ label: option });

@@ -143,7 +143,7 @@ try {
 /** The functions that ran while a learner took their first steps on the scratch build. */
 async function learnersFirstSteps(dir) {
   process.env.DIST = dir;
-  const { openBench } = await import('./bench-browser.mjs');
+  const { MOUNTED, openBench } = await import('./bench-browser.mjs');
   const bench = await openBench();
   const seen = new Set();
   try {
@@ -159,7 +159,7 @@ async function learnersFirstSteps(dir) {
       for (const i of hits) seen.add(i);
       await page.close();
     };
-    const mounted = (page) => page.waitForSelector('#app[data-mounted="true"] svg g[data-broker="3"]', { timeout: 60_000 });
+    const mounted = (page) => page.waitForSelector(`${MOUNTED} svg g[data-broker="3"]`, { timeout: 60_000 });
     const broker = (id) => `#app svg g.node[data-broker="${id}"]`;
     /** Crashes broker `id` once it is up, waits `ms`, starts it again, waits `ms` again. */
     const crashAndRestart = async (page, id, ms) => {
