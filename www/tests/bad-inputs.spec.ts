@@ -119,6 +119,7 @@ test.describe.configure({ timeout: 180_000 });
 
 test('a bad scenario file, imported or dropped, gets one message and leaves the session as it was', async ({ page }) => {
   await page.goto('./?lang=en&paused=1&t=12000');
+  await mounted(page);
   await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
   const before = await session(page);
   expect(before.hash).toMatch(/t=12000/);
