@@ -20,6 +20,11 @@ macro_rules! messages {
         $(pub const $name: $crate::i18n::Msg = $crate::i18n::Msg { key: stringify!($name), en: $en };)*
         /// Every message of this file, in the order written.
         pub const ALL: &[$crate::i18n::Msg] = &[$($name),*];
+        /// The keys of [`ALL`], in the same order: all the page needs of every message at
+        /// once (to check a catalogue's keys), so that a message's English text is read only
+        /// where it is shown (and the build's split can leave a text that the first view does
+        /// not show to the module's second part).
+        pub const KEYS: &[&str] = &[$(stringify!($name)),*];
     };
 }
 
@@ -43,6 +48,20 @@ pub const GROUPS: [&[Msg]; 5] = [
 /// Every message the page has, file by file in the order written.
 pub fn all() -> impl Iterator<Item = &'static Msg> {
     GROUPS.into_iter().flat_map(|g| g.iter())
+}
+
+/// The keys of [`GROUPS`]' messages, file by file in the same order.
+const KEY_GROUPS: [&[&str]; 5] = [
+    msg::KEYS,
+    msg_graph::KEYS,
+    msg_events::KEYS,
+    msg_causes::KEYS,
+    msg_lessons::KEYS,
+];
+
+/// The key of every message the page has, in [`all`]'s order.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    KEY_GROUPS.into_iter().flat_map(|g| g.iter().copied())
 }
 
 use crate::collections::VecMap;
@@ -156,10 +175,7 @@ impl Catalogue {
 
     /// The keys of the messages ([`all`]) the catalogue lacks, in order.
     pub fn missing(&self) -> Vec<&'static str> {
-        all()
-            .filter(|m| !self.texts.contains_key(m.key))
-            .map(|m| m.key)
-            .collect()
+        keys().filter(|k| !self.texts.contains_key(*k)).collect()
     }
 
     /// The catalogue's keys that no message has (left over from an old version), in order.
@@ -168,7 +184,7 @@ impl Catalogue {
     pub fn unknown(&self) -> Vec<&str> {
         self.texts
             .keys()
-            .filter(|k| !k.starts_with(STORY_PREFIX) && !all().any(|m| m.key == k.as_str()))
+            .filter(|k| !k.starts_with(STORY_PREFIX) && !keys().any(|m| m == k.as_str()))
             .map(String::as_str)
             .collect()
     }

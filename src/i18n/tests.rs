@@ -537,3 +537,11 @@ fn the_catalogue_file_names_each_key_once() {
     }
     assert!(seen.len() > 100);
 }
+
+#[test]
+fn keys_list_every_message_key_in_order() {
+    let from_messages: Vec<&str> = all().map(|m| m.key).collect();
+    let keys: Vec<&str> = keys().collect();
+    assert_eq!(keys, from_messages);
+    assert!(keys.len() > 800, "{} keys", keys.len());
+}
