@@ -6,7 +6,8 @@
 //! For WebAssembly, it also asks the linker for a map of the page's module,
 //! `kafka-election-playground.map` beside the module in cargo's output folder: where each object
 //! of its data lies, which the build's split uses to move the data only the later part of the
-//! module reads (`www/split/src/data.rs`).
+//! module reads (`www/split/src/data.rs`). Given that map, the linker script of the WebAssembly
+//! builds (`www/scripts/wasm-ld`) also links a copy with its relocations beside it.
 use std::path::Path;
 
 fn main() {

@@ -17,7 +17,9 @@
 //    before it has arrived loads it at once (a synchronous request), so nothing ever fails for
 //    want of it, it only waits. The read-only data that only the moved functions read goes with
 //    them: the linker's map of the module (build.rs asks for it) says where each object lies,
-//    and the tool checks it against the linker's own output (www/split/src/data.rs).
+//    and the tool checks it against the linker's own output (www/split/src/data.rs); a second
+//    link with relocations (www/scripts/wasm-ld) says which object each address in the code
+//    names.
 // 4. The glue, patched, is minified (minify.mjs). The primary and the glue are renamed after a
 //    hash of their new contents, as Trunk names files, and the secondary is named after its own.
 //
@@ -114,8 +116,10 @@ try {
     'wasm32-unknown-unknown', process.env.TRUNK_PROFILE === 'debug' ? 'debug' : 'release');
   const map = join(linked, 'kafka-election-playground.map');
   if (!existsSync(map)) fail(`${map} is missing: build.rs asks the linker for it`);
+  const relocs = join(linked, 'kafka-election-playground.relocs.wasm');
+  if (!existsSync(relocs)) fail(`${relocs} is missing: www/scripts/wasm-ld writes it (.cargo/config.toml)`);
   console.log(run('split', join(root, wasmName), profilePath, primaryPath, secondaryPath,
-    '--data', map, join(linked, 'kafka-election-playground.wasm')));
+    '--data', map, join(linked, 'kafka-election-playground.wasm'), relocs));
   const primary = await readFile(primaryPath);
   const secondary = await readFile(secondaryPath);
 

@@ -8,13 +8,27 @@
 //! output before anything is moved.
 //!
 //! An object is moved when moved code reaches it and kept code cannot:
-//! - Code reaches memory through addresses written in it: an `i32.const`, or a load's or store's
-//!   offset. An address reaches the object it is in and the one it points just past (an end
-//!   pointer, read backwards); and, up to [`SLACK`] bytes before an object, that object too,
-//!   because the compiler folds `table[i - k]` into `(table - 4k) + 4i`: a lookup table made of
-//!   a `match` starts at its smallest case, so this holds for tables whose smallest case is up to
-//!   512 (entries of 8 bytes, a `&str`). Strings are the exception: one is read from its start
-//!   on, so only an address within it reaches it.
+//! - Code reaches memory through addresses written in it: an `i32.const`, either half of an
+//!   `i64.const` (the compiler stores a `&str`, address and length, as one 64-bit word, and
+//!   wasm-opt folds the two into one constant), or a load's or store's offset. An address
+//!   reaches the object it is in and the one it points just past (an end pointer, read
+//!   backwards).
+//! - An address need not lie in the object it names: the compiler folds `table[i - k]` into
+//!   `(table - 4k) + 4i`, and writes `table - 4k`, an address in some other object, or in none.
+//!   The linker knows which object each address in the code names, since it wrote it there for
+//!   a symbol plus an addend. `www/scripts/wasm-ld` links the module a second time with
+//!   `--emit-relocs`, and [`relocations`] reads those records: an address the linker wrote for
+//!   a symbol reaches that symbol's object. Neither wasm-bindgen nor wasm-opt moves data, so
+//!   the records hold for the final module's addresses.
+//! - An address that no record names (the glue's own code; a constant wasm-opt folded from
+//!   two) also reaches the objects that start up to [`SLACK`] bytes after it: a lookup table
+//!   made of a `match` starts at its smallest case, so this covers tables whose smallest case
+//!   is up to 512 (entries of 8 bytes, a `&str`). Strings are the exception: one is read from
+//!   its start on, so only an address within it reaches it. (A folded constant that happened
+//!   to equal another symbol's recorded address would be taken for that symbol's: on this
+//!   module, 27 of the code's addresses into the data are not recorded ones, so a fold is
+//!   rare, and `www/tests/split.spec.ts` checks that the first view, with the secondary held
+//!   back, shows no text read from zeros.)
 //! - An object reaches every object that one of its aligned 32-bit words points into or just
 //!   past (a `&str` in a table of them, a vtable's pointers).
 //! - Kept are: what the kept functions and the globals' initial values reach, every object of a
@@ -27,13 +41,13 @@
 //! The moved objects' bytes leave the primary's data segments and become active data segments
 //! of the secondary, which writes them into the shared memory when it is instantiated: before
 //! any function that reads them can run, since those functions are the secondary's.
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use walrus::ir::{Const, Load, Store, Value, Visitor};
 use walrus::{ConstExpr, DataKind, FunctionKind, GlobalKind, Module};
 
-/// How far before an object an address in code may point and still count as reaching it (4 KB:
-/// measured on this module, 256 bytes would move 14 KB more data, at the price of that margin).
+/// How far before an object an address in code that no relocation names may point and still
+/// count as reaching it (4 KB).
 pub const SLACK: u32 = 4096;
 
 /// One object the linker placed in memory.
@@ -200,14 +214,222 @@ pub fn check_image(
     Ok(())
 }
 
-/// The addresses a function's code holds: its `i32.const`s and its loads' and stores' offsets.
+/// The data symbols that the code's addresses name, by address: the address the linker wrote
+/// (the symbol's plus the addend), and the extents of the symbols written there.
+pub type Relocations = BTreeMap<u32, Vec<(u32, u32)>>;
+
+/// Reads the relocations of the code of `path`, a copy of the module linked with
+/// `--emit-relocs` (`www/scripts/wasm-ld` writes it beside the map), whose data must be
+/// `image`, the final module's: each address the linker wrote into the code for a data symbol,
+/// with that symbol's extent. So an address that the compiler wrote before a table
+/// (`(table - 4k) + 4i`) is known to name the table.
+pub fn relocations(path: &str, image: &Image) -> Result<Relocations, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let bad = |what: &str| format!("{path}: {what}");
+    let module = Module::from_buffer(&bytes).map_err(|e| bad(&format!("not a module: {e}")))?;
+    let trim = |(start, bytes): &Image| {
+        let first = bytes.iter().position(|&x| x != 0).unwrap_or(bytes.len());
+        let last = bytes.iter().rposition(|&x| x != 0).map_or(first, |i| i + 1);
+        (start + first as u32, bytes[first..last].to_vec())
+    };
+    if trim(&self::image(&module)?) != trim(image) {
+        return Err(bad(
+            "its data is not the module's: it is not a copy of this build",
+        ));
+    }
+    // The data segments' addresses, in the order the symbols number them.
+    let mut segments = Vec::new();
+    let mut linking = None;
+    let mut code_relocs = None;
+    let mut reader = Reader::new(&bytes, 8);
+    while !reader.done() {
+        let id = reader.byte()?;
+        let size = reader.uleb()? as usize;
+        let body = reader.take(size)?;
+        let mut section = Reader::new(body, 0);
+        match id {
+            11 => {
+                for _ in 0..section.uleb()? {
+                    match section.uleb()? {
+                        0 => {
+                            if section.byte()? != 0x41 {
+                                return Err(bad("a data segment's offset is not an i32.const"));
+                            }
+                            segments.push(section.sleb()? as u32);
+                            section.byte()?;
+                        }
+                        _ => return Err(bad("a data segment that is not active")),
+                    }
+                    let length = section.uleb()? as usize;
+                    section.take(length)?;
+                }
+            }
+            0 => {
+                let length = section.uleb()? as usize;
+                let name = section.take(length)?;
+                match name {
+                    b"linking" => linking = Some(section),
+                    b"reloc.CODE" => code_relocs = Some(section),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    let (Some(mut linking), Some(mut relocs)) = (linking, code_relocs) else {
+        return Err(bad("it has no relocations (link it with --emit-relocs)"));
+    };
+    // The symbol table: each data symbol's extent (None for the others).
+    let mut symbols: Vec<Option<(u32, u32)>> = Vec::new();
+    if linking.uleb()? != 2 {
+        return Err(bad("its linking section is not version 2"));
+    }
+    while !linking.done() {
+        let kind = linking.byte()?;
+        let size = linking.uleb()? as usize;
+        let mut sub = Reader::new(linking.take(size)?, 0);
+        if kind != 8 {
+            continue;
+        }
+        for _ in 0..sub.uleb()? {
+            let kind = sub.byte()?;
+            let flags = sub.uleb()?;
+            let undefined = flags & 0x10 != 0;
+            let explicit_name = flags & 0x40 != 0;
+            symbols.push(match kind {
+                // Data: a name, and where it is when it is defined here.
+                1 => {
+                    let length = sub.uleb()? as usize;
+                    sub.take(length)?;
+                    if undefined {
+                        None
+                    } else {
+                        let segment = sub.uleb()? as usize;
+                        let offset = sub.uleb()? as u32;
+                        let size = sub.uleb()? as u32;
+                        let base = *segments
+                            .get(segment)
+                            .ok_or_else(|| bad("a data symbol in a segment it does not have"))?;
+                        Some((base + offset, base + offset + size))
+                    }
+                }
+                // A section.
+                3 => {
+                    sub.uleb()?;
+                    None
+                }
+                // A function, a global, a tag, a table: an index, and a name unless imported
+                // under its own.
+                0 | 2 | 4 | 5 => {
+                    sub.uleb()?;
+                    if !undefined || explicit_name {
+                        let length = sub.uleb()? as usize;
+                        sub.take(length)?;
+                    }
+                    None
+                }
+                _ => return Err(bad(&format!("a symbol of unknown kind {kind}"))),
+            });
+        }
+    }
+    let mut found = Relocations::new();
+    relocs.uleb()?;
+    for _ in 0..relocs.uleb()? {
+        let kind = relocs.byte()?;
+        relocs.uleb()?;
+        let symbol = relocs.uleb()? as usize;
+        // The kinds that carry an addend (the memory addresses among them: 3, 4 and 5).
+        let addend = match kind {
+            3 | 4 | 5 | 8 | 9 | 11 | 14 | 15 | 16 | 17 | 21 | 22 | 23 | 25 => relocs.sleb()?,
+            0 | 1 | 2 | 6 | 7 | 10 | 12 | 13 | 18 | 19 | 20 | 24 | 26 => 0,
+            _ => return Err(bad(&format!("a relocation of unknown kind {kind}"))),
+        };
+        if !matches!(kind, 3..=5) {
+            continue;
+        }
+        if let Some(Some((start, end))) = symbols.get(symbol) {
+            let address = (i64::from(*start) + addend) as u32;
+            let extents = found.entry(address).or_default();
+            if !extents.contains(&(*start, *end)) {
+                extents.push((*start, *end));
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Reads the parts of a module's binary that [`relocations`] needs.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn new(bytes: &'a [u8], at: usize) -> Self {
+        Reader { bytes, at }
+    }
+    fn done(&self) -> bool {
+        self.at >= self.bytes.len()
+    }
+    fn byte(&mut self) -> Result<u8, String> {
+        let b = *self.bytes.get(self.at).ok_or("the module ends too soon")?;
+        self.at += 1;
+        Ok(b)
+    }
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let part = self
+            .bytes
+            .get(self.at..self.at + n)
+            .ok_or("the module ends too soon")?;
+        self.at += n;
+        Ok(part)
+    }
+    fn uleb(&mut self) -> Result<u64, String> {
+        let (mut value, mut shift) = (0u64, 0);
+        loop {
+            let b = self.byte()?;
+            value |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(value);
+            }
+            shift += 7;
+            if shift > 63 {
+                return Err("a number too long".to_string());
+            }
+        }
+    }
+    fn sleb(&mut self) -> Result<i64, String> {
+        let (mut value, mut shift) = (0i64, 0);
+        loop {
+            let b = self.byte()?;
+            value |= i64::from(b & 0x7f) << shift;
+            shift += 7;
+            if b & 0x80 == 0 {
+                if shift < 64 && b & 0x40 != 0 {
+                    value |= -1 << shift;
+                }
+                return Ok(value);
+            }
+            if shift > 63 {
+                return Err("a number too long".to_string());
+            }
+        }
+    }
+}
+
+/// The addresses a function's code holds: its `i32.const`s, both halves of its `i64.const`s,
+/// and its loads' and stores' offsets.
 #[derive(Default)]
 struct Addresses(Vec<u32>);
 
 impl<'instr> Visitor<'instr> for Addresses {
     fn visit_const(&mut self, instr: &Const) {
-        if let Value::I32(v) = instr.value {
-            self.0.push(v as u32);
+        match instr.value {
+            Value::I32(v) => self.0.push(v as u32),
+            // Two words written at once: the compiler stores a `&str` (its address and length)
+            // as one 64-bit value, and wasm-opt folds the two into one constant.
+            Value::I64(v) => self.0.extend([v as u32, (v >> 32) as u32]),
+            _ => {}
         }
     }
     fn visit_load(&mut self, instr: &Load) {
@@ -301,6 +523,7 @@ pub fn plan(
     module: &Module,
     image: &Image,
     objects: &[Object],
+    relocations: &Relocations,
     moved: impl Fn(usize) -> bool,
 ) -> Result<Vec<(u32, u32)>, String> {
     let objects = &strings(objects, image);
@@ -328,7 +551,21 @@ pub fn plan(
             &mut kept_roots
         };
         for address in addresses.0 {
-            roots.extend(reached(objects, address, SLACK));
+            match relocations.get(&address) {
+                // The linker wrote it for these symbols: their objects, and what it is in or
+                // ends.
+                Some(extents) => {
+                    for &(start, end) in extents {
+                        let first = objects.partition_point(|o| o.end <= start);
+                        roots.extend(
+                            (first..objects.len())
+                                .take_while(|&i| objects[i].start < end.max(start + 1)),
+                        );
+                    }
+                    roots.extend(reached(objects, address, 0));
+                }
+                None => roots.extend(reached(objects, address, SLACK)),
+            }
         }
     }
     let kept = closure(objects, image, kept_roots);
@@ -602,7 +839,7 @@ mod tests {
         let moved: &[u32] = &[0x3000, 0x7008, 0xb004];
         let mut primary = module(&data, &[kept, moved]);
         let before = image(&primary).unwrap();
-        let ranges = plan(&primary, &before, &objects, |i| i == 1).unwrap();
+        let ranges = plan(&primary, &before, &objects, &Relocations::new(), |i| i == 1).unwrap();
         assert_eq!(ranges, [(0x3000, 0x3010), (0x5000, 0x5010)], "B and C move");
 
         let mut secondary = module(&[], &[]);
@@ -654,7 +891,88 @@ mod tests {
         // 16 bytes before B: a table indexed from 1, say.
         let primary = module(&data, &[&[0x2ff0], &[0x3000]]);
         let image = image(&primary).unwrap();
-        assert_eq!(plan(&primary, &image, &objects, |i| i == 1).unwrap(), []);
+        assert_eq!(
+            plan(&primary, &image, &objects, &Relocations::new(), |i| i == 1).unwrap(),
+            []
+        );
+    }
+
+    #[test]
+    fn an_address_the_linker_wrote_for_an_object_reaches_it_and_no_other() {
+        let (data, objects) = seven();
+        // Kept code holds 0x2ff0, 16 bytes before B: without a record, a table's base that
+        // keeps B; recorded as A's (A plus 0x1ff0), it keeps A alone, and B and C move.
+        let primary = module(&data, &[&[0x2ff0], &[0x3000]]);
+        let image = image(&primary).unwrap();
+        let relocations = Relocations::from([(0x2ff0, vec![(0x1000, 0x1010)])]);
+        assert_eq!(
+            plan(&primary, &image, &objects, &relocations, |i| i == 1).unwrap(),
+            [(0x3000, 0x3010), (0x5000, 0x5010)]
+        );
+        // Recorded as B's (B minus 16: `table[i - 2]`), it keeps B, and so C.
+        let relocations = Relocations::from([(0x2ff0, vec![(0x3000, 0x3010)])]);
+        assert_eq!(
+            plan(&primary, &image, &objects, &relocations, |i| i == 1).unwrap(),
+            []
+        );
+    }
+
+    #[test]
+    fn a_str_written_as_one_64_bit_constant_keeps_its_text() {
+        let (data, objects) = seven();
+        // Kept code stores B's address and length 16 as one i64; moved code names B too.
+        let mut primary = module(&data, &[&[0x3000]]);
+        let mut f = FunctionBuilder::new(&mut primary.types, &[], &[]);
+        f.func_body().i64_const((16 << 32) | 0x3000).drop();
+        f.finish(vec![], &mut primary.funcs);
+        let image = image(&primary).unwrap();
+        assert_eq!(
+            plan(&primary, &image, &objects, &Relocations::new(), |i| i == 0).unwrap(),
+            []
+        );
+    }
+
+    /// A custom section: its name and contents.
+    fn custom(name: &str, body: &[u8]) -> Vec<u8> {
+        let mut payload = vec![name.len() as u8];
+        payload.extend_from_slice(name.as_bytes());
+        payload.extend_from_slice(body);
+        let mut section = vec![0, payload.len() as u8];
+        section.extend(payload);
+        section
+    }
+
+    #[test]
+    fn the_relocations_name_the_symbol_each_address_in_the_code_was_written_for() {
+        let (data, _) = seven();
+        let image = image(&module(&data, &[])).unwrap();
+        let mut bytes = module(&data, &[]).emit_wasm();
+        // The symbol table: an imported function (no name of its own), then data symbol "B",
+        // at 0x2000 into the one segment (at 0x1000), 16 bytes long.
+        let symbols = [2, 0, 0x10, 0, 1, 0, 1, b'B', 0, 0x80, 0x40, 0x10];
+        let mut linking = vec![2, 8, symbols.len() as u8];
+        linking.extend_from_slice(&symbols);
+        bytes.extend(custom("linking", &linking));
+        // Two relocations of code: a function index (no addend), and B minus 16 as an SLEB.
+        let relocs = [3, 2, 0, 1, 0, 4, 5, 1, 0x70];
+        bytes.extend(custom("reloc.CODE", &relocs));
+        let path = std::env::temp_dir().join(format!("split-relocs-{}.wasm", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let found = relocations(path.to_str().unwrap(), &image);
+        assert_eq!(
+            found.unwrap(),
+            Relocations::from([(0x2ff0, vec![(0x3000, 0x3010)])])
+        );
+        // Without them, or from another build, it is refused.
+        std::fs::write(&path, module(&data, &[]).emit_wasm()).unwrap();
+        let err = relocations(path.to_str().unwrap(), &image).unwrap_err();
+        assert!(err.contains("no relocations"), "{err}");
+        let mut other = data.clone();
+        other[8] = 99;
+        std::fs::write(&path, module(&other, &[]).emit_wasm()).unwrap();
+        let err = relocations(path.to_str().unwrap(), &image).unwrap_err();
+        assert!(err.contains("not a copy of this build"), "{err}");
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -57,11 +57,11 @@ fn main() -> ExitCode {
         ["split", input, profile, primary, secondary] => {
             split(input, profile, primary, secondary, None)
         }
-        ["split", input, profile, primary, secondary, "--data", map, linked] => {
-            split(input, profile, primary, secondary, Some((map, linked)))
+        ["split", input, profile, primary, secondary, "--data", map, linked, relocs] => {
+            split(input, profile, primary, secondary, Some((map, linked, relocs)))
         }
         ["report", named, profile] => report(named, profile),
-        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP LINKED.wasm]\n       split-module report NAMED.wasm PROFILE".to_string()),
+        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP LINKED.wasm RELOCS.wasm]\n       split-module report NAMED.wasm PROFILE".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -148,7 +148,7 @@ fn split(
     profile: &str,
     primary_path: &str,
     secondary_path: &str,
-    data: Option<(&str, &str)>,
+    data: Option<(&str, &str, &str)>,
 ) -> Result<(), String> {
     let ran = read_profile(profile)?;
     let mut primary = read(input)?;
@@ -206,10 +206,13 @@ fn split(
     let image = data::image(&primary)?;
     let ranges = match data {
         None => Vec::new(),
-        Some((map, linked)) => {
+        Some((map, linked, relocs)) => {
             let objects = data::read_map(map)?;
             data::check_image(&image, &read(linked)?, &objects, map)?;
-            data::plan(&primary, &image, &objects, |i| moved.contains(&i))?
+            let relocations = data::relocations(relocs, &image)?;
+            data::plan(&primary, &image, &objects, &relocations, |i| {
+                moved.contains(&i)
+            })?
         }
     };
 
