@@ -26,7 +26,8 @@
 //! - [`view`]: what the page shows, as plain data (layout, wording, the graph's shapes).
 //! - `ui` (wasm32 only): the Yew page, which renders [`view`].
 //! - [`collections`]: [`collections::VecMap`] and [`collections::VecSet`], the small sorted-vector
-//!   map and set the core keeps its per-broker, per-partition and per-group tables in.
+//!   map and set the core keeps its per-broker, per-partition and per-group tables in, and the
+//!   crate's one stable sort ([`collections::sort_by`] and its kin).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

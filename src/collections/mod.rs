@@ -9,11 +9,16 @@
 //! are not much more than the vector's own. Inserting or removing in the middle moves the
 //! entries after it, so a collection that grows large and is drained from the front (the
 //! world's event queue) stays a `BTreeMap`.
+//!
+//! The crate sorts with [`sort`], [`sort_by`] and [`sort_by_key`] rather than the slice
+//! methods, for the same reason: one copy of the sort's algorithm instead of one for every
+//! element type.
 
 use std::ops::{Bound, RangeBounds};
 
 mod map;
 mod set;
+mod sort;
 #[cfg(test)]
 mod tests;
 
@@ -22,6 +27,7 @@ pub use map::{
     ValuesMut, VecMap,
 };
 pub use set::VecSet;
+pub use sort::{sort, sort_by, sort_by_key};
 
 /// Where `key` is among `keys` (sorted ascending): `Ok(index)` if there, else `Err(index)`
 /// where it would go.
@@ -57,15 +63,7 @@ fn sort_dedup_last<T>(items: &mut Vec<T>, less: impl Fn(&T, &T) -> bool) {
     if items.windows(2).all(|w| less(&w[0], &w[1])) {
         return;
     }
-    items.sort_by(|a, b| {
-        if less(a, b) {
-            std::cmp::Ordering::Less
-        } else if less(b, a) {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    });
+    sort::sort_by_less(items, &less);
     items.dedup_by(|later, kept| {
         let same = !less(kept, later);
         if same {

@@ -138,7 +138,7 @@ fn partition_field(
         }
         PartitionField::Isr => {
             let mut isr = p.isr.clone();
-            isr.sort_unstable();
+            crate::collections::sort(&mut isr);
             let carried = |k: &EventKind, accepted: bool| -> Option<Vec<BrokerId>> {
                 let isr = match k {
                     _ if !of(k) => return None,
@@ -152,7 +152,7 @@ fn partition_field(
                     _ => return None,
                 };
                 let mut set = isr.clone();
-                set.sort_unstable();
+                crate::collections::sort(&mut set);
                 Some(set)
             };
             let decider = decided(evs, &isr, |k| carried(k, false))

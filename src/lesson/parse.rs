@@ -312,7 +312,7 @@ fn choice_option(
         ValueType::Brokers => {
             let list = v.as_array().ok_or_else(wrong)?;
             let mut set = list.iter().map(broker).collect::<Result<Vec<_>, _>>()?;
-            set.sort_unstable();
+            crate::collections::sort(&mut set);
             if let Some(w) = set.windows(2).find(|w| w[0] == w[1]) {
                 return Err(LessonError::at(
                     &vplace,

@@ -26,7 +26,7 @@ impl Session {
             actions.push((*at, 1, to_action(*at, cmd)));
         }
         // In time order; at the same time the script's step first, as the session ran them.
-        actions.sort_by_key(|(at, from_learner, _)| (*at, *from_learner));
+        crate::collections::sort_by_key(&mut actions, |(at, from_learner, _)| (*at, *from_learner));
         let mut file = match &self.start.file {
             Value::Object(o) => o.clone(),
             _ => serde_json::Map::new(),

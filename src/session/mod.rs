@@ -215,7 +215,7 @@ impl Session {
         let end = end_ms.max(last).max(at_ms);
         // Everything the replay runs: the start's script and the recorded commands.
         let mut all: Vec<(u64, Command)> = start.script.iter().chain(&recorded).cloned().collect();
-        all.sort_by_key(|(t, _)| *t);
+        crate::collections::sort_by_key(&mut all, |(t, _)| *t);
         crate::scenario::budget::check(&start.setup, &all, end, "a shorter session")?;
         let mut s = Session::new(start);
         s.recorded = recorded;

@@ -29,7 +29,7 @@ pub fn assign(
     rng: &mut Rng,
 ) -> Result<Vec<Vec<BrokerId>>, String> {
     let mut brokers = brokers.to_vec();
-    brokers.sort_unstable();
+    crate::collections::sort(&mut brokers);
     brokers.dedup();
     let n = brokers.len();
     if partitions == 0 {

@@ -143,7 +143,7 @@ pub fn member_order(a: (&str, &Subscription), b: (&str, &Subscription)) -> Order
 /// The member ids sorted by [`member_order`].
 fn sorted_members(members: &VecMap<String, Subscription>) -> Vec<(&str, &Subscription)> {
     let mut v: Vec<(&str, &Subscription)> = members.iter().map(|(m, s)| (m.as_str(), s)).collect();
-    v.sort_by(|a, b| member_order(*a, *b));
+    crate::collections::sort_by(&mut v, |a, b| member_order(*a, *b));
     v
 }
 
@@ -155,7 +155,7 @@ fn empty_assignment(members: &VecMap<String, Subscription>) -> Assignment {
 /// Sorts every member's list by (topic in Java order, partition).
 fn sort_lists(assignment: &mut Assignment) {
     for list in assignment.values_mut() {
-        list.sort_by(|a, b| {
+        crate::collections::sort_by(list, |a, b| {
             java_string_cmp(&a.topic, &b.topic).then(a.partition.cmp(&b.partition))
         });
     }
@@ -218,7 +218,7 @@ pub fn round_robin_assign(
         .iter()
         .flat_map(|(_, s)| s.topics.iter().map(String::as_str))
         .collect();
-    topics.sort_by(|a, b| java_string_cmp(a, b));
+    crate::collections::sort_by(&mut topics, |a, b| java_string_cmp(a, b));
     topics.dedup();
 
     // CircularIterator: `at` is the member `peek()` returns.

@@ -149,7 +149,7 @@ pub fn scala_immutable_set_order(distinct: &[BrokerId]) -> Vec<BrokerId> {
         .iter()
         .map(|&b| (trie_order_key(scala_hash_set_improve(b as i32)), b))
         .collect();
-    keyed.sort();
+    crate::collections::sort(&mut keyed);
     keyed.into_iter().map(|(_, b)| b).collect()
 }
 

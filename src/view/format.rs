@@ -211,7 +211,7 @@ pub fn coordinator_keys(state: &ClusterState) -> Vec<String> {
         .values()
         .map(|g| format!("{OFFSETS_TOPIC}-{}", g.coordinator_partition))
         .collect();
-    keys.sort();
+    crate::collections::sort(&mut keys);
     keys.dedup();
     keys
 }
@@ -308,7 +308,7 @@ pub fn consumer_list(state: &ClusterState) -> Vec<ConsumerRef<'_>> {
             })
         })
         .collect();
-    out.sort_by_key(|c| c.index);
+    crate::collections::sort_by_key(&mut out, |c| c.index);
     out
 }
 
@@ -392,6 +392,6 @@ pub fn event_subjects(e: &crate::sim::Event) -> (Vec<crate::sim::BrokerId>, Vec<
             }
         }
     }
-    brokers.sort_unstable();
+    crate::collections::sort(&mut brokers);
     (brokers, members)
 }

@@ -131,7 +131,7 @@ pub fn broker_isr_lines(
                 .map(|(_, w)| (key.as_str(), w.left_ms))
         })
         .collect();
-    waits.sort_by_key(|(key, left)| (*left, *key));
+    crate::collections::sort_by_key(&mut waits, |(key, left)| (*left, *key));
     let Some((key, left)) = waits.first() else {
         return Vec::new();
     };

@@ -51,7 +51,7 @@ impl Producer {
                 .values()
                 .filter(|f| !f.expired && f.batch.tp == key.0 && f.batch.acks == key.1)
                 .collect();
-            flying.sort_by_key(|f| f.batch.sequence);
+            crate::collections::sort_by_key(&mut flying, |f| f.batch.sequence);
             for f in flying {
                 push(ProducerBatchView {
                     partition: key.0.to_string(),

@@ -178,7 +178,7 @@ impl ZooKeeper {
             .filter(|(_, n)| n.stat.ephemeral_owner == Some(id))
             .map(|(p, n)| (n.stat.czxid, p.clone()))
             .collect();
-        owned.sort();
+        crate::collections::sort(&mut owned);
         let created: Vec<String> = owned.into_iter().map(|(_, p)| p).collect();
         for path in java_order::close_order(&created) {
             self.nodes.remove(&path);

@@ -111,7 +111,7 @@ pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
         .iter()
         .filter_map(|(_, _, l)| BrokerId::try_from(*l).ok())
         .collect();
-    leaders.sort_unstable();
+    crate::collections::sort(&mut leaders);
     leaders.dedup();
     let links = leaders
         .iter()
