@@ -17,7 +17,13 @@
 /// order written.
 macro_rules! messages {
     ($($name:ident = $en:literal;)*) => {
-        $(pub const $name: $crate::i18n::Msg = $crate::i18n::Msg { key: stringify!($name), en: $en };)*
+        $(pub const $name: $crate::i18n::Msg = {
+            #[inline(never)]
+            fn en() -> &'static str {
+                $en
+            }
+            $crate::i18n::Msg::new(stringify!($name), en)
+        };)*
         /// Every message of this file, in the order written.
         pub const ALL: &[$crate::i18n::Msg] = &[$($name),*];
         /// The keys of [`ALL`], in the same order: all the page needs of every message at
@@ -132,12 +138,46 @@ impl Lang {
 }
 
 /// One message: its key (the constant's name in [`msg`]) and its English text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// The text is returned by a function of its own, one per message: code that shows a message
+/// calls it, so the text is read only where the message is shown, and the build's split leaves
+/// the text of a message the first view does not show to the module's second part, with that
+/// function.
+#[derive(Clone, Copy)]
 pub struct Msg {
     /// The key the catalogues use.
     pub key: &'static str,
+    text: fn() -> &'static str,
+}
+
+impl Msg {
+    /// The message `key` whose English `text` returns.
+    pub const fn new(key: &'static str, text: fn() -> &'static str) -> Msg {
+        Msg { key, text }
+    }
+
     /// The English text, with `{name}` placeholders.
-    pub en: &'static str,
+    pub fn en(&self) -> &'static str {
+        (self.text)()
+    }
+}
+
+/// Messages are one when their keys are (no two messages share a key).
+impl PartialEq for Msg {
+    fn eq(&self, other: &Msg) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Msg {}
+
+impl std::fmt::Debug for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Msg")
+            .field("key", &self.key)
+            .field("en", &self.en())
+            .finish()
+    }
 }
 
 /// A language's catalogue: its text for each key.
@@ -339,7 +379,7 @@ impl Tr {
         self.catalogue
             .as_deref()
             .and_then(|c| c.get(m.key))
-            .unwrap_or(m.en)
+            .unwrap_or_else(|| m.en())
     }
 }
 

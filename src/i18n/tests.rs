@@ -91,11 +91,18 @@ fn placeholders_match_between_languages() {
     let c = zh();
     for m in all() {
         let Some(z) = c.get(m.key) else { continue };
-        let mut a = placeholders(m.en);
+        let mut a = placeholders(m.en());
         let mut b = placeholders(z);
         a.sort_unstable();
         b.sort_unstable();
-        assert_eq!(a, b, "{}: placeholders differ: {:?} / {:?}", m.key, m.en, z);
+        assert_eq!(
+            a,
+            b,
+            "{}: placeholders differ: {:?} / {:?}",
+            m.key,
+            m.en(),
+            z
+        );
     }
 }
 
@@ -105,16 +112,18 @@ fn chinese_is_not_left_in_english() {
     for m in all() {
         let z = c.get(m.key).unwrap_or_default();
         assert!(
-            !z.trim().is_empty() || m.en.trim().is_empty(),
+            !z.trim().is_empty() || m.en().trim().is_empty(),
             "{} is empty",
             m.key
         );
         // Words outside the placeholders: `{what}: {action}` has none to translate.
-        let words = placeholders(m.en)
+        let words = placeholders(m.en())
             .into_iter()
-            .fold(m.en.to_string(), |t, p| t.replace(&format!("{{{p}}}"), ""));
+            .fold(m.en().to_string(), |t, p| {
+                t.replace(&format!("{{{p}}}"), "")
+            });
         if words.chars().any(|ch| ch.is_ascii_alphabetic()) && !SAME_IN_BOTH.contains(&m.key) {
-            assert_ne!(z, m.en, "{} is still English", m.key);
+            assert_ne!(z, m.en(), "{} is still English", m.key);
             assert!(
                 z.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)),
                 "{}: {z:?} has no Chinese",
@@ -316,7 +325,7 @@ fn the_catalogue_uses_the_glossarys_words() {
     let mut problems = Vec::new();
     for m in all() {
         let Some(z) = c.get(m.key) else { continue };
-        problems.extend(glossary_problems(&g, m.key, m.en, z));
+        problems.extend(glossary_problems(&g, m.key, m.en(), z));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -7,7 +7,7 @@ use super::shortcuts::*;
 fn no_key_is_listed_twice() {
     let mut seen: Vec<&str> = Vec::new();
     for s in SHORTCUTS {
-        assert!(!s.description.en.is_empty());
+        assert!(!s.description.en().is_empty());
         if let Shown::Key(k) = s.shown {
             assert!(!k.is_empty());
         }
