@@ -176,7 +176,11 @@ class Server:
                 raise RuntimeError("ZooKeeper exited at start (status %s): %s"
                                    % (self.proc.returncode, self.log_tail()))
             try:
-                if four_letters(self.port, "ruok", 0.5) == "imok":
+                # ruok answers imok as soon as the port listens, before the server has loaded its
+                # database and serves sessions (a client then is closed with "ZooKeeperServer not
+                # running"); dump says "not currently serving requests" until it does.
+                if four_letters(self.port, "ruok", 0.5) == "imok" and \
+                        "not currently serving" not in four_letters(self.port, "dump", 0.5):
                     return
             except OSError:
                 pass
