@@ -17,9 +17,9 @@
 //    before it has arrived loads it at once (a synchronous request), so nothing ever fails for
 //    want of it, it only waits. The read-only data that only the moved functions read goes with
 //    them: the linker's map of the module (build.rs asks for it) says where each object lies,
-//    and the tool checks it against the linker's own output (www/split/src/data.rs); a second
-//    link with relocations (www/scripts/wasm-ld) says which object each address in the code
-//    names.
+//    and a second link of the same objects with relocations (www/scripts/wasm-ld), whose data
+//    the tool checks against the module's, says which object each address in the code names
+//    (www/split/src/data.rs).
 // 4. The glue, patched, is minified (minify.mjs). The primary and the glue are renamed after a
 //    hash of their new contents, as Trunk names files, and the secondary is named after its own.
 //
@@ -111,7 +111,8 @@ try {
   await writeFile(profilePath, [...profile].sort((a, b) => a - b).join('\n') + '\n');
   const primaryPath = join(work, 'primary.wasm');
   const secondaryPath = join(work, 'secondary.wasm');
-  // The linker's output and its map, in cargo's output folder for the profile Trunk built.
+  // The linker's map of the module and its output linked with relocations, in cargo's output
+  // folder for the profile Trunk built.
   const linked = join(process.env.CARGO_TARGET_DIR ?? join(here, '..', '..', 'target'),
     'wasm32-unknown-unknown', process.env.TRUNK_PROFILE === 'debug' ? 'debug' : 'release');
   const map = join(linked, 'kafka-election-playground.map');
@@ -119,7 +120,7 @@ try {
   const relocs = join(linked, 'kafka-election-playground.relocs.wasm');
   if (!existsSync(relocs)) fail(`${relocs} is missing: www/scripts/wasm-ld writes it (.cargo/config.toml)`);
   console.log(run('split', join(root, wasmName), profilePath, primaryPath, secondaryPath,
-    '--data', map, join(linked, 'kafka-election-playground.wasm'), relocs));
+    '--data', map, relocs));
   const primary = await readFile(primaryPath);
   const secondary = await readFile(secondaryPath);
 

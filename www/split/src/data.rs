@@ -5,7 +5,7 @@
 //! long it is, and in which output section (`.rodata`, `.data`, `.bss`). Neither wasm-bindgen
 //! nor wasm-opt moves data (wasm-opt only drops runs of zeros), so the addresses in the map are
 //! still those of the final module; [`check_image`] makes sure of it against the linker's own
-//! output before anything is moved.
+//! output (the copy `www/scripts/wasm-ld` links with relocations) before anything is moved.
 //!
 //! An object is moved when moved code reaches it and kept code cannot:
 //! - Code reaches memory through addresses written in it: an `i32.const`, either half of an
@@ -218,30 +218,17 @@ pub fn check_image(
 /// (the symbol's plus the addend), and the extents of the symbols written there.
 pub type Relocations = BTreeMap<u32, Vec<(u32, u32)>>;
 
-/// Reads the relocations of the code of `path`, a copy of the module linked with
-/// `--emit-relocs` (`www/scripts/wasm-ld` writes it beside the map), whose data must be
-/// `image`, the final module's: each address the linker wrote into the code for a data symbol,
-/// with that symbol's extent. So an address that the compiler wrote before a table
+/// Reads the relocations of the code of `bytes`, a copy of the module linked with
+/// `--emit-relocs` (`www/scripts/wasm-ld` writes it beside the map; [`check_image`] makes sure
+/// its data is the final module's): each address the linker wrote into the code for a data
+/// symbol, with that symbol's extent. So an address that the compiler wrote before a table
 /// (`(table - 4k) + 4i`) is known to name the table.
-pub fn relocations(path: &str, image: &Image) -> Result<Relocations, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let bad = |what: &str| format!("{path}: {what}");
-    let module = Module::from_buffer(&bytes).map_err(|e| bad(&format!("not a module: {e}")))?;
-    let trim = |(start, bytes): &Image| {
-        let first = bytes.iter().position(|&x| x != 0).unwrap_or(bytes.len());
-        let last = bytes.iter().rposition(|&x| x != 0).map_or(first, |i| i + 1);
-        (start + first as u32, bytes[first..last].to_vec())
-    };
-    if trim(&self::image(&module)?) != trim(image) {
-        return Err(bad(
-            "its data is not the module's: it is not a copy of this build",
-        ));
-    }
+pub fn relocations(bytes: &[u8]) -> Result<Relocations, String> {
     // The data segments' addresses, in the order the symbols number them.
     let mut segments = Vec::new();
     let mut linking = None;
     let mut code_relocs = None;
-    let mut reader = Reader::new(&bytes, 8);
+    let mut reader = Reader::new(bytes, 8);
     while !reader.done() {
         let id = reader.byte()?;
         let size = reader.uleb()? as usize;
@@ -253,12 +240,14 @@ pub fn relocations(path: &str, image: &Image) -> Result<Relocations, String> {
                     match section.uleb()? {
                         0 => {
                             if section.byte()? != 0x41 {
-                                return Err(bad("a data segment's offset is not an i32.const"));
+                                return Err(
+                                    "a data segment's offset is not an i32.const".to_string()
+                                );
                             }
                             segments.push(section.sleb()? as u32);
                             section.byte()?;
                         }
-                        _ => return Err(bad("a data segment that is not active")),
+                        _ => return Err("a data segment that is not active".to_string()),
                     }
                     let length = section.uleb()? as usize;
                     section.take(length)?;
@@ -277,12 +266,12 @@ pub fn relocations(path: &str, image: &Image) -> Result<Relocations, String> {
         }
     }
     let (Some(mut linking), Some(mut relocs)) = (linking, code_relocs) else {
-        return Err(bad("it has no relocations (link it with --emit-relocs)"));
+        return Err("it has no relocations (link it with --emit-relocs)".to_string());
     };
     // The symbol table: each data symbol's extent (None for the others).
     let mut symbols: Vec<Option<(u32, u32)>> = Vec::new();
     if linking.uleb()? != 2 {
-        return Err(bad("its linking section is not version 2"));
+        return Err("its linking section is not version 2".to_string());
     }
     while !linking.done() {
         let kind = linking.byte()?;
@@ -309,7 +298,7 @@ pub fn relocations(path: &str, image: &Image) -> Result<Relocations, String> {
                         let size = sub.uleb()? as u32;
                         let base = *segments
                             .get(segment)
-                            .ok_or_else(|| bad("a data symbol in a segment it does not have"))?;
+                            .ok_or("a data symbol in a segment it does not have")?;
                         Some((base + offset, base + offset + size))
                     }
                 }
@@ -328,7 +317,7 @@ pub fn relocations(path: &str, image: &Image) -> Result<Relocations, String> {
                     }
                     None
                 }
-                _ => return Err(bad(&format!("a symbol of unknown kind {kind}"))),
+                _ => return Err(format!("a symbol of unknown kind {kind}")),
             });
         }
     }
@@ -342,7 +331,7 @@ pub fn relocations(path: &str, image: &Image) -> Result<Relocations, String> {
         let addend = match kind {
             3 | 4 | 5 | 8 | 9 | 11 | 14 | 15 | 16 | 17 | 21 | 22 | 23 | 25 => relocs.sleb()?,
             0 | 1 | 2 | 6 | 7 | 10 | 12 | 13 | 18 | 19 | 20 | 24 | 26 => 0,
-            _ => return Err(bad(&format!("a relocation of unknown kind {kind}"))),
+            _ => return Err(format!("a relocation of unknown kind {kind}")),
         };
         if !matches!(kind, 3..=5) {
             continue;
@@ -945,7 +934,6 @@ mod tests {
     #[test]
     fn the_relocations_name_the_symbol_each_address_in_the_code_was_written_for() {
         let (data, _) = seven();
-        let image = image(&module(&data, &[])).unwrap();
         let mut bytes = module(&data, &[]).emit_wasm();
         // The symbol table: an imported function (no name of its own), then data symbol "B",
         // at 0x2000 into the one segment (at 0x1000), 16 bytes long.
@@ -956,23 +944,13 @@ mod tests {
         // Two relocations of code: a function index (no addend), and B minus 16 as an SLEB.
         let relocs = [3, 2, 0, 1, 0, 4, 5, 1, 0x70];
         bytes.extend(custom("reloc.CODE", &relocs));
-        let path = std::env::temp_dir().join(format!("split-relocs-{}.wasm", std::process::id()));
-        std::fs::write(&path, &bytes).unwrap();
-        let found = relocations(path.to_str().unwrap(), &image);
         assert_eq!(
-            found.unwrap(),
+            relocations(&bytes).unwrap(),
             Relocations::from([(0x2ff0, vec![(0x3000, 0x3010)])])
         );
-        // Without them, or from another build, it is refused.
-        std::fs::write(&path, module(&data, &[]).emit_wasm()).unwrap();
-        let err = relocations(path.to_str().unwrap(), &image).unwrap_err();
+        // Without them it is refused (a copy of another build is refused by `check_image`).
+        let err = relocations(&module(&data, &[]).emit_wasm()).unwrap_err();
         assert!(err.contains("no relocations"), "{err}");
-        let mut other = data.clone();
-        other[8] = 99;
-        std::fs::write(&path, module(&other, &[]).emit_wasm()).unwrap();
-        let err = relocations(path.to_str().unwrap(), &image).unwrap_err();
-        assert!(err.contains("not a copy of this build"), "{err}");
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

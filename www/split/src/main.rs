@@ -57,11 +57,11 @@ fn main() -> ExitCode {
         ["split", input, profile, primary, secondary] => {
             split(input, profile, primary, secondary, None)
         }
-        ["split", input, profile, primary, secondary, "--data", map, linked, relocs] => {
-            split(input, profile, primary, secondary, Some((map, linked, relocs)))
+        ["split", input, profile, primary, secondary, "--data", map, relocs] => {
+            split(input, profile, primary, secondary, Some((map, relocs)))
         }
         ["report", named, profile] => report(named, profile),
-        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP LINKED.wasm RELOCS.wasm]\n       split-module report NAMED.wasm PROFILE".to_string()),
+        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP RELOCS.wasm]\n       split-module report NAMED.wasm PROFILE".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -73,8 +73,15 @@ fn main() -> ExitCode {
 }
 
 fn read(path: &str) -> Result<Module, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    Module::from_buffer(&bytes).map_err(|e| format!("{path} is not a module walrus reads: {e}"))
+    parse(path, &read_bytes(path)?)
+}
+
+fn read_bytes(path: &str) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
+}
+
+fn parse(path: &str, bytes: &[u8]) -> Result<Module, String> {
+    Module::from_buffer(bytes).map_err(|e| format!("{path} is not a module walrus reads: {e}"))
 }
 
 fn write(module: &mut Module, path: &str) -> Result<usize, String> {
@@ -148,7 +155,7 @@ fn split(
     profile: &str,
     primary_path: &str,
     secondary_path: &str,
-    data: Option<(&str, &str, &str)>,
+    data: Option<(&str, &str)>,
 ) -> Result<(), String> {
     let ran = read_profile(profile)?;
     let mut primary = read(input)?;
@@ -206,10 +213,13 @@ fn split(
     let image = data::image(&primary)?;
     let ranges = match data {
         None => Vec::new(),
-        Some((map, linked, relocs)) => {
+        Some((map, relocs)) => {
+            // The linker's output, linked with its relocations (www/scripts/wasm-ld): checked
+            // against this module's data, then read for the relocations.
             let objects = data::read_map(map)?;
-            data::check_image(&image, &read(linked)?, &objects, map)?;
-            let relocations = data::relocations(relocs, &image)?;
+            let bytes = read_bytes(relocs)?;
+            data::check_image(&image, &parse(relocs, &bytes)?, &objects, map)?;
+            let relocations = data::relocations(&bytes).map_err(|e| format!("{relocs}: {e}"))?;
             data::plan(&primary, &image, &objects, &relocations, |i| {
                 moved.contains(&i)
             })?
