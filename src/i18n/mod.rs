@@ -27,9 +27,9 @@ macro_rules! messages {
         /// Every message of this file, in the order written.
         pub const ALL: &[$crate::i18n::Msg] = &[$($name),*];
         /// The keys of [`ALL`], in the same order: all the page needs of every message at
-        /// once (to check a catalogue's keys), so that a message's English text is read only
-        /// where it is shown (and the build's split can leave a text that the first view does
-        /// not show to the module's second part).
+        /// once (to check a catalogue's keys). Reading them from `ALL` instead keeps its table
+        /// of messages in the first part of the page's module too (1.2 KB gzip more, measured
+        /// when `Msg` already held its text behind a function).
         pub const KEYS: &[&str] = &[$(stringify!($name)),*];
     };
 }
