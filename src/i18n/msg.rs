@@ -22,6 +22,8 @@ messages! {
     LANG_SWITCH_LABEL = "Language";
     LANG_SWITCH_TITLE = "Show the page in {language}";
     LANG_MISSING_KEYS = "The Chinese text lacks {count} message(s), shown in English: {keys}";
+    LATER_LOADING = "Loading this part of the page…";
+    LATER_FAILED = "This part of the page could not be loaded. Reload the page to try again.";
 
     // The toolbar.
     TOOLBAR_LABEL = "Simulation controls";

@@ -17,6 +17,7 @@ use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
 use super::hooks::use_animation_frames;
 use super::i18n::{lang_switch, load, mark_document, rich};
+use super::later::{use_later, waiting};
 use super::lesson::{
     asks_for_a_broker, graph_commands, lesson_card, lessons_button, shown_decider, use_lessons,
     LessonList,
@@ -157,6 +158,7 @@ fn story_box(
     }
 }
 
+#[inline(never)]
 fn legend(with_topic: bool, with_group: bool, tr: &Tr) -> Html {
     html! {
         <>
@@ -316,6 +318,7 @@ pub fn App(props: &AppProps) -> Html {
     let help_return = use_mut_ref(|| None::<Element>);
     use_lessons(&model, &root);
     let long_press = use_memo((), |_| LongPress::default());
+    let later = use_later();
 
     {
         let d = model.dispatcher();
@@ -829,7 +832,11 @@ pub fn App(props: &AppProps) -> Html {
                                 { menu_html.unwrap_or_default() }
                                 { play_overlay(m, &dispatch) }
                             </div>
-                            { panel(m, &state, &panel_partitions, &dispatch) }
+                            if later.here() {
+                                { panel(m, &state, &panel_partitions, &dispatch) }
+                            } else {
+                                { waiting(later, Some(tr.t(g::PANEL_TITLE)), &tr) }
+                            }
                         </div>
                         // Embed mode: one thin timeline row under the graph (where it comes in the
                         // tab order too); `controls=0` hides it with the controls, since the
@@ -841,22 +848,34 @@ pub fn App(props: &AppProps) -> Html {
                              aria-labelledby={tabpanel(Tab::Explain).1}>
                             <details class="explain panel">
                                 <summary>{ tr.t(g::EXPLAIN_SUMMARY) }</summary>
-                                if !embed {
-                                    { intro((settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms), settings.profile.name(), with_topic, with_group, &tr) }
+                                if !later.here() {
+                                    { waiting(later, None, &tr) }
+                                } else {
+                                    if !embed {
+                                        { intro((settings.zookeeper_session_timeout_ms, settings.replica_lag_time_max_ms), settings.profile.name(), with_topic, with_group, &tr) }
+                                    }
+                                    { legend(with_topic, with_group, &tr) }
                                 }
-                                { legend(with_topic, with_group, &tr) }
                             </details>
                         </div>
                         if with_group {
                             <div class={part(Tab::Group)} id={tabpanel(Tab::Group).0} role="tabpanel"
                                  aria-labelledby={tabpanel(Tab::Group).1}>
-                                { groups(m, &state, &consumers, settings, &dispatch) }
+                                if later.here() {
+                                    { groups(m, &state, &consumers, settings, &dispatch) }
+                                } else {
+                                    { waiting(later, Some(tr.t(g::GROUP_TITLE).trim_end().to_string()), &tr) }
+                                }
                             </div>
                         }
                         if with_topic {
                             <div class={part(Tab::Partitions)} id={tabpanel(Tab::Partitions).0} role="tabpanel"
                                  aria-labelledby={tabpanel(Tab::Partitions).1}>
-                                { partitions(m, &state, topics, &dispatch) }
+                                if later.here() {
+                                    { partitions(m, &state, topics, &dispatch) }
+                                } else {
+                                    { waiting(later, Some(tr.t(g::PARTITIONS_TITLE_H)), &tr) }
+                                }
                             </div>
                         }
                         </>

@@ -9,6 +9,7 @@
 //! follows new events unless the reader scrolled up. It renders again only when the number
 //! of events, the world or the filter changes, not on every animation frame.
 
+use super::later::{use_later, waiting, Later};
 use super::model::Host;
 use crate::collections::VecSet;
 use crate::i18n::event_text::{cause_text, tag, what, why};
@@ -81,6 +82,8 @@ struct Look<'a> {
     on_pick: &'a Callback<usize>,
     /// A prefix for the entries' element ids, unique on the page.
     ids: &'a str,
+    /// Where the module's second part stands: the Kafka detail is drawn from it.
+    later: Later,
 }
 
 /// One event as the log lists it: its time is a button that shows the cluster at that moment,
@@ -126,18 +129,33 @@ fn entry(i: usize, e: &SimEvent, look: &Look) -> Html {
                 </p>
                 // In the page even when closed, so that a search of the page finds it.
                 <div class="detail" id={detail_id} data-testid="event-detail" hidden={!open}>
-                    // The core's own line is the command line's English: in another language the
-                    // plain sentence above says it, and the kind's name stays.
-                    <p class="detail-line"><code class="kind">{ kind }</code>
-                        if tr.lang() == Lang::En {
-                            { " " }{ e.kind.to_string() }
-                        }
-                    </p>
-                    { " " }
-                    <p class="detail-cause">{ cause_text(&e.cause, tr) }</p>
+                    if look.later.here() {
+                        { detail(e, kind, tr) }
+                    } else if open {
+                        { waiting(look.later, None, tr) }
+                    }
                 </div>
             </div>
         </li>
+    }
+}
+
+/// An entry's Kafka detail: the core's line and the cause. Drawn from the second part of the
+/// module (`super::later`), like the other parts of the page the first view does not show.
+#[inline(never)]
+fn detail(e: &SimEvent, kind: &str, tr: &Tr) -> Html {
+    html! {
+        <>
+            // The core's own line is the command line's English: in another language the
+            // plain sentence above says it, and the kind's name stays.
+            <p class="detail-line"><code class="kind">{ kind }</code>
+                if tr.lang() == Lang::En {
+                    { " " }{ e.kind.to_string() }
+                }
+            </p>
+            { " " }
+            <p class="detail-cause">{ cause_text(&e.cause, tr) }</p>
+        </>
     }
 }
 
@@ -229,6 +247,7 @@ impl PartialEq for EventLogProps {
 pub fn EventLog(props: &EventLogProps) -> Html {
     let list = use_node_ref();
     let stick = use_state(|| true);
+    let later = use_later();
     // The entries whose Kafka detail is open, in the world they belong to.
     let open = use_state(|| (props.generation, VecSet::<usize>::new()));
 
@@ -299,6 +318,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         on_toggle: &on_toggle,
         on_pick: &props.on_pick,
         ids: &props.title_id,
+        later,
     };
 
     let host = props.host.borrow();

@@ -26,7 +26,8 @@
 //! group and partition panels, a broker's details, the embed mode's timeline) are
 //! `#[inline(never)]`: kept out of the page's one large view function, they can go to the
 //! second part of the module that the build splits off (`www/scripts/split-module.mjs`), which
-//! the first view does not wait for.
+//! the first view does not wait for. Those the default page would draw below the fold or
+//! behind a tab wait for that part ([`later`]).
 
 pub mod a11y;
 pub mod address;
@@ -42,6 +43,7 @@ pub mod groups;
 pub mod hooks;
 pub mod i18n;
 pub mod iframe;
+pub mod later;
 pub mod lesson;
 pub mod model;
 pub mod overlay;

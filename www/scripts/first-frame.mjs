@@ -40,6 +40,9 @@ try {
   await page.addInitScript(() => {
     window.requestAnimationFrame = () => 0;
   });
+  // Hold the module's second part: the frame is what the first part draws, the parts that wait
+  // for the second (src/ui/later.rs) saying they are loading, whenever it would have arrived.
+  await page.route('**/*_later.wasm', () => {});
   await page.goto(`${bench.base}/`);
   await page.waitForSelector(`${MOUNTED} svg g[data-broker]`, { timeout: 60_000 });
   frame = await page.evaluate(() => document.getElementById('app').innerHTML);

@@ -8,8 +8,11 @@
 //    (Debian's, as the browser tests use), where a learner's first steps are taken: the default
 //    page at 1440 px playing at 50x, a broker crashed and started again; then the same at the
 //    usual sizes of a laptop, a tablet and a phone, in English and Chinese, at the bare address
-//    and with `lang`, at the page's own speed (once crashing the broker the moment it is up).
-//    The functions that ran are the profile.
+//    and with `lang`, at the page's own speed (once crashing the broker the moment it is up),
+//    pressing each tab of a narrow page. The functions that ran are the profile. The parts of
+//    the page drawn from the second part (src/ui/later.rs: the panels under the graph, the
+//    explanation, the log's Kafka detail) wait for it throughout, so what only they run goes
+//    to the second part; the page draws them once it has arrived.
 // 3. The tool splits the module by the profile: what ran stays in the primary module, which
 //    the page loads first; the rest goes to a secondary module. In the primary, each moved
 //    function is an import that the glue answers (the code appended to it below): the glue
@@ -52,6 +55,10 @@ const FINALIZE = 'wasm = instance.exports;';
 // Where the glue has the primary instantiated but not started: a loader that asked for the
 // whole module (loadWhole) gets the secondary there.
 const LOADED = 'const { instance, module } = await __wbg_load(await module_or_path, imports);';
+// Where the second part stands, for the page (src/ui/later.rs): 'pending', 'here' or 'failed',
+// each change announced by an event on the window.
+const LATER_FLAG = 'globalThis.__kafkaElectionLater';
+const LATER_EVENT = 'kafka-election-later';
 if ([IMPORTS, FINALIZE, LOADED].some((anchor) => glue.split(anchor).length !== 2)) {
   fail(`the glue ${glueName} does not have the shape this script patches (wasm-bindgen changed?)`);
 }
@@ -82,12 +89,14 @@ let profile;
 try {
   await cp(root, scratch, { recursive: true });
   console.log(run('instrument', join(root, wasmName), join(scratch, wasmName)));
+  // The parts of the page drawn from the second part (src/ui/later.rs) wait for it in the
+  // scratch copy throughout, so that what only they run is not taken for the first view's.
   await writeFile(
     join(scratch, glueName),
     glue.replace(
       IMPORTS,
       `${IMPORTS}\n        "__profile": { hit(i) { (globalThis.__kafkaElectionProfile ??= []).push(i); } },`,
-    ),
+    ) + `\n${LATER_FLAG} = 'pending';\n`,
   );
   try {
     execFileSync(process.execPath, [join(here, 'embed-loader.mjs')], {
@@ -182,6 +191,24 @@ async function learnersFirstSteps(dir) {
       await page.selectOption('[data-testid="speed"]', '50');
       await page.waitForTimeout(2000);
       await crashAndRestart(page, 2, 3000);
+      // The help overlay, opened and closed: a component made and dropped (what the page drops
+      // as it renders can otherwise fall to one pass and not another).
+      await page.click('[data-testid="help"]');
+      await page.waitForSelector('[data-testid="help-dialog"]');
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('[data-testid="help-dialog"]', { state: 'detached' });
+      // A log entry's Kafka detail, opened and closed.
+      const toggle = '#app [data-testid="event-detail-toggle"]';
+      await page.click(toggle);
+      await page.waitForSelector(`${toggle}[aria-expanded="true"]`);
+      await page.click(toggle);
+      await page.waitForSelector(`${toggle}[aria-expanded="false"]`);
+      // The second part failing to arrive: the parts that wait for it say so.
+      await page.evaluate(([flag, event]) => {
+        globalThis[flag] = 'failed';
+        globalThis.dispatchEvent(new Event(event));
+      }, [LATER_FLAG.replace('globalThis.', ''), LATER_EVENT]);
+      await page.waitForSelector('[data-testid="later-wait"][aria-busy="false"]');
     });
     // What the page draws depends on the window (the log beside the graph or in a tab, a
     // compact graph) and on how it chose its language (the address, a stored choice, the
@@ -204,6 +231,14 @@ async function learnersFirstSteps(dir) {
           await mounted(page);
           await page.waitForTimeout(before);
           await crashAndRestart(page, 3, 1500);
+          // A narrow page's tabs, each pressed once: a tab whose panel waits for the second
+          // part then says so at once instead of waiting for it.
+          const tabs = await page.$$eval('#app [role="tab"]', (ts) =>
+            ts.filter((t) => t.offsetParent !== null).map((t) => t.dataset.tab));
+          for (const tab of [...tabs, ...tabs.slice(0, 1)]) {
+            await page.click(`#app [role="tab"][data-tab="${tab}"]`);
+            await page.waitForSelector(`#app [role="tab"][data-tab="${tab}"][aria-selected="true"]`);
+          }
         });
       }
     }
@@ -223,7 +258,9 @@ function runtime(secondaryName) {
 // to one of its functions before it has arrived loads it at once (a synchronous request). A
 // loader that knows the page will need it from the start (a story, a lesson, a shared session,
 // an embedding page's API) calls loadWhole() before the default export: both modules then
-// download together and the page starts once both are there.
+// download together and the page starts once both are there. ${LATER_FLAG} says where the
+// second module stands ('pending', 'here', 'failed'), and a '${LATER_EVENT}' event on the
+// window announces each change: the page draws the parts that wait for it then.
 const __splitUrl = new URL('./${secondaryName}', import.meta.url);
 let __splitInstance;
 let __splitPending;
@@ -236,8 +273,17 @@ function __splitCompile() {
             : response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
     });
 }
+/** Tells the page where the second part stands (src/ui/later.rs draws what waits for it). */
+function __splitSay(state) {
+    ${LATER_FLAG} = state;
+    globalThis.dispatchEvent?.(new Event('${LATER_EVENT}'));
+}
+${LATER_FLAG} = 'pending';
 function __splitReady(module, exports = wasm) {
-    if (__splitInstance === undefined) __splitInstance = new WebAssembly.Instance(module, { p: exports });
+    if (__splitInstance === undefined) {
+        __splitInstance = new WebAssembly.Instance(module, { p: exports });
+        __splitSay('here');
+    }
     return __splitInstance;
 }
 async function __splitWith(exports) {
@@ -253,7 +299,11 @@ function __splitPrefetch() {
     if (__splitInstance !== undefined || __splitPending !== undefined) return;
     __splitPending = __splitCompile()
         .then((module) => __splitReady(module))
-        .catch(() => { __splitPending = undefined; });
+        .catch(() => {
+            __splitPending = undefined;
+            // The parts that wait for it say so; a call into it tries again.
+            if (__splitInstance === undefined) __splitSay('failed');
+        });
 }
 /** The page says the second part could not be had (boot.js shows it), and this throws. */
 function __splitFailed(why) {

@@ -95,9 +95,44 @@ for (const address of ['/', '/?lang=en', '/?lang=zh-CN']) {
       return found;
     });
     expect(zeros).toEqual([]);
+    // The parts drawn from the second part (the panels under the graph, the explanation, the
+    // log's Kafka detail) say they are loading, and take their place once it is there.
+    const waiting = page.getByTestId('later-wait');
+    await expect(waiting).toHaveCount(4);
+    for (const w of await waiting.all()) await expect(w).toHaveAttribute('aria-busy', 'true');
+    await expect(page.getByTestId('partitions')).toHaveCount(0);
     await later.release();
+    await expect(waiting).toHaveCount(0);
+    await expect(page.getByTestId('partitions')).toHaveCount(1);
+    await expect(page.getByTestId('group-panel')).toHaveCount(1);
+    await expect(page.getByTestId('event-detail').first()).toContainText(/\S/);
+    expect(later.kinds, 'the second part was fetched once').toEqual(['fetch']);
   });
 }
+
+test('a tab or a Kafka detail opened before the second part arrives says it is loading, then shows it', async ({ page }) => {
+  const later = await holdSecondPart(page);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/?lang=en');
+  await mounted(page);
+  const tab = page.locator('#app [role="tab"][data-tab="partitions"]');
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+  const panel = page.locator('#app [role="tabpanel"]:visible');
+  await expect(panel.getByTestId('later-wait')).toHaveText('Partitions' + 'Loading this part of the page…');
+  await page.locator('#app [role="tab"][data-tab="log"]').click();
+  const toggle = page.getByTestId('event-detail-toggle').first();
+  await toggle.click();
+  const detail = page.getByTestId('event-detail').first();
+  await expect(detail).toBeVisible();
+  await expect(detail).toHaveText('Loading this part of the page…');
+  expect(later.kinds, 'nothing waited for the second part').toEqual(['fetch']);
+  await later.release();
+  await expect(detail.locator('code.kind')).toHaveText('controller_elected');
+  await expect(detail.locator('.detail-cause')).toContainText('/controller');
+  await page.locator('#app [role="tab"][data-tab="partitions"]').click();
+  await expect(page.getByTestId('partitions')).toBeVisible();
+});
 
 test('a story chosen before the second part has arrived waits for it, then plays', async ({ page }) => {
   const later = await holdSecondPart(page);
@@ -134,9 +169,11 @@ plain('when the second part cannot be had, the page says so the moment it needs 
   await page.goto('/?lang=en');
   await mounted(page);
   await expect(page.locator('#fatal')).toBeHidden();
-  // Free play goes on without it.
+  // Free play goes on without it; the parts drawn from it say they could not be loaded.
   await broker(page, 2).click();
   await expect(broker(page, 2)).toHaveAttribute('aria-label', /crashed/i);
+  await expect(page.getByTestId('later-wait').first()).toContainText('could not be loaded. Reload the page');
+  await expect(page.getByTestId('later-wait').first()).toHaveAttribute('aria-busy', 'false');
   await page.getByTestId('story').selectOption('clean-shutdown');
   const fatal = page.locator('#fatal');
   await expect(fatal).toBeVisible();
