@@ -41,7 +41,7 @@ fn seconds(ms: u64) -> String {
     if ms % 1000 == 0 {
         (ms / 1000).to_string()
     } else {
-        format!("{:.1}", ms as f64 / 1000.0)
+        crate::view::format::Fixed(ms as f64 / 1000.0, 1).to_string()
     }
 }
 

@@ -4,7 +4,7 @@ use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
 use super::stories::{self, STORIES};
 use crate::i18n::{msg, Tr};
 use crate::sim::{fmt_ms, Profile, Settings};
-use crate::view::format::speed_label;
+use crate::view::format::{speed_label, Short};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -72,7 +72,7 @@ pub fn controls(
     let speed = {
         let d = dispatch.clone();
         Callback::from(move |e: Event| {
-            if let Some(v) = select_value(&e).and_then(|v| v.parse::<f64>().ok()) {
+            if let Some(v) = select_value(&e).and_then(|v| speed_value(&v)) {
                 d.emit(Action::SetSpeed(v));
             }
         })
@@ -125,7 +125,7 @@ pub fn controls(
                     <span class="hide-narrow">{ tr.t(msg::SPEED) }</span>
                     <select data-testid="speed" onchange={speed} aria-label={tr.t(msg::SPEED_LABEL)}>
                         { for SPEEDS.iter().map(|s| html! {
-                            <option value={s.to_string()} selected={*s == m.speed}>{ speed_label(*s) }</option>
+                            <option value={Short(*s).to_string()} selected={*s == m.speed}>{ speed_label(*s) }</option>
                         }) }
                     </select>
                 </label>
@@ -180,4 +180,14 @@ pub fn controls(
             </div>
         </div>
     }
+}
+
+/// A speed from the select's value: one it offers, as [`Short`] writes it (without reading a
+/// number: the first view has no other use for float parsing), else the number it reads as.
+fn speed_value(value: &str) -> Option<f64> {
+    SPEEDS
+        .iter()
+        .copied()
+        .find(|s| Short(*s).to_string() == value)
+        .or_else(|| value.parse().ok())
 }

@@ -2,7 +2,9 @@
 //! centre is the origin, y grows downwards), the sizes of every shape, and the `d` strings
 //! the paths are drawn with.
 
+use super::format::{Fixed, Short};
 use std::f64::consts::PI;
+use std::fmt;
 
 /// Radius of a broker's circle.
 pub const NODE_R: f64 = 38.0;
@@ -218,18 +220,32 @@ pub fn producer_link(p: Pt, b: Pt, compact: bool) -> Path {
     )
 }
 
+/// A point as SVG path data writes it: `x,y`, each to one decimal.
+fn xy(p: Pt) -> impl fmt::Display {
+    struct Xy(Pt);
+    impl fmt::Display for Xy {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{},{}", Fixed(self.0.x, 1), Fixed(self.0.y, 1))
+        }
+    }
+    Xy(p)
+}
+
 /// A clockwise arc from 12 o'clock covering fraction `f` of a circle of radius `r`.
 pub fn arc(r: f64, f: f64) -> String {
     if f >= 0.999 {
+        let (r1, r) = (Fixed(r, 1), Short(r));
         return format!(
-            "M0,{:.1} A{r},{r} 0 1 1 0,{:.1} A{r},{r} 0 1 1 0,{:.1}",
-            -r, r, -r
+            "M0,{} A{r},{r} 0 1 1 0,{r1} A{r},{r} 0 1 1 0,{}",
+            Fixed(-r.0, 1),
+            Fixed(-r.0, 1)
         );
     }
     let a = -PI / 2.0 + f * 2.0 * PI;
     let (x, y) = (r * a.cos(), r * a.sin());
     let large = if f > 0.5 { 1 } else { 0 };
-    format!("M0,{:.1} A{r},{r} 0 {large} 1 {x:.1},{y:.1}", -r)
+    let (x, y, r) = (Fixed(x, 1), Fixed(y, 1), Short(r));
+    format!("M0,{} A{r},{r} 0 {large} 1 {x},{y}", Fixed(-r.0, 1))
 }
 
 /// A link or a message's way.
@@ -282,11 +298,8 @@ impl Path {
     /// The SVG path data, to one decimal.
     pub fn d(&self) -> String {
         match self {
-            Path::Line(a, b) => format!("M{:.1},{:.1} L{:.1},{:.1}", a.x, a.y, b.x, b.y),
-            Path::Quad(a, c, b) => format!(
-                "M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
-                a.x, a.y, c.x, c.y, b.x, b.y
-            ),
+            Path::Line(a, b) => format!("M{} L{}", xy(*a), xy(*b)),
+            Path::Quad(a, c, b) => format!("M{} Q{} {}", xy(*a), xy(*c), xy(*b)),
             Path::Poly(points) => {
                 let mut pts: Vec<Pt> = Vec::with_capacity(points.len());
                 for p in points {
@@ -297,7 +310,7 @@ impl Path {
                 let Some(first) = pts.first() else {
                     return String::new();
                 };
-                let mut d = format!("M{:.1},{:.1}", first.x, first.y);
+                let mut d = format!("M{}", xy(*first));
                 for i in 1..pts.len() {
                     let p = pts[i];
                     if i + 1 < pts.len() {
@@ -305,12 +318,9 @@ impl Path {
                         let r = CORNER_R.min(dist(a, p) / 2.0).min(dist(p, b) / 2.0);
                         let before = p.lerp(a, r / dist(a, p).max(1e-9));
                         let after = p.lerp(b, r / dist(p, b).max(1e-9));
-                        d.push_str(&format!(
-                            " L{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
-                            before.x, before.y, p.x, p.y, after.x, after.y
-                        ));
+                        d.push_str(&format!(" L{} Q{} {}", xy(before), xy(p), xy(after)));
                     } else {
-                        d.push_str(&format!(" L{:.1},{:.1}", p.x, p.y));
+                        d.push_str(&format!(" L{}", xy(p)));
                     }
                 }
                 d

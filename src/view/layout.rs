@@ -3,6 +3,7 @@
 //! and the messages take between them. Pure geometry: the same brokers, badges and
 //! consumers give the same places, natively and in the browser.
 
+use super::format::Fixed;
 use super::geometry::{
     below, consumer_geo, dist, node_edge, overlaps, producer_link, producer_size, Path, Pt, Rect,
     ABOVE, LABEL_HALF_W, NODE_R, RISER_GAP, ROW_GAP, ZK_H, ZK_MIN_W,
@@ -325,7 +326,13 @@ impl Layout {
         let pad = 6.0;
         layout.view = (x0 - pad, y0 - pad, x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad);
         let (vx, vy, vw, vh) = layout.view;
-        layout.view_box = format!("{vx:.0} {vy:.0} {vw:.0} {vh:.0}");
+        layout.view_box = format!(
+            "{} {} {} {}",
+            Fixed(vx, 0),
+            Fixed(vy, 0),
+            Fixed(vw, 0),
+            Fixed(vh, 0)
+        );
         layout
     }
 

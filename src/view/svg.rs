@@ -3,6 +3,7 @@
 //! names and presses. The page renders this tree with Yew; [`svg_string`] writes it as a
 //! standalone SVG document, natively.
 
+use super::format::{Fixed, Short};
 use super::geometry::{badge_h, consumer_geo, Pt, CHIP_GAP, NODE_R};
 use super::graph::{
     AddPlace, Badge, BrokerNode, ConsumerNode, Edge, FlightDot, Graph, ProducerBox, ZooKeeperBox,
@@ -22,11 +23,11 @@ fn classes<const N: usize>(names: [Option<&str>; N]) -> String {
 }
 
 fn translate(p: Pt) -> String {
-    format!("translate({:.1},{:.1})", p.x, p.y)
+    format!("translate({},{})", Fixed(p.x, 1), Fixed(p.y, 1))
 }
 
 fn f1(x: f64) -> String {
-    format!("{x:.1}")
+    Fixed(x, 1).to_string()
 }
 
 /// The graph as one `<svg>` element, as the page draws it.
@@ -149,8 +150,8 @@ fn zookeeper(z: &ZooKeeperBox) -> Element {
     let znode = |dy: f64| {
         Element::new("text")
             .attr("class", "znode")
-            .attr("x", (z.x + 16.0).to_string())
-            .attr("y", (z.y + dy).to_string())
+            .attr("x", Short(z.x + 16.0).to_string())
+            .attr("y", Short(z.y + dy).to_string())
     };
     Element::new("g")
         .attr("class", "zk")
@@ -159,17 +160,17 @@ fn zookeeper(z: &ZooKeeperBox) -> Element {
         .attr("aria-label", z.aria.clone())
         .child(
             Element::new("rect")
-                .attr("x", z.x.to_string())
-                .attr("y", z.y.to_string())
-                .attr("width", z.w.to_string())
-                .attr("height", z.h.to_string())
+                .attr("x", Short(z.x).to_string())
+                .attr("y", Short(z.y).to_string())
+                .attr("width", Short(z.w).to_string())
+                .attr("height", Short(z.h).to_string())
                 .attr("rx", "14"),
         )
         .child(
             Element::new("text")
                 .attr("class", "zk-title")
                 .attr("x", "0")
-                .attr("y", (z.y + 25.0).to_string())
+                .attr("y", Short(z.y + 25.0).to_string())
                 .attr("text-anchor", "middle")
                 .text("ZooKeeper"),
         )
@@ -274,9 +275,9 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
                     .attr(
                         "transform",
                         format!(
-                            "translate({:.1},{:.1}) scale(0.55)",
-                            -p.w / 2.0 + 16.0,
-                            p.y + g.pill_h / 2.0 + 5.5
+                            "translate({},{}) scale(0.55)",
+                            Fixed(-p.w / 2.0 + 16.0, 1),
+                            Fixed(p.y + g.pill_h / 2.0 + 5.5, 1)
                         ),
                     ),
             )
@@ -317,7 +318,11 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
         .child_if(c.icon.map(|i| {
             status_badge(
                 i.class,
-                format!("translate({:.1},{:.1})", g.w / 2.0 - 4.0, -g.h / 2.0 + 4.0),
+                format!(
+                    "translate({},{})",
+                    Fixed(g.w / 2.0 - 4.0, 1),
+                    Fixed(-g.h / 2.0 + 4.0, 1)
+                ),
                 "10",
                 i.d,
             )
@@ -329,7 +334,7 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
             .attr("data-assigned", chip.text.clone())
             .attr(
                 "transform",
-                format!("translate({:.1},{:.1})", chip.x, chip.y),
+                format!("translate({},{})", Fixed(chip.x, 1), Fixed(chip.y, 1)),
             )
             .child(
                 Element::new("rect")
@@ -419,7 +424,7 @@ fn flight(f: &FlightDot) -> Element {
             ]),
         )
         .attr("transform", translate(f.at))
-        .attr("opacity", format!("{:.2}", f.opacity))
+        .attr("opacity", Fixed(f.opacity, 2).to_string())
         .child(Element::new("circle").attr("r", f.r))
         .child_opt(f.label.as_ref().map(|l| {
             Element::new("text")
@@ -452,7 +457,10 @@ fn badge(b: &Badge, compact: bool) -> Element {
         )
         .attr("data-replica", b.key.clone())
         .attr("data-state", b.state.name())
-        .attr("transform", format!("translate({:.1},{:.1})", b.x, b.y))
+        .attr(
+            "transform",
+            format!("translate({},{})", Fixed(b.x, 1), Fixed(b.y, 1)),
+        )
         .child(Element::new("title").text(b.title.clone()))
         .child(
             Element::new("rect")
@@ -475,7 +483,7 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
             .child(
                 Element::new("circle")
                     .attr("class", "ring-track")
-                    .attr("r", (NODE_R + 7.0).to_string()),
+                    .attr("r", Short(NODE_R + 7.0).to_string()),
             )
             .child(
                 Element::new("path")
@@ -490,7 +498,10 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
                 Element::new("path")
                     .attr("class", "crown")
                     .attr("d", CROWN)
-                    .attr("transform", format!("translate(0,{:.1})", -NODE_R + 5.0)),
+                    .attr(
+                        "transform",
+                        format!("translate(0,{})", Fixed(-NODE_R + 5.0, 1)),
+                    ),
             )
             .child(
                 Element::new("rect")
@@ -551,12 +562,12 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
         .child(
             Element::new("circle")
                 .attr("class", "focus-ring")
-                .attr("r", (NODE_R + 13.0).to_string()),
+                .attr("r", Short(NODE_R + 13.0).to_string()),
         )
         .child(
             Element::new("circle")
                 .attr("class", "body")
-                .attr("r", NODE_R.to_string()),
+                .attr("r", Short(NODE_R).to_string()),
         )
         .child(text("node-caption", "-11", b.caption.clone()))
         .child(text("node-id", "17", b.id.to_string()))
