@@ -48,6 +48,7 @@ impl Session {
             now: self.now.clone(),
             end_ms: self.end_ms,
             snapshots: Vec::new(),
+            hold_snapshots: false,
             fork: None,
             skipped_messages: Vec::new(),
         }

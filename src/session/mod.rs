@@ -137,6 +137,8 @@ pub struct Session {
     now: Snapshot,
     end_ms: u64,
     snapshots: Vec<Snapshot<PackedWorld>>,
+    /// Whether the snapshots due are let pass ([`Session::hold_snapshots`]).
+    hold_snapshots: bool,
     fork: Option<Fork>,
     /// Scripted steps skipped since the page last asked, each with the reason the world gave.
     skipped_messages: Vec<(Command, String)>,
@@ -179,8 +181,19 @@ impl Session {
             next_recorded: 0,
             skipped: Vec::new(),
         };
+        // The first snapshot is a second world made as the present was (the same setup and
+        // seed make the same world), not a copy of it: the page's first view then never copies
+        // a world (see `Session::hold_snapshots`).
+        let first = Snapshot {
+            world: World::new(&start.setup).into_packed(),
+            at_ms: 0,
+            next_script: 0,
+            next_recorded: 0,
+            skipped: Vec::new(),
+        };
         let mut s = Session {
-            snapshots: vec![now.pack()],
+            hold_snapshots: false,
+            snapshots: vec![first],
             start,
             recorded: Vec::new(),
             now,
@@ -283,6 +296,15 @@ impl Session {
     /// The last fork, while it can be undone.
     pub fn fork(&self) -> Option<&Fork> {
         self.fork.as_ref()
+    }
+
+    /// Lets the snapshots due pass while `hold` (the world runs on exactly as it would, only
+    /// no copy of it is kept), or takes them again from the next one due. Seeking into a
+    /// stretch without snapshots replays it from the one before, so every result is the same,
+    /// only slower to reach. The page holds them until the second part of its module has
+    /// arrived (`ui::later`): copying a world is code the first view does without.
+    pub fn hold_snapshots(&mut self, hold: bool) {
+        self.hold_snapshots = hold;
     }
 
     /// How many snapshots are kept.
@@ -400,6 +422,9 @@ impl Session {
     }
 
     fn push_snapshot(&mut self) {
+        if self.hold_snapshots {
+            return;
+        }
         let snap = self.now.pack();
         if self.snapshots.last().is_some_and(|s| s.at_ms >= snap.at_ms) {
             return;

@@ -446,3 +446,62 @@ fn an_exported_story_leaves_out_its_skipped_steps_and_runs_to_the_same_trace() {
     let world = run_file(&text);
     assert_eq!(trace(&world), trace(s.world()));
 }
+
+/// Steps that take a session forward by small and large leaps, with commands, past several
+/// snapshot times, and back.
+fn drive(s: &mut Session, hold_until_ms: Option<u64>) -> Vec<(u64, String, String)> {
+    let mut seen = Vec::new();
+    s.hold_snapshots(hold_until_ms.is_some());
+    for (i, t) in [
+        16u64, 33, 2_000, 9_999, 10_000, 10_001, 24_000, 31_000, 47_500, 61_000,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if hold_until_ms.is_some_and(|h| t >= h) {
+            s.hold_snapshots(false);
+        }
+        s.seek(t);
+        match i {
+            3 => s.apply(stream()).unwrap(),
+            5 => s.apply(Command::Crash(2)).unwrap(),
+            7 => s.apply(Command::Start(2)).unwrap(),
+            _ => {}
+        }
+        seen.push((t, state(s.world()), trace(s.world())));
+    }
+    for t in [45_000, 12_345, 9_000, 0, 33_333, 61_000] {
+        s.seek(t);
+        seen.push((t, state(s.world()), trace(s.world())));
+    }
+    seen
+}
+
+/// Holding the snapshots (as the page does until the second part of its module has arrived)
+/// changes nothing the session shows: the same world at every moment, going forward with
+/// commands and seeking back into the stretch held, which replays from the snapshot before.
+/// Released, the session takes the snapshots due from then on. And a session's first
+/// snapshot, a world of its own, is the world it starts from.
+#[test]
+fn held_snapshots_change_nothing_but_how_far_a_seek_replays() {
+    let mut taken = Session::new(free(2));
+    let plain = drive(&mut taken, None);
+    for hold in [Some(0), Some(30_000), Some(u64::MAX)] {
+        let mut held = Session::new(free(2));
+        assert_eq!(drive(&mut held, hold), plain, "held until {hold:?}");
+        let times = held.snapshot_times();
+        match hold {
+            Some(u64::MAX) => assert_eq!(times, vec![0]),
+            Some(30_000) => {
+                assert!(!times.iter().any(|t| (1..30_000).contains(t)), "{times:?}");
+                assert!(times.contains(&40_000), "{times:?}");
+            }
+            _ => assert_eq!(times, taken.snapshot_times()),
+        }
+    }
+    let s = Session::new(free(2));
+    assert_eq!(
+        format!("{:?}", s.snapshots[0].world),
+        format!("{:?}", World::new(&free(2).setup).pack())
+    );
+}

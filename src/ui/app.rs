@@ -319,6 +319,15 @@ pub fn App(props: &AppProps) -> Html {
     use_lessons(&model, &root);
     let long_press = use_memo((), |_| LongPress::default());
     let later = use_later();
+    {
+        // The session takes snapshots again once the second part is here (`Host::with`).
+        let host = model.host.clone();
+        use_effect_with(later, move |later| {
+            if later.here() {
+                host.borrow_mut().session.hold_snapshots(false);
+            }
+        });
+    }
 
     {
         let d = model.dispatcher();

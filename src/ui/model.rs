@@ -100,7 +100,10 @@ impl Host {
         (Host::with(Session::new(start), anim_now), error)
     }
 
-    fn with(session: Session, anim_now: f64) -> Host {
+    fn with(mut session: Session, anim_now: f64) -> Host {
+        // No snapshots while the module's second part is on its way: copying a world is its
+        // code (the App lets them be taken again when it arrives).
+        session.hold_snapshots(!super::later::Later::now().here());
         Host {
             virt: session.now_ms() as f64,
             session,

@@ -251,9 +251,15 @@ impl World {
     /// a busy world's memory: thousands of pending timeouts) held as a sorted list, about half
     /// the size of its tree. [`PackedWorld::unpack`] gives the world back.
     pub fn pack(&self) -> PackedWorld {
-        let mut world = self.snapshot();
-        let queue = std::mem::take(&mut world.queue).into_iter().collect();
-        PackedWorld { world, queue }
+        self.clone().into_packed()
+    }
+
+    /// [`World::pack`] of this world itself, without a copy (a session's first snapshot is a
+    /// world of its own, made as the present is).
+    pub fn into_packed(mut self) -> PackedWorld {
+        self.net.forget_messages();
+        let queue = std::mem::take(&mut self.queue).into_iter().collect();
+        PackedWorld { world: self, queue }
     }
 
     /// Virtual time of the next thing due, if any.
