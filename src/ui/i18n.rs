@@ -95,20 +95,28 @@ fn finish(result: Result<Catalogue, String>) {
         }
     });
     if let Ok(c) = &result {
-        let missing = c.missing();
-        if !missing.is_empty() {
-            web_sys::console::warn_1(
-                &Tr::en()
-                    .f(
-                        msg::LANG_MISSING_KEYS,
-                        &[("count", &missing.len()), ("keys", &missing.join(", "))],
-                    )
-                    .into(),
-            );
-        }
+        // The check reads every message's key: the first view leaves it to the module's
+        // second part.
+        let c = c.clone();
+        super::later::when_here(move || warn_missing(&c));
     }
     for w in waiting {
         w.emit(result.clone());
+    }
+}
+
+/// Names in the console the messages `c` lacks (shown in English).
+fn warn_missing(c: &Catalogue) {
+    let missing = c.missing();
+    if !missing.is_empty() {
+        web_sys::console::warn_1(
+            &Tr::en()
+                .f(
+                    msg::LANG_MISSING_KEYS,
+                    &[("count", &missing.len()), ("keys", &missing.join(", "))],
+                )
+                .into(),
+        );
     }
 }
 

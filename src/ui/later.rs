@@ -84,6 +84,30 @@ pub fn use_later() -> Later {
     *later
 }
 
+/// Runs `f` once the second part is here: now if it is, else when it arrives (never if it
+/// cannot be had). For work the first view can leave until then.
+pub fn when_here(f: impl FnOnce() + 'static) {
+    if Later::now().here() {
+        f();
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let f = std::cell::Cell::new(Some(f));
+    let closure: Closure<dyn Fn()> = Closure::new(move || {
+        if Later::now().here() {
+            if let Some(f) = f.take() {
+                f();
+            }
+        }
+    });
+    let _ = window.add_event_listener_with_callback(EVENT, closure.as_ref().unchecked_ref());
+    // It stays for the page's life: one small closure for each call, and the page makes one
+    // (when its Chinese catalogue arrives).
+    closure.forget();
+}
+
 /// What stands in for a panel while the second part is not there: its heading, if it has one,
 /// and a line saying it is loading (or that it could not be loaded), busy for assistive
 /// technology while it loads.

@@ -193,6 +193,27 @@ pub struct Limits<'a> {
 /// named in the returned messages (said in the reader's language when shown); the others
 /// still apply.
 pub fn parse_params(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params, Vec<Said>) {
+    // The default page's addresses (none, or only a language) are read here; the others by
+    // `parse_all`, which the first view then never runs.
+    match pairs {
+        [] => return (Params::default(), Vec::new()),
+        [(key, value)] if key == "lang" => {
+            if let Ok(lang) = crate::i18n::Lang::parse(value) {
+                let p = Params {
+                    lang: Some(lang),
+                    ..Params::default()
+                };
+                return (p, Vec::new());
+            }
+        }
+        _ => {}
+    }
+    parse_all(pairs, limits)
+}
+
+/// [`parse_params`] of any address.
+#[inline(never)]
+fn parse_all(pairs: &[(String, String)], limits: &Limits<'_>) -> (Params, Vec<Said>) {
     let Limits {
         speeds,
         max_brokers,
