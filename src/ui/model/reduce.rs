@@ -89,6 +89,46 @@ impl Model {
                 }
                 Rc::new(m)
             }
+            Action::Select(b) => {
+                let mut m = self.next();
+                m.selected = b;
+                Rc::new(m)
+            }
+            Action::ShowError(e) => {
+                let mut m = self.next();
+                m.error = Some(e);
+                Rc::new(m)
+            }
+            Action::DismissError => {
+                let mut m = self.next();
+                m.error = None;
+                m.notice = None;
+                Rc::new(m)
+            }
+            Action::ShowNotice(n) => {
+                let mut m = self.next();
+                m.notice = Some(n);
+                Rc::new(m)
+            }
+            Action::SetKeyOnly(k) => {
+                let mut m = self.next();
+                m.key_only = k;
+                Rc::new(m)
+            }
+            Action::Seen => Rc::new(self.seen()),
+            Action::SetLang(l) => Rc::new(self.set_lang(l)),
+            Action::Catalogue(r) => Rc::new(self.catalogue_arrived(r)),
+            other => self.reduce_rest(other),
+        }
+    }
+
+    /// [`Model::reduce_one`] of the actions the default page's first view does not take (setting
+    /// up another cluster, stories, the timeline, the producer's and groups' controls, files,
+    /// links, lessons): a function of its own, which the build's split can leave to the
+    /// module's second part.
+    #[inline(never)]
+    fn reduce_rest(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match action {
             Action::Reset => Rc::new(self.next().reset()),
             // Changing the cluster leaves the story for free play.
             Action::SetBrokers(n) => {
@@ -126,32 +166,6 @@ impl Model {
                     m.assignor = Assignor::Range;
                 }
                 Rc::new(m.reset())
-            }
-            Action::Select(b) => {
-                let mut m = self.next();
-                m.selected = b;
-                Rc::new(m)
-            }
-            Action::ShowError(e) => {
-                let mut m = self.next();
-                m.error = Some(e);
-                Rc::new(m)
-            }
-            Action::DismissError => {
-                let mut m = self.next();
-                m.error = None;
-                m.notice = None;
-                Rc::new(m)
-            }
-            Action::ShowNotice(n) => {
-                let mut m = self.next();
-                m.notice = Some(n);
-                Rc::new(m)
-            }
-            Action::SetKeyOnly(k) => {
-                let mut m = self.next();
-                m.key_only = k;
-                Rc::new(m)
             }
             Action::SetPauseText(s) => {
                 let mut m = self.next();
@@ -297,9 +311,6 @@ impl Model {
                 m.moved_by_hand();
                 Rc::new(m)
             }
-            Action::Seen => Rc::new(self.seen()),
-            Action::SetLang(l) => Rc::new(self.set_lang(l)),
-            Action::Catalogue(r) => Rc::new(self.catalogue_arrived(r)),
             Action::Lessons(on) => Rc::new(self.open_lessons(on)),
             Action::Catalog(files) => Rc::new(self.catalog_arrived(files)),
             Action::OpenLesson(id) => Rc::new(self.want_lesson(id)),
@@ -311,6 +322,8 @@ impl Model {
             Action::LessonRestart => Rc::new(self.restart_lesson()),
             Action::LessonExit => Rc::new(self.exit_lesson()),
             Action::ResetProgress => Rc::new(self.reset_progress()),
+            // Those of the first view (never sent here): `reduce_one` takes them.
+            first => self.reduce_one(first),
         }
     }
 }
