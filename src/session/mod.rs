@@ -144,6 +144,19 @@ pub struct Session {
     skipped_messages: Vec<(Command, String)>,
 }
 
+impl<W> Snapshot<W> {
+    /// `world` at time 0, before any step of the script or command.
+    fn at_start(world: W) -> Snapshot<W> {
+        Snapshot {
+            world,
+            at_ms: 0,
+            next_script: 0,
+            next_recorded: 0,
+            skipped: Vec::new(),
+        }
+    }
+}
+
 impl Snapshot {
     /// A copy to keep, its world packed (at the world's own time).
     fn pack(&self) -> Snapshot<PackedWorld> {
@@ -174,23 +187,11 @@ impl Snapshot<PackedWorld> {
 impl Session {
     /// A session at time 0 of `start`, with no command recorded.
     pub fn new(start: Start) -> Session {
-        let now = Snapshot {
-            world: World::new(&start.setup),
-            at_ms: 0,
-            next_script: 0,
-            next_recorded: 0,
-            skipped: Vec::new(),
-        };
+        let now = Snapshot::at_start(World::new(&start.setup));
         // The first snapshot is a second world made as the present was (the same setup and
         // seed make the same world), not a copy of it: the page's first view then never copies
         // a world (see `Session::hold_snapshots`).
-        let first = Snapshot {
-            world: World::new(&start.setup).into_packed(),
-            at_ms: 0,
-            next_script: 0,
-            next_recorded: 0,
-            skipped: Vec::new(),
-        };
+        let first = Snapshot::at_start(World::new(&start.setup).into_packed());
         let mut s = Session {
             hold_snapshots: false,
             snapshots: vec![first],

@@ -238,24 +238,16 @@ impl World {
         self.net.is_cut(a, b)
     }
 
-    /// A copy of the world without the records of past messages (those the page draws in
-    /// flight): what a snapshot on the timeline keeps. The simulation never reads those
-    /// records, so the copy runs on exactly as the world does.
-    pub fn snapshot(&self) -> World {
-        let mut copy = self.clone();
-        copy.net.forget_messages();
-        copy
-    }
-
-    /// [`World::snapshot`] packed to be kept: the queue of deliveries and timers due (most of
-    /// a busy world's memory: thousands of pending timeouts) held as a sorted list, about half
-    /// the size of its tree. [`PackedWorld::unpack`] gives the world back.
+    /// A copy of the world packed to be kept ([`World::into_packed`]).
     pub fn pack(&self) -> PackedWorld {
         self.clone().into_packed()
     }
 
-    /// [`World::pack`] of this world itself, without a copy (a session's first snapshot is a
-    /// world of its own, made as the present is).
+    /// The world packed to be kept, as a snapshot on the timeline keeps it: without the
+    /// records of past messages (those the page draws in flight; the simulation never reads
+    /// them, so the world runs on exactly as it would), and the queue of deliveries and timers
+    /// due (most of a busy world's memory: thousands of pending timeouts) held as a sorted
+    /// list, about half the size of its tree. [`PackedWorld::unpack`] gives the world back.
     pub fn into_packed(mut self) -> PackedWorld {
         self.net.forget_messages();
         let queue = std::mem::take(&mut self.queue).into_iter().collect();
