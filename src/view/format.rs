@@ -408,18 +408,29 @@ pub struct Fixed(pub f64, pub u8);
 impl std::fmt::Display for Fixed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let Fixed(value, decimals) = *self;
-        let Some((scaled, _)) = fixed_digits(value, decimals) else {
-            return std::fmt::Display::fmt(&FixedStd(value, decimals), f);
-        };
-        let unit = 10u128.pow(decimals.into());
-        let sign = if value.is_sign_negative() { "-" } else { "" };
-        write!(f, "{sign}{}", scaled / unit)?;
-        if decimals > 0 {
-            let width = usize::from(decimals);
-            write!(f, ".{:0width$}", scaled % unit)?;
+        match fixed_digits(value, decimals) {
+            Some((scaled, _)) => write_digits(f, value, scaled, decimals),
+            None => std::fmt::Display::fmt(&FixedStd(value, decimals), f),
         }
-        Ok(())
     }
+}
+
+/// Writes `scaled` (|`value`| × 10^`decimals`, from [`fixed_digits`]) with `decimals` digits
+/// after the point, and `value`'s sign.
+fn write_digits(
+    f: &mut std::fmt::Formatter<'_>,
+    value: f64,
+    scaled: u128,
+    decimals: u8,
+) -> std::fmt::Result {
+    let unit = 10u128.pow(decimals.into());
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    write!(f, "{sign}{}", scaled / unit)?;
+    if decimals > 0 {
+        let width = usize::from(decimals);
+        write!(f, ".{:0width$}", scaled % unit)?;
+    }
+    Ok(())
 }
 
 /// `value` as `format!("{value}")` writes it (the shortest decimal that reads back as the
@@ -434,8 +445,8 @@ impl std::fmt::Display for Short {
         let value = self.0;
         if value.abs() < 1e6 {
             for decimals in 0..=4 {
-                if fixed_digits(value, decimals).is_some_and(|d| d.1) {
-                    return Fixed(value, decimals).fmt(f);
+                if let Some((scaled, true)) = fixed_digits(value, decimals) {
+                    return write_digits(f, value, scaled, decimals);
                 }
             }
         }

@@ -220,8 +220,8 @@ pub fn producer_link(p: Pt, b: Pt, compact: bool) -> Path {
     )
 }
 
-/// A point as SVG path data writes it: `x,y`, each to one decimal.
-fn xy(p: Pt) -> impl fmt::Display {
+/// A point as SVG writes it (path data, a `translate`): `x,y`, each to one decimal.
+pub fn xy(p: Pt) -> impl fmt::Display {
     struct Xy(Pt);
     impl fmt::Display for Xy {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -233,19 +233,18 @@ fn xy(p: Pt) -> impl fmt::Display {
 
 /// A clockwise arc from 12 o'clock covering fraction `f` of a circle of radius `r`.
 pub fn arc(r: f64, f: f64) -> String {
+    let top = Fixed(-r, 1);
     if f >= 0.999 {
-        let (r1, r) = (Fixed(r, 1), Short(r));
-        return format!(
-            "M0,{} A{r},{r} 0 1 1 0,{r1} A{r},{r} 0 1 1 0,{}",
-            Fixed(-r.0, 1),
-            Fixed(-r.0, 1)
-        );
+        let (bottom, r) = (Fixed(r, 1), Short(r));
+        return format!("M0,{top} A{r},{r} 0 1 1 0,{bottom} A{r},{r} 0 1 1 0,{top}");
     }
     let a = -PI / 2.0 + f * 2.0 * PI;
-    let (x, y) = (r * a.cos(), r * a.sin());
+    let end = Pt {
+        x: r * a.cos(),
+        y: r * a.sin(),
+    };
     let large = if f > 0.5 { 1 } else { 0 };
-    let (x, y, r) = (Fixed(x, 1), Fixed(y, 1), Short(r));
-    format!("M0,{} A{r},{r} 0 {large} 1 {x},{y}", Fixed(-r.0, 1))
+    format!("M0,{top} A{r},{r} 0 {large} 1 {}", xy(end), r = Short(r))
 }
 
 /// A link or a message's way.

@@ -4,7 +4,7 @@
 //! standalone SVG document, natively.
 
 use super::format::{Fixed, Short};
-use super::geometry::{badge_h, consumer_geo, Pt, CHIP_GAP, NODE_R};
+use super::geometry::{badge_h, consumer_geo, xy, Pt, CHIP_GAP, NODE_R};
 use super::graph::{
     AddPlace, Badge, BrokerNode, ConsumerNode, Edge, FlightDot, Graph, ProducerBox, ZooKeeperBox,
 };
@@ -23,7 +23,7 @@ fn classes<const N: usize>(names: [Option<&str>; N]) -> String {
 }
 
 fn translate(p: Pt) -> String {
-    format!("translate({},{})", Fixed(p.x, 1), Fixed(p.y, 1))
+    format!("translate({})", xy(p))
 }
 
 fn f1(x: f64) -> String {
@@ -275,9 +275,11 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
                     .attr(
                         "transform",
                         format!(
-                            "translate({},{}) scale(0.55)",
-                            Fixed(-p.w / 2.0 + 16.0, 1),
-                            Fixed(p.y + g.pill_h / 2.0 + 5.5, 1)
+                            "{} scale(0.55)",
+                            translate(Pt {
+                                x: -p.w / 2.0 + 16.0,
+                                y: p.y + g.pill_h / 2.0 + 5.5
+                            })
                         ),
                     ),
             )
@@ -318,11 +320,10 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
         .child_if(c.icon.map(|i| {
             status_badge(
                 i.class,
-                format!(
-                    "translate({},{})",
-                    Fixed(g.w / 2.0 - 4.0, 1),
-                    Fixed(-g.h / 2.0 + 4.0, 1)
-                ),
+                translate(Pt {
+                    x: g.w / 2.0 - 4.0,
+                    y: -g.h / 2.0 + 4.0,
+                }),
                 "10",
                 i.d,
             )
@@ -334,7 +335,10 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
             .attr("data-assigned", chip.text.clone())
             .attr(
                 "transform",
-                format!("translate({},{})", Fixed(chip.x, 1), Fixed(chip.y, 1)),
+                translate(Pt {
+                    x: chip.x,
+                    y: chip.y,
+                }),
             )
             .child(
                 Element::new("rect")
@@ -457,10 +461,7 @@ fn badge(b: &Badge, compact: bool) -> Element {
         )
         .attr("data-replica", b.key.clone())
         .attr("data-state", b.state.name())
-        .attr(
-            "transform",
-            format!("translate({},{})", Fixed(b.x, 1), Fixed(b.y, 1)),
-        )
+        .attr("transform", translate(Pt { x: b.x, y: b.y }))
         .child(Element::new("title").text(b.title.clone()))
         .child(
             Element::new("rect")
