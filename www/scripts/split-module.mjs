@@ -57,7 +57,8 @@ const FINALIZE = 'wasm = instance.exports;';
 const LOADED = 'const { instance, module } = await __wbg_load(await module_or_path, imports);';
 // Where the second part stands, for the page (src/ui/later.rs): 'pending', 'here' or 'failed',
 // each change announced by an event on the window.
-const LATER_FLAG = 'globalThis.__kafkaElectionLater';
+const LATER_GLOBAL = '__kafkaElectionLater';
+const LATER_FLAG = `globalThis.${LATER_GLOBAL}`;
 const LATER_EVENT = 'kafka-election-later';
 if ([IMPORTS, FINALIZE, LOADED].some((anchor) => glue.split(anchor).length !== 2)) {
   fail(`the glue ${glueName} does not have the shape this script patches (wasm-bindgen changed?)`);
@@ -207,7 +208,7 @@ async function learnersFirstSteps(dir) {
       await page.evaluate(([flag, event]) => {
         globalThis[flag] = 'failed';
         globalThis.dispatchEvent(new Event(event));
-      }, [LATER_FLAG.replace('globalThis.', ''), LATER_EVENT]);
+      }, [LATER_GLOBAL, LATER_EVENT]);
       await page.waitForSelector('[data-testid="later-wait"][aria-busy="false"]');
     });
     // What the page draws depends on the window (the log beside the graph or in a tab, a
