@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! split-module instrument IN.wasm OUT.wasm
-//! split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm
+//! split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP RELOCS.wasm]
+//!     [--short-imports MODULE NAMES.txt]
 //! split-module report NAMED.wasm PROFILE
 //! ```
 //!
@@ -19,7 +20,7 @@
 //!
 //! `split` keeps the profiled functions in the primary module and moves every other function
 //! into the secondary one:
-//! - In the primary, each moved function becomes an import, `__split.<i>`, of the same type, so
+//! - In the primary, each moved function becomes an import, `s.<i>`, of the same type, so
 //!   every call, table entry and export that named it now names the import. The page's glue
 //!   answers those imports with functions that load the secondary module (once) and call its
 //!   export `<i>`.
@@ -33,6 +34,13 @@
 //! - A function whose type has a `v128` stays in the primary (JavaScript cannot pass one), and
 //!   a module with exception tags is refused; the tool checks at the end that each module
 //!   imports only what the other exports.
+//!
+//! `--short-imports MODULE NAMES.txt` gives the primary's imports from `MODULE` (wasm-bindgen's
+//! glue, whose import names carry a hash: `__wbg_addEventListener_70e3766f6252144d`) short names
+//! in a module named `b` (`a`, `b`, … `Z`, `aa`, …, in the order of the import section), and
+//! writes each `ORIGINAL SHORT` pair on a line of NAMES.txt, for the build to rename the glue's
+//! imports object to match. The names are a fifth of the primary's import section, and repeated
+//! in the glue.
 //!
 //! Both modules are written with their unused parts removed. The secondary refuses to be made
 //! if a moved function uses a passive data or element segment (it would not have it).
@@ -52,16 +60,21 @@ const KEEP_SMALL: usize = 16;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    let result = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["instrument", input, output] => instrument(input, output),
-        ["split", input, profile, primary, secondary] => {
-            split(input, profile, primary, secondary, None)
-        }
-        ["split", input, profile, primary, secondary, "--data", map, relocs] => {
-            split(input, profile, primary, secondary, Some((map, relocs)))
+        ["split", input, profile, primary, secondary, options @ ..] => {
+            match split_options(options) {
+                Some((data, short)) => split(input, profile, primary, secondary, data, short),
+                None => Err(USAGE.to_string()),
+            }
         }
         ["report", named, profile] => report(named, profile),
-        _ => Err("usage: split-module instrument IN.wasm OUT.wasm\n       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP RELOCS.wasm]\n       split-module report NAMED.wasm PROFILE".to_string()),
+        _ => Err(USAGE.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -70,6 +83,75 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+const USAGE: &str = "usage: split-module instrument IN.wasm OUT.wasm
+       split-module split IN.wasm PROFILE PRIMARY.wasm SECONDARY.wasm [--data MAP RELOCS.wasm] [--short-imports MODULE NAMES.txt]
+       split-module report NAMED.wasm PROFILE";
+
+/// The module of the primary's imports that stand for the moved functions.
+const SPLIT: &str = "s";
+/// The module that `--short-imports` gives the imports it renames.
+const SHORT: &str = "b";
+
+/// `split`'s options: `--data MAP RELOCS` and `--short-imports MODULE NAMES`, each at most once,
+/// in either order.
+#[allow(clippy::type_complexity)]
+fn split_options<'a>(
+    mut options: &[&'a str],
+) -> Option<(Option<(&'a str, &'a str)>, Option<(&'a str, &'a str)>)> {
+    let (mut data, mut short) = (None, None);
+    while let [flag, a, b, rest @ ..] = options {
+        let slot = match *flag {
+            "--data" => &mut data,
+            "--short-imports" => &mut short,
+            _ => return None,
+        };
+        if slot.replace((*a, *b)).is_some() {
+            return None;
+        }
+        options = rest;
+    }
+    options.is_empty().then_some((data, short))
+}
+
+/// The `n`th short name: `a` … `z`, `A` … `Z`, then `aa`, `ab`, … (letters only, so that each is
+/// a name JavaScript takes as a property without quotes).
+fn short_name(mut n: usize) -> String {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut name = Vec::new();
+    loop {
+        name.push(LETTERS[n % LETTERS.len()]);
+        n /= LETTERS.len();
+        if n == 0 {
+            break;
+        }
+        n -= 1;
+    }
+    name.reverse();
+    String::from_utf8(name).expect("letters")
+}
+
+/// Renames the imports of `module` (see `--short-imports`); the pairs, one per line.
+fn shorten_imports(primary: &mut Module, module: &str) -> Result<String, String> {
+    if primary.imports.iter().any(|i| i.module == SHORT) {
+        return Err(format!(
+            "the module already imports from {SHORT}, the module --short-imports renames to"
+        ));
+    }
+    let mut names = String::new();
+    let mut n = 0;
+    for import in primary.imports.iter_mut().filter(|i| i.module == module) {
+        let short = short_name(n);
+        n += 1;
+        names.push_str(&format!("{} {short}\n", import.name));
+        import.module = SHORT.to_string();
+        import.name = short;
+    }
+    if n == 0 {
+        return Err(format!("the primary imports nothing from {module}"));
+    }
+    Ok(names)
 }
 
 fn read(path: &str) -> Result<Module, String> {
@@ -156,10 +238,16 @@ fn split(
     primary_path: &str,
     secondary_path: &str,
     data: Option<(&str, &str)>,
+    short: Option<(&str, &str)>,
 ) -> Result<(), String> {
     let ran = read_profile(profile)?;
     let mut primary = read(input)?;
     let mut secondary = read(input)?;
+    if primary.imports.iter().any(|i| i.module == SPLIT) {
+        return Err(format!(
+            "{input} already imports from {SPLIT}, the module the split's imports use"
+        ));
+    }
     let p_ids = functions(&primary);
     let s_ids = functions(&secondary);
     // The secondary's functions by id, to their index (the name both modules share).
@@ -346,14 +434,13 @@ fn split(
     let mut needs: Vec<String> = secondary.imports.iter().map(|i| i.name.clone()).collect();
     needs.sort();
 
-    // The primary: each moved function an import of `__split`; what the secondary needs exported.
+    // The primary: each moved function an import of `s`; what the secondary needs exported.
     for (index, &id) in p_ids.iter().enumerate() {
         if moved.contains(&index) {
             let ty = primary.funcs.get(id).ty();
-            let import =
-                primary
-                    .imports
-                    .add("__split", &index.to_string(), ImportKind::Function(id));
+            let import = primary
+                .imports
+                .add(SPLIT, &index.to_string(), ImportKind::Function(id));
             primary.funcs.get_mut(id).kind = FunctionKind::Import(ImportedFunction { import, ty });
         }
     }
@@ -382,11 +469,11 @@ fn split(
     }
     walrus::passes::gc::run(&mut primary);
 
-    // The secondary exports only what the primary still calls through `__split`.
+    // The secondary exports only what the primary still calls through `s`.
     let called: BTreeSet<String> = primary
         .imports
         .iter()
-        .filter(|i| i.module == "__split")
+        .filter(|i| i.module == SPLIT)
         .map(|i| i.name.clone())
         .collect();
     for export in secondary
@@ -400,7 +487,7 @@ fn split(
     }
     walrus::passes::gc::run(&mut secondary);
     // Every import of the secondary is an export of the primary of the same kind, and every
-    // `__split` import of the primary an export of the secondary.
+    // `s` import of the primary an export of the secondary.
     for import in secondary.imports.iter() {
         let export = primary
             .exports
@@ -420,7 +507,7 @@ fn split(
             ));
         }
     }
-    for import in primary.imports.iter().filter(|i| i.module == "__split") {
+    for import in primary.imports.iter().filter(|i| i.module == SPLIT) {
         if !secondary.exports.iter().any(|e| e.name == import.name) {
             return Err(format!(
                 "the primary calls {} in the secondary, which does not export it",
@@ -429,6 +516,10 @@ fn split(
         }
     }
 
+    if let Some((module, names_path)) = short {
+        let names = shorten_imports(&mut primary, module)?;
+        std::fs::write(names_path, names).map_err(|e| format!("cannot write {names_path}: {e}"))?;
+    }
     let p_size = write(&mut primary, primary_path)?;
     let s_size = write(&mut secondary, secondary_path)?;
     println!(
@@ -523,4 +614,64 @@ fn part(name: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names_are_letters_and_never_repeat() {
+        let names: Vec<String> = (0..52 * 53 + 5).map(short_name).collect();
+        assert_eq!(&names[..3], ["a", "b", "c"]);
+        assert_eq!(names[51], "Z");
+        assert_eq!(&names[52..54], ["aa", "ab"]);
+        assert_eq!(names[52 + 52 * 52 - 1], "ZZ");
+        assert_eq!(names[52 + 52 * 52], "aaa");
+        let distinct: BTreeSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len());
+        assert!(names
+            .iter()
+            .all(|n| n.bytes().all(|b| b.is_ascii_alphabetic())));
+    }
+
+    #[test]
+    fn split_takes_its_options_in_either_order_once_each() {
+        let data = Some(("M", "R"));
+        let short = Some(("x.js", "N"));
+        assert_eq!(split_options(&[]), Some((None, None)));
+        assert_eq!(split_options(&["--data", "M", "R"]), Some((data, None)));
+        assert_eq!(
+            split_options(&["--short-imports", "x.js", "N", "--data", "M", "R"]),
+            Some((data, short))
+        );
+        assert_eq!(split_options(&["--data", "M"]), None);
+        assert_eq!(
+            split_options(&["--data", "M", "R", "--data", "M", "R"]),
+            None
+        );
+        assert_eq!(split_options(&["--other", "M", "R"]), None);
+    }
+
+    #[test]
+    fn short_imports_rename_one_module_and_list_the_pairs() {
+        let mut module = Module::default();
+        let ty = module.types.add(&[], &[]);
+        module.add_import_func("./glue.js", "__wbg_now_043d245551b22f9c", ty);
+        module.add_import_func("s", "12", ty);
+        module.add_import_func("./glue.js", "__wbg_focus_43af168e365d2420", ty);
+        let names = shorten_imports(&mut module, "./glue.js").unwrap();
+        assert_eq!(
+            names,
+            "__wbg_now_043d245551b22f9c a\n__wbg_focus_43af168e365d2420 b\n"
+        );
+        let imports: Vec<(&str, &str)> = module
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.name.as_str()))
+            .collect();
+        assert_eq!(imports, [("b", "a"), ("s", "12"), ("b", "b")]);
+        // Nothing left to rename, or the new module's name already taken: refused.
+        assert!(shorten_imports(&mut module, "./glue.js").is_err());
+    }
 }
