@@ -160,3 +160,25 @@ fn lessons_resolve_to_the_native_answers() {
         assert_eq!(lesson::report(&l, &r), golden);
     }
 }
+
+/// The layout's own sine and cosine (`view::trig`) are the WebAssembly build's maths library's,
+/// bit for bit, so that the first frame drawn natively is the one the page draws.
+#[wasm_bindgen_test]
+fn the_layouts_sine_and_cosine_are_the_maths_librarys() {
+    use kafka_election_playground::view::trig::{cos, sin};
+    let steps = 200_000;
+    let pi = std::f64::consts::PI;
+    let mut xs: Vec<f64> = (0..=steps)
+        .map(|i| -8.0 * pi + 16.0 * pi * i as f64 / steps as f64)
+        .collect();
+    for k in -8..=8 {
+        for d in [0.0, 1e-12, -1e-12] {
+            xs.push(k as f64 * pi / 2.0 + d);
+        }
+    }
+    xs.extend([0.0, -0.0, 1e-300, 2f64.powi(-27), 1e10]);
+    for x in xs {
+        assert_eq!(sin(x).to_bits(), x.sin().to_bits(), "sin({x:e})");
+        assert_eq!(cos(x).to_bits(), x.cos().to_bits(), "cos({x:e})");
+    }
+}

@@ -3,6 +3,7 @@
 //! the paths are drawn with.
 
 use super::format::{Fixed, Short};
+use super::trig;
 use std::f64::consts::PI;
 use std::fmt;
 
@@ -240,8 +241,8 @@ pub fn arc(r: f64, f: f64) -> String {
     }
     let a = -PI / 2.0 + f * 2.0 * PI;
     let end = Pt {
-        x: r * a.cos(),
-        y: r * a.sin(),
+        x: r * trig::cos(a),
+        y: r * trig::sin(a),
     };
     let large = if f > 0.5 { 1 } else { 0 };
     format!("M0,{top} A{r},{r} 0 {large} 1 {}", xy(end), r = Short(r))

@@ -8,6 +8,7 @@ use super::geometry::{
     below, consumer_geo, dist, node_edge, overlaps, producer_link, producer_size, Path, Pt, Rect,
     ABOVE, LABEL_HALF_W, NODE_R, RISER_GAP, ROW_GAP, ZK_H, ZK_MIN_W,
 };
+use super::trig;
 use crate::sim::{BrokerId, Endpoint};
 use std::f64::consts::PI;
 
@@ -94,8 +95,8 @@ impl Layout {
                 .map(|k| {
                     let a = start + k as f64 * 2.0 * PI / n;
                     Pt {
-                        x: rx * a.cos(),
-                        y: ry * a.sin(),
+                        x: rx * trig::cos(a),
+                        y: ry * trig::sin(a),
                     }
                 })
                 .collect()
@@ -140,7 +141,7 @@ impl Layout {
             let r = if count < 2 {
                 215.0
             } else {
-                (spacing / (2.0 * (PI / n).sin())).max(215.0)
+                (spacing / (2.0 * trig::sin(PI / n))).max(215.0)
             };
             on_ellipse(r * 1.2, r * 0.86, top)
         };

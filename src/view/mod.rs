@@ -34,6 +34,7 @@ pub mod setup;
 pub mod shortcuts;
 pub mod stories;
 pub mod svg;
+pub mod trig;
 pub mod waits;
 
 #[cfg(test)]
