@@ -767,30 +767,13 @@ pub fn App(props: &AppProps) -> Html {
     let next =
         (m.story.is_none() && m.imported.is_none() && !in_lesson).then(|| next_try(&state, &tr));
     let menu_html = (*menu).and_then(|at| {
-        let b = state.brokers.get(&at.broker)?;
-        let items = broker_menu(at.broker, b, with_topic, m.pause_secs().unwrap_or(20), &tr);
-        let on_command = {
-            let (on_command, close_menu) = (on_command.clone(), close_menu.clone());
-            Callback::from(move |c: Command| {
-                on_command.emit(c);
-                close_menu.emit(true);
-            })
-        };
-        let on_details = {
-            let (on_select, menu) = (on_select.clone(), menu.clone());
-            Callback::from(move |id: BrokerId| {
-                menu.set(None);
-                on_select.emit(Some(id));
-            })
-        };
-        let on_close = {
-            let close_menu = close_menu.clone();
-            Callback::from(move |_: ()| close_menu.emit(true))
-        };
-        Some(html! {
-            <BrokerMenu broker={at.broker} {items} left={at.left} top={at.top} tr={tr.clone()}
-                        title_id={format!("kep{uid}-menu-title")} {on_command} {on_details} {on_close} />
-        })
+        menu_html(
+            at,
+            &state,
+            (with_topic, m.pause_secs().unwrap_or(20), uid),
+            (&on_command, &close_menu, &on_select, &menu),
+            &tr,
+        )
     });
     let graph_command = graph_commands(m, &dispatch);
     let handlers = Handlers {
@@ -821,8 +804,7 @@ pub fn App(props: &AppProps) -> Html {
                                 aria-label={tr.t(msg::HELP_BUTTON_LABEL)} title={tr.t(msg::HELP_BUTTON_TITLE)} data-testid="help">{ "?" }</button>
                     </header>
                     if m.lessons_open {
-                        <LessonList catalog={m.catalog.clone()} progress={m.progress.clone()} tr={tr.clone()}
-                                    dispatch={dispatch.clone()} title_id={m.chrome.id("lessons-title")} />
+                        { lesson_list(m, &dispatch, &tr) }
                     } else {
                         <>
                         if m.chrome.controls {
@@ -901,22 +883,90 @@ pub fn App(props: &AppProps) -> Html {
                 }
             </main>
             if let Some(n) = &m.notice {
-                <div class="notice" role="status" data-testid="notice">
-                    <span class="alert-text">{ n.clone() }</span>
-                    <button class="ghost" onclick={dismiss.clone()} aria-label={tr.t(msg::DISMISS_NOTICE)}>{ "×" }</button>
-                </div>
+                { notice(n, dismiss.clone(), &tr) }
             }
             { live_region(said.map(|(_, s)| s)) }
             if *help {
                 <HelpDialog title_id={format!("kep{uid}-help-title")} on_close={close_help} tr={tr.clone()} />
             }
             if let Some(err) = &m.error {
-                <div class="alert" role="alert" data-testid="error">
-                    <span class="alert-icon" aria-hidden="true">{ "!" }</span>
-                    <span class="alert-text">{ err.clone() }</span>
-                    <button class="ghost" onclick={dismiss} aria-label={tr.t(msg::DISMISS_ERROR)}>{ "×" }</button>
-                </div>
+                { error_box(err, dismiss, &tr) }
             }
+        </div>
+    }
+}
+
+/// A broker's menu, open at `at` (`None` if the broker is gone). In functions of their own,
+/// here and below, what the first view does not draw: the build leaves it to the module's
+/// second part.
+#[inline(never)]
+#[allow(clippy::type_complexity)]
+fn menu_html(
+    at: MenuAt,
+    state: &ClusterState,
+    (with_topic, pause_secs, uid): (bool, u64, u32),
+    (on_command, close_menu, on_select, menu): (
+        &Callback<Command>,
+        &Callback<bool>,
+        &Callback<Option<BrokerId>>,
+        &UseStateHandle<Option<MenuAt>>,
+    ),
+    tr: &Tr,
+) -> Option<Html> {
+    let b = state.brokers.get(&at.broker)?;
+    let items = broker_menu(at.broker, b, with_topic, pause_secs, tr);
+    let on_command = {
+        let (on_command, close_menu) = (on_command.clone(), close_menu.clone());
+        Callback::from(move |c: Command| {
+            on_command.emit(c);
+            close_menu.emit(true);
+        })
+    };
+    let on_details = {
+        let (on_select, menu) = (on_select.clone(), menu.clone());
+        Callback::from(move |id: BrokerId| {
+            menu.set(None);
+            on_select.emit(Some(id));
+        })
+    };
+    let on_close = {
+        let close_menu = close_menu.clone();
+        Callback::from(move |_: ()| close_menu.emit(true))
+    };
+    Some(html! {
+        <BrokerMenu broker={at.broker} {items} left={at.left} top={at.top} tr={tr.clone()}
+                    title_id={format!("kep{uid}-menu-title")} {on_command} {on_details} {on_close} />
+    })
+}
+
+/// The list of lessons, in place of the cluster.
+#[inline(never)]
+fn lesson_list(m: &Model, dispatch: &Callback<Action>, tr: &Tr) -> Html {
+    html! {
+        <LessonList catalog={m.catalog.clone()} progress={m.progress.clone()} tr={tr.clone()}
+                    dispatch={dispatch.clone()} title_id={m.chrome.id("lessons-title")} />
+    }
+}
+
+/// A notice, with its button to dismiss it.
+#[inline(never)]
+fn notice(text: &str, dismiss: Callback<MouseEvent>, tr: &Tr) -> Html {
+    html! {
+        <div class="notice" role="status" data-testid="notice">
+            <span class="alert-text">{ text.to_string() }</span>
+            <button class="ghost" onclick={dismiss} aria-label={tr.t(msg::DISMISS_NOTICE)}>{ "×" }</button>
+        </div>
+    }
+}
+
+/// An error, with its button to dismiss it.
+#[inline(never)]
+fn error_box(text: &str, dismiss: Callback<MouseEvent>, tr: &Tr) -> Html {
+    html! {
+        <div class="alert" role="alert" data-testid="error">
+            <span class="alert-icon" aria-hidden="true">{ "!" }</span>
+            <span class="alert-text">{ text.to_string() }</span>
+            <button class="ghost" onclick={dismiss} aria-label={tr.t(msg::DISMISS_ERROR)}>{ "×" }</button>
         </div>
     }
 }

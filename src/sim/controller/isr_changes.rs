@@ -38,6 +38,9 @@ impl Controller<'_> {
         });
     }
 
+    // Not inlined: a step a first view does not take, which the page's build then leaves to the
+    // module's second part.
+    #[inline(never)]
     pub(super) fn on_list_notifications(
         &mut self,
         task: Task,
@@ -65,6 +68,9 @@ impl Controller<'_> {
         self.zk_step(task, Phase::ReadNotifications(names), 0, op);
     }
 
+    // Not inlined: a step a first view does not take, which the page's build then leaves to the
+    // module's second part.
+    #[inline(never)]
     pub(super) fn on_read_notifications(
         &mut self,
         _task: Task,

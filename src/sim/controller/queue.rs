@@ -279,6 +279,40 @@ impl Controller<'_> {
         self.zk_step(task, Phase::ReadStates(tps), retries, op);
     }
 
+    /// A controlled shutdown's answer: the partitions the broker still leads (with other
+    /// replicas to lead them), none once it is done (`KafkaController.processControlledShutdown`).
+    #[inline(never)]
+    fn controlled_shutdown_reply(&mut self, broker: BrokerId, attempt: u32) {
+        let ctx = &self.role.partitions;
+        let remaining: Vec<TopicPartition> = ctx
+            .states
+            .iter()
+            .filter(|(tp, k)| {
+                k.state.leader == broker as i64 && ctx.assignment(tp).is_some_and(|a| a.len() > 1)
+            })
+            .map(|(tp, _)| tp.clone())
+            .collect();
+        let me = self.me;
+        if remaining.is_empty() {
+            self.out.event(
+                EventKind::ControlledShutdownCompleted {
+                    broker,
+                    controller: me,
+                },
+                ControllerCause::ShutdownCompleted,
+            );
+        }
+        self.out.send(
+            Endpoint::Broker(self.me),
+            Endpoint::Broker(broker),
+            Body::ControlledShutdownResponse {
+                attempt,
+                error: None,
+                remaining,
+            },
+        );
+    }
+
     fn start_task(&mut self, task: Task) {
         let ctx = &self.role.partitions;
         match &task {
@@ -355,34 +389,7 @@ impl Controller<'_> {
             }
             Task::ControlledShutdownReply { broker, attempt } => {
                 let (broker, attempt) = (*broker, *attempt);
-                let remaining: Vec<TopicPartition> = ctx
-                    .states
-                    .iter()
-                    .filter(|(tp, k)| {
-                        k.state.leader == broker as i64
-                            && ctx.assignment(tp).is_some_and(|a| a.len() > 1)
-                    })
-                    .map(|(tp, _)| tp.clone())
-                    .collect();
-                let me = self.me;
-                if remaining.is_empty() {
-                    self.out.event(
-                        EventKind::ControlledShutdownCompleted {
-                            broker,
-                            controller: me,
-                        },
-                        ControllerCause::ShutdownCompleted,
-                    );
-                }
-                self.out.send(
-                    Endpoint::Broker(self.me),
-                    Endpoint::Broker(broker),
-                    Body::ControlledShutdownResponse {
-                        attempt,
-                        error: None,
-                        remaining,
-                    },
-                );
+                self.controlled_shutdown_reply(broker, attempt);
             }
             Task::RebalanceCheck => self.rebalance_check(),
             Task::BrokersStarted(new) => {

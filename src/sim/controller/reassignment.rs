@@ -120,6 +120,9 @@ impl Controller<'_> {
         fenced(self.role.profile, self.role.epoch_zk_version, write)
     }
 
+    // Not inlined: a step a first view does not take, which the page's build then leaves to the
+    // module's second part.
+    #[inline(never)]
     pub(super) fn on_assignment_written(
         &mut self,
         task: Task,

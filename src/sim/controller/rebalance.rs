@@ -20,6 +20,9 @@ impl Controller<'_> {
     }
 
     /// `checkAndTriggerAutoLeaderRebalance`.
+    // Not inlined: a step a first view does not take, which the page's build then leaves to the
+    // module's second part.
+    #[inline(never)]
     pub(super) fn rebalance_check(&mut self) {
         let live = self.live_set();
         let me = self.me;

@@ -10,6 +10,9 @@ use crate::sim::message::{Body, KafkaError, Out};
 use crate::sim::net::{BrokerId, Endpoint};
 
 impl Controller<'_> {
+    // Not inlined: a step a first view does not take, which the page's build then leaves to the
+    // module's second part.
+    #[inline(never)]
     pub(super) fn begin_controlled_shutdown(
         &mut self,
         broker: BrokerId,
