@@ -69,15 +69,122 @@ fn scope(what: &str, tr: &Tr) -> String {
     }
 }
 
-/// The plain sentence of what happened. Every kind has one: the match names them all, so a
-/// new kind cannot be forgotten.
+/// The plain sentence of what happened. Every kind has one: this match and [`what_rest`]'s
+/// between them name every kind (the second names the first's too), so a new kind cannot be
+/// forgotten.
 pub fn what(kind: &EventKind, tr: &Tr) -> String {
     use EventKind::*;
     let f = |msg: Msg, args: &[(&str, &dyn Display)]| tr.f(msg, args);
     match kind {
         BrokerStarted { broker } => f(m::EV_BROKER_STARTED, &[("broker", broker)]),
-        BrokerStartFailed { broker } => f(m::EV_BROKER_START_FAILED, &[("broker", broker)]),
         BrokerCrashed { broker } => f(m::EV_BROKER_CRASHED, &[("broker", broker)]),
+        BrokerStopped { broker } => f(m::EV_BROKER_STOPPED, &[("broker", broker)]),
+        ControllerElected { broker, epoch } => f(
+            m::EV_CONTROLLER_ELECTED,
+            &[("broker", broker), ("epoch", epoch)],
+        ),
+        ControllerResigned { broker, .. } => f(m::EV_CONTROLLER_RESIGNED, &[("broker", broker)]),
+        StaleRequestRejected {
+            broker,
+            from,
+            request,
+            epoch,
+            current,
+            ..
+        } => f(
+            m::EV_STALE_REQUEST,
+            &[
+                ("broker", broker),
+                ("from", from),
+                ("request", request),
+                ("epoch", epoch),
+                ("current", current),
+            ],
+        ),
+        LeaderElected {
+            partition,
+            leader,
+            leader_epoch,
+            isr,
+            ..
+        } => {
+            if *leader < 0 {
+                f(m::EV_LEADER_NONE, &[("partition", partition)])
+            } else {
+                f(
+                    m::EV_LEADER_ELECTED,
+                    &[
+                        ("partition", partition),
+                        ("leader", leader),
+                        ("leader_epoch", leader_epoch),
+                        ("isr", &list(isr, tr)),
+                    ],
+                )
+            }
+        }
+        PartitionOffline { partition, .. } => {
+            f(m::EV_PARTITION_OFFLINE, &[("partition", partition)])
+        }
+        IsrShrunk {
+            partition,
+            removed,
+            isr,
+            ..
+        } => f(
+            m::EV_ISR_SHRUNK,
+            &[
+                ("partition", partition),
+                ("brokers", &names(&strings(removed), tr)),
+                ("isr", &list(isr, tr)),
+            ],
+        ),
+        IsrExpanded {
+            partition,
+            added,
+            isr,
+            ..
+        } => f(
+            m::EV_ISR_EXPANDED,
+            &[
+                ("partition", partition),
+                ("brokers", &names(&strings(added), tr)),
+                ("isr", &list(isr, tr)),
+            ],
+        ),
+        RecordsLost {
+            partition, records, ..
+        } => f(
+            m::EV_RECORDS_LOST,
+            &[("partition", partition), ("records", records)],
+        ),
+        GroupLeaderChosen {
+            group,
+            member,
+            generation,
+            ..
+        } => f(
+            m::EV_GROUP_LEADER,
+            &[
+                ("member", member),
+                ("group", group),
+                ("generation", generation),
+            ],
+        ),
+        InvariantViolated { invariant, .. } => f(m::EV_INVARIANT, &[("invariant", invariant)]),
+        // The other kinds, in a function of its own: the page's first view shows only these
+        // (the log's key events and what the page announces), and the build leaves the rest to
+        // the module's second part.
+        _ => what_rest(kind, tr),
+    }
+}
+
+/// [`what`] for the kinds it does not name.
+#[inline(never)]
+fn what_rest(kind: &EventKind, tr: &Tr) -> String {
+    use EventKind::*;
+    let f = |msg: Msg, args: &[(&str, &dyn Display)]| tr.f(msg, args);
+    match kind {
+        BrokerStartFailed { broker } => f(m::EV_BROKER_START_FAILED, &[("broker", broker)]),
         BrokerPaused { broker, until_ms } => f(
             m::EV_BROKER_PAUSED,
             &[("broker", broker), ("until", &fmt_ms(*until_ms))],
@@ -95,7 +202,6 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
             m::EV_SHUTDOWN_COMPLETED,
             &[("broker", broker), ("controller", controller)],
         ),
-        BrokerStopped { broker } => f(m::EV_BROKER_STOPPED, &[("broker", broker)]),
         LinkCut { from, to } => f(
             m::EV_LINK_CUT,
             &[("from", &endpoint(from, tr)), ("to", &endpoint(to, tr))],
@@ -130,11 +236,6 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
         ControllerZnodeCreated { broker } => {
             f(m::EV_CONTROLLER_ZNODE_CREATED, &[("broker", broker)])
         }
-        ControllerElected { broker, epoch } => f(
-            m::EV_CONTROLLER_ELECTED,
-            &[("broker", broker), ("epoch", epoch)],
-        ),
-        ControllerResigned { broker, .. } => f(m::EV_CONTROLLER_RESIGNED, &[("broker", broker)]),
         ControllerDeleted { controller } => {
             f(m::EV_CONTROLLER_DELETED, &[("controller", controller)])
         }
@@ -160,23 +261,6 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
                 ("epoch", controller_epoch),
             ],
         ),
-        StaleRequestRejected {
-            broker,
-            from,
-            request,
-            epoch,
-            current,
-            ..
-        } => f(
-            m::EV_STALE_REQUEST,
-            &[
-                ("broker", broker),
-                ("from", from),
-                ("request", request),
-                ("epoch", epoch),
-                ("current", current),
-            ],
-        ),
         TopicCreated {
             topic,
             partitions,
@@ -189,27 +273,6 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
                 ("partitions", partitions),
             ],
         ),
-        LeaderElected {
-            partition,
-            leader,
-            leader_epoch,
-            isr,
-            ..
-        } => {
-            if *leader < 0 {
-                f(m::EV_LEADER_NONE, &[("partition", partition)])
-            } else {
-                f(
-                    m::EV_LEADER_ELECTED,
-                    &[
-                        ("partition", partition),
-                        ("leader", leader),
-                        ("leader_epoch", leader_epoch),
-                        ("isr", &list(isr, tr)),
-                    ],
-                )
-            }
-        }
         LeaderEpochBumped {
             partition,
             leader,
@@ -228,35 +291,6 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
         LeaderElectionFailed { partition, isr } => f(
             m::EV_ELECTION_FAILED,
             &[("partition", partition), ("isr", &list(isr, tr))],
-        ),
-        PartitionOffline { partition, .. } => {
-            f(m::EV_PARTITION_OFFLINE, &[("partition", partition)])
-        }
-        IsrShrunk {
-            partition,
-            removed,
-            isr,
-            ..
-        } => f(
-            m::EV_ISR_SHRUNK,
-            &[
-                ("partition", partition),
-                ("brokers", &names(&strings(removed), tr)),
-                ("isr", &list(isr, tr)),
-            ],
-        ),
-        IsrExpanded {
-            partition,
-            added,
-            isr,
-            ..
-        } => f(
-            m::EV_ISR_EXPANDED,
-            &[
-                ("partition", partition),
-                ("brokers", &names(&strings(added), tr)),
-                ("isr", &list(isr, tr)),
-            ],
         ),
         IsrChangeAccepted {
             partition,
@@ -330,12 +364,6 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
         } => f(
             m::EV_REASSIGNMENT_COMPLETED,
             &[("partition", partition), ("replicas", &list(replicas, tr))],
-        ),
-        RecordsLost {
-            partition, records, ..
-        } => f(
-            m::EV_RECORDS_LOST,
-            &[("partition", partition), ("records", records)],
         ),
         ProducerStarted {
             partition,
@@ -419,19 +447,6 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
             f(m::EV_MEMBER_JOINED, &[("member", member), ("group", group)])
         }
         RebalanceStarted { group, .. } => f(m::EV_REBALANCE_STARTED, &[("group", group)]),
-        GroupLeaderChosen {
-            group,
-            member,
-            generation,
-            ..
-        } => f(
-            m::EV_GROUP_LEADER,
-            &[
-                ("member", member),
-                ("group", group),
-                ("generation", generation),
-            ],
-        ),
         GroupStable {
             group, generation, ..
         } => f(
@@ -477,7 +492,19 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
             m::EV_COORDINATOR_FOUND,
             &[("member", member), ("coordinator", coordinator)],
         ),
-        InvariantViolated { invariant, .. } => f(m::EV_INVARIANT, &[("invariant", invariant)]),
+        BrokerStarted { .. }
+        | BrokerCrashed { .. }
+        | BrokerStopped { .. }
+        | ControllerElected { .. }
+        | ControllerResigned { .. }
+        | LeaderElected { .. }
+        | PartitionOffline { .. }
+        | GroupLeaderChosen { .. }
+        | RecordsLost { .. }
+        | InvariantViolated { .. }
+        | IsrShrunk { .. }
+        | IsrExpanded { .. }
+        | StaleRequestRejected { .. } => what(kind, tr),
     }
 }
 

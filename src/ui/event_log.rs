@@ -248,6 +248,10 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let list = use_node_ref();
     let stick = use_state(|| true);
     let later = use_later();
+    // Every event's sentence, not only the key events', comes with the module's second part
+    // (`event_text::what_rest`): until it is here the log lists the key events, and its
+    // checkbox waits.
+    let key_only = props.key_only || !later.here();
     // The entries whose Kafka detail is open, in the world they belong to.
     let open = use_state(|| (props.generation, VecSet::<usize>::new()));
 
@@ -255,7 +259,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         let list = list.clone();
         let stick = *stick;
         use_effect_with(
-            (props.count, props.generation, props.key_only, stick),
+            (props.count, props.generation, key_only, stick),
             move |_| {
                 if stick {
                     if let Some(el) = list.cast::<web_sys::Element>() {
@@ -327,7 +331,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let listed: Vec<(usize, &SimEvent)> = events
         .iter()
         .enumerate()
-        .filter(|(i, e)| !props.key_only || e.kind.is_key() || props.also == Some(*i))
+        .filter(|(i, e)| !key_only || e.kind.is_key() || props.also == Some(*i))
         .collect();
     let shown = listed.len();
     // Runs of two or more events about __consumer_offsets partitions that hold no group
@@ -368,7 +372,8 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 <h2 id={props.title_id.clone()}>{ tr.t(msg::LOG_TITLE) }</h2>
                 <span class="log-count" aria-live="off">{ count_text }</span>
                 <label class="toggle">
-                    <input type="checkbox" data-testid="key-only" checked={props.key_only} {onchange} />
+                    <input type="checkbox" data-testid="key-only" checked={key_only} disabled={!later.here()}
+                           aria-busy={(!later.here()).then_some("true")} {onchange} />
                     { tr.t(msg::LOG_KEY_ONLY) }
                 </label>
             </header>
