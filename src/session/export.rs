@@ -27,8 +27,8 @@ impl Session {
         }
         // In time order; at the same time the script's step first, as the session ran them.
         crate::collections::sort_by_key(&mut actions, |(at, from_learner, _)| (*at, *from_learner));
-        let mut file = match &self.start.file {
-            Value::Object(o) => o.clone(),
+        let mut file = match self.start.file() {
+            Value::Object(o) => o,
             _ => serde_json::Map::new(),
         };
         file.remove("expect");

@@ -21,7 +21,7 @@
 //!   back; the **export** ([`export`]) writes it as a scenario file that the command line runs
 //!   to the same trace.
 
-use crate::sim::{Command, PackedWorld, Setup, World};
+use crate::sim::{Command, PackedWorld, Profile, Settings, Setup, World};
 use serde_json::Value;
 
 pub mod codec;
@@ -68,15 +68,47 @@ pub struct Start {
     /// The world's setup.
     pub setup: Setup,
     /// The setup as a scenario file (a JSON object without `actions`, `expect` and
-    /// `until_ms`): the export starts from it.
-    pub file: Value,
+    /// `until_ms`), or what writes it: the export starts from it ([`Start::file`]).
+    pub file: StartFile,
     /// Scripted commands with their times, in order: a story's actions, free play's starting
     /// consumers. One that cannot apply when its time comes (the learner already crashed that
     /// broker) is skipped, and the export leaves it out.
     pub script: Vec<(u64, Command)>,
 }
 
+/// Where a session's scenario file comes from.
+#[derive(Debug, Clone)]
+pub enum StartFile {
+    /// The file's own JSON (a story, an imported scenario, a lesson's scenario), without
+    /// `actions`, `expect` and `until_ms`.
+    Json(Value),
+    /// Free play's: written from the start's setup when it is first asked for (an export), not
+    /// when the session starts (in a function of its own, which the page's build leaves to the
+    /// module's second part).
+    FreePlay {
+        /// The seed.
+        seed: u64,
+        /// The Kafka version profile.
+        profile: Profile,
+    },
+}
+
 impl Start {
+    /// The setup as a scenario file: a JSON object without `actions`, `expect` and `until_ms`.
+    pub fn file(&self) -> Value {
+        match &self.file {
+            StartFile::Json(v) => v.clone(),
+            StartFile::FreePlay { seed, profile } => free_play_file(&self.setup, *seed, *profile),
+        }
+    }
+
+    /// The file's description, if it has one.
+    pub fn description(&self) -> Option<&str> {
+        match &self.file {
+            StartFile::Json(v) => v.get("description").and_then(|d| d.as_str()),
+            StartFile::FreePlay { .. } => None,
+        }
+    }
     /// The start of a scenario file's session: its setup, and its actions as the script.
     /// `text` is the file as written (the export starts from it); `base` the page parameters
     /// that name it.
@@ -95,7 +127,7 @@ impl Start {
         Start {
             base,
             setup: scenario.setup.clone(),
-            file: Value::Object(file),
+            file: StartFile::Json(Value::Object(file)),
             script: scenario.actions.clone(),
         }
     }
@@ -573,4 +605,42 @@ impl Session {
         self.seek(t);
         Some(t)
     }
+}
+
+/// Free play's setup written as a scenario file (explicit replicas, so that the file does not
+/// depend on how a file's `partitions` would be placed).
+#[inline(never)]
+fn free_play_file(setup: &Setup, seed: u64, profile: Profile) -> Value {
+    use serde_json::json;
+    let defaults = Settings::for_profile(profile);
+    let mut config = serde_json::Map::new();
+    if setup.settings.offsets_topic_replication_factor != defaults.offsets_topic_replication_factor
+    {
+        config.insert(
+            "offsets.topic.replication.factor".into(),
+            json!(setup.settings.offsets_topic_replication_factor),
+        );
+    }
+    let topics: Vec<_> = setup
+        .topics
+        .iter()
+        .map(|t| json!({"name": t.name, "replicas": t.replicas}))
+        .collect();
+    let groups: Vec<_> = setup
+        .groups
+        .iter()
+        .map(|g| json!({"id": g.id, "topics": g.topics, "assignor": g.assignor}))
+        .collect();
+    json!({
+        "version": 1,
+        "name": "free-play",
+        "title": "Free play",
+        "description": "A session of the playground's free play, exported from the page.",
+        "seed": seed,
+        "profile": profile.name(),
+        "config": config,
+        "brokers": setup.brokers.iter().map(|(b, _)| *b).collect::<Vec<_>>(),
+        "topics": topics,
+        "groups": groups,
+    })
 }

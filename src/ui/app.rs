@@ -738,12 +738,7 @@ pub fn App(props: &AppProps) -> Html {
         (Some(file), _) => story_box(
             &tr.t(g::STORY_TAG_IMPORTED),
             file.1.clone(),
-            file.0
-                .file
-                .get("description")
-                .and_then(|d| d.as_str())
-                .unwrap_or_default()
-                .to_string(),
+            file.0.description().unwrap_or_default().to_string(),
             upcoming,
             &dispatch,
             &tr,

@@ -171,11 +171,9 @@ impl FreePlay {
     }
 
     /// Free play's session start: the cluster of [`free_setup`], its starting consumers'
-    /// joins as the script, and the same setup written as a scenario file (explicit replicas,
-    /// so the file does not depend on how a file's `partitions` would be placed). The error
-    /// says why the topic is missing.
+    /// joins as the script, and the same setup as a scenario file (written when an export
+    /// asks for it: [`crate::session::Start::file`]). The error says why the topic is missing.
     pub fn start(&self) -> (crate::session::Start, Option<String>) {
-        use serde_json::json;
         let (setup, error) = free_setup(
             self.seed,
             self.profile,
@@ -198,43 +196,14 @@ impl FreePlay {
                 })
                 .collect();
         }
-        let defaults = Settings::for_profile(self.profile);
-        let mut config = serde_json::Map::new();
-        if setup.settings.offsets_topic_replication_factor
-            != defaults.offsets_topic_replication_factor
-        {
-            config.insert(
-                "offsets.topic.replication.factor".into(),
-                json!(setup.settings.offsets_topic_replication_factor),
-            );
-        }
-        let topics: Vec<_> = setup
-            .topics
-            .iter()
-            .map(|t| json!({"name": t.name, "replicas": t.replicas}))
-            .collect();
-        let groups: Vec<_> = setup
-            .groups
-            .iter()
-            .map(|g| json!({"id": g.id, "topics": g.topics, "assignor": g.assignor}))
-            .collect();
-        let file = json!({
-            "version": 1,
-            "name": "free-play",
-            "title": "Free play",
-            "description": "A session of the playground's free play, exported from the page.",
-            "seed": self.seed,
-            "profile": self.profile.name(),
-            "config": config,
-            "brokers": setup.brokers.iter().map(|(b, _)| *b).collect::<Vec<_>>(),
-            "topics": topics,
-            "groups": groups,
-        });
         (
             crate::session::Start {
                 base: self.params(),
                 setup,
-                file,
+                file: crate::session::StartFile::FreePlay {
+                    seed: self.seed,
+                    profile: self.profile,
+                },
                 script,
             },
             error,
