@@ -104,6 +104,9 @@ pub struct AddPlace {
 /// A consumer's partition chips, laid out in rows under its node: (text, x, row, width).
 /// The full names when they fit in [`CHIP_ROWS`] rows, else shorter ones, else as many as fit
 /// and a "+N".
+// Not inlined: the default page draws no consumer until a learner adds one, and the build
+// leaves what its first view does not run to the module's second part.
+#[inline(never)]
 pub fn chips(
     names: &[String],
     g: &ConsumerGeo,
@@ -170,6 +173,9 @@ pub fn chips(
 }
 
 /// The node of consumer `c`, centred at `at`, drawn with geometry `g`.
+// Not inlined: the default page draws no consumer until a learner adds one, and the build
+// leaves what its first view does not run to the module's second part.
+#[inline(never)]
 pub fn consumer_node(
     v: &GraphView<'_>,
     c: &ConsumerRef<'_>,

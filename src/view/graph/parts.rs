@@ -105,6 +105,19 @@ pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
             .iter()
             .any(|f| f.from == Endpoint::Client || f.to == Endpoint::Client);
     let at = layout.producer.filter(|_| producing)?;
+    Some(producer_box(v, layout, at, &streams))
+}
+
+/// The producer's box at `at`, writing `streams` (partition, records per second, leader).
+// Not inlined: the default page draws no producer, and the build leaves what its first view does
+// not run to the module's second part.
+#[inline(never)]
+fn producer_box(
+    v: &GraphView<'_>,
+    layout: &Layout,
+    at: Pt,
+    streams: &[(&str, u64, i64)],
+) -> ProducerBox {
     let (w, h) = producer_size(v.compact);
     let rate: u64 = streams.iter().map(|(_, r, _)| r).sum();
     let mut leaders: Vec<BrokerId> = streams
@@ -124,7 +137,7 @@ pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
     } else {
         tr.f(g::PRODUCER_RATE, &[("rate", &rate)])
     };
-    let aria = match streams.as_slice() {
+    let aria = match streams {
         [] => tr.t(g::ARIA_PRODUCER_IDLE),
         _ => tr.f(
             g::ARIA_PRODUCER_WRITING,
@@ -140,7 +153,7 @@ pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
             )],
         ),
     };
-    Some(ProducerBox {
+    ProducerBox {
         at,
         w,
         h,
@@ -148,7 +161,7 @@ pub fn producer(v: &GraphView<'_>, layout: &Layout) -> Option<ProducerBox> {
         title: tr.t(g::CAPTION_PRODUCER),
         sub,
         aria,
-    })
+    }
 }
 
 /// A message in the air: a dot on its way, at the animation clock's time.
