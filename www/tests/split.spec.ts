@@ -101,8 +101,15 @@ for (const address of ['/', '/?lang=en', '/?lang=zh-CN']) {
     await expect(waiting).toHaveCount(4);
     for (const w of await waiting.all()) await expect(w).toHaveAttribute('aria-busy', 'true');
     await expect(page.getByTestId('partitions')).toHaveCount(0);
+    // The log lists the key events until every event's sentence is here: its filter waits.
+    const keyOnly = page.getByTestId('key-only');
+    await expect(keyOnly).toBeChecked();
+    await expect(keyOnly).toBeDisabled();
     await later.release();
     await expect(waiting).toHaveCount(0);
+    await expect(keyOnly).toBeEnabled();
+    await keyOnly.uncheck();
+    await expect(page.locator('#app [data-kind="broker_registered"]').first()).toBeVisible();
     await expect(page.getByTestId('partitions')).toHaveCount(1);
     await expect(page.getByTestId('group-panel')).toHaveCount(1);
     await expect(page.getByTestId('event-detail').first()).toContainText(/\S/);
