@@ -84,6 +84,7 @@ pub(crate) mod event;
 pub mod group_order;
 pub(crate) mod history;
 pub(crate) mod invariants;
+pub(crate) mod json;
 pub(crate) mod key_events;
 pub(crate) mod label;
 pub(crate) mod log;
@@ -132,3 +133,5 @@ mod invariants_test;
 mod net_test;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod znodes_test;

@@ -1,8 +1,15 @@
 //! The JSON that Kafka keeps in its ZooKeeper znodes, for the paths the model uses
 //! (`kafka.zk.ZkData`): the topic assignment `/brokers/topics/T`, the partition state
 //! `/brokers/topics/T/partitions/P/state`, and the controller's fenced writes.
+//!
+//! The assignment, the partition state and `/controller` are written and read by hand
+//! ([`super::json`]), exactly as serde_json wrote and read them (`znodes_test.rs` checks it
+//! on many values and broken texts), so that the simulation does not run serde_json for them.
+//! The pre-2.4 reassignment list, rare, keeps serde; the assignment and the partition state
+//! derive serde only in the tests, as the reference they are checked against.
 
 use super::config::Profile;
+use super::json::{self, Json};
 use super::message::ZkOp;
 use super::net::BrokerId;
 use crate::collections::VecMap;
@@ -67,17 +74,18 @@ pub fn partition_state_path(topic: &str, partition: u32) -> String {
 }
 
 /// The data of `/brokers/topics/<topic>` (`TopicZNode`, version 2): each partition's assignment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(test, derive(Serialize, Deserialize))]
 pub struct TopicAssignment {
     /// Format version (2).
     pub version: u32,
     /// Replicas of each partition by partition number (as a string key), in assignment order.
     pub partitions: VecMap<String, Vec<BrokerId>>,
     /// Replicas being added by a reassignment.
-    #[serde(default)]
+    #[cfg_attr(test, serde(default))]
     pub adding_replicas: VecMap<String, Vec<BrokerId>>,
     /// Replicas being removed by a reassignment.
-    #[serde(default)]
+    #[cfg_attr(test, serde(default))]
     pub removing_replicas: VecMap<String, Vec<BrokerId>>,
 }
 
@@ -96,6 +104,62 @@ impl TopicAssignment {
         }
     }
 
+    /// Encodes as Kafka writes it: `{"version":2,"partitions":{"0":[1,2],...},
+    /// "adding_replicas":{...},"removing_replicas":{...}}`, each map in its key order (what
+    /// serde_json writes for this type).
+    pub fn to_json(&self) -> String {
+        let mut out = format!("{{\"version\":{},\"partitions\":", self.version);
+        for (name, map) in [
+            ("", &self.partitions),
+            (",\"adding_replicas\":", &self.adding_replicas),
+            (",\"removing_replicas\":", &self.removing_replicas),
+        ] {
+            out.push_str(name);
+            out.push('{');
+            for (i, (p, replicas)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json::write_str(&mut out, p);
+                out.push(':');
+                json::write_ints(&mut out, replicas);
+            }
+            out.push('}');
+        }
+        out.push('}');
+        out
+    }
+
+    /// Decodes a znode's data as serde_json reads this type: unknown fields are passed over,
+    /// the reassignment fields may be missing (older znodes), of equal partition keys the last
+    /// wins; `None` if it is not an assignment.
+    pub fn from_json(data: &str) -> Option<Self> {
+        let doc = json::parse(data)?;
+        let [version, partitions, adding, removing] = doc.fields(
+            [
+                "version",
+                "partitions",
+                "adding_replicas",
+                "removing_replicas",
+            ],
+            2,
+        )?;
+        let map = |m: Option<&Json<'_>>| -> Option<VecMap<String, Vec<BrokerId>>> {
+            match m {
+                Some(m) => m
+                    .map(|r| r.list(Json::u32))
+                    .map(|e| e.into_iter().collect()),
+                None => Some(VecMap::new()),
+            }
+        };
+        Some(TopicAssignment {
+            version: version?.u32()?,
+            partitions: map(partitions)?,
+            adding_replicas: map(adding)?,
+            removing_replicas: map(removing)?,
+        })
+    }
+
     /// The replicas of each partition, by partition number (in number order, not string order).
     pub fn by_partition(&self) -> VecMap<u32, Vec<BrokerId>> {
         self.partitions
@@ -107,7 +171,8 @@ impl TopicAssignment {
 
 /// The data of a partition's state znode (`TopicPartitionStateZNode`): what the controller
 /// last decided, stamped with its controller epoch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(test, derive(Serialize, Deserialize))]
 pub struct PartitionState {
     /// The epoch of the controller that wrote it.
     pub controller_epoch: u64,
@@ -127,23 +192,48 @@ impl PartitionState {
         BrokerId::try_from(self.leader).ok()
     }
 
-    /// Encodes as Kafka writes it.
+    /// Encodes as Kafka writes it:
+    /// `{"controller_epoch":2,"leader":3,"version":1,"leader_epoch":5,"isr":[3,1]}` (what
+    /// serde_json writes for this type).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("a partition state serializes")
+        let mut out = format!(
+            "{{\"controller_epoch\":{},\"leader\":{},\"version\":{},\"leader_epoch\":{},\"isr\":",
+            self.controller_epoch, self.leader, self.version, self.leader_epoch
+        );
+        json::write_ints(&mut out, &self.isr);
+        out.push('}');
+        out
     }
 
-    /// Decodes a znode's data; `None` if it is not a partition state.
+    /// Decodes a znode's data as serde_json reads this type (unknown fields passed over);
+    /// `None` if it is not a partition state.
     pub fn from_json(data: &str) -> Option<Self> {
-        serde_json::from_str(data).ok()
+        let doc = json::parse(data)?;
+        let [controller_epoch, leader, version, leader_epoch, isr] = doc.fields(
+            [
+                "controller_epoch",
+                "leader",
+                "version",
+                "leader_epoch",
+                "isr",
+            ],
+            5,
+        )?;
+        Some(PartitionState {
+            controller_epoch: controller_epoch?.u64()?,
+            leader: leader?.i64()?,
+            version: version?.u32()?,
+            leader_epoch: leader_epoch?.u64()?,
+            isr: isr?.list(Json::u32)?,
+        })
     }
 }
 
-/// Reads the `brokerid` out of `/controller`'s JSON data (`ControllerZNode.decode`).
+/// Reads the `brokerid` out of `/controller`'s JSON data (`ControllerZNode.decode`): the data
+/// must be JSON (as serde_json's `Value` reads it) and `brokerid` an integer that fits a
+/// broker id.
 pub fn parse_broker_id(data: &str) -> Option<BrokerId> {
-    let v: serde_json::Value = serde_json::from_str(data).ok()?;
-    v.get("brokerid")?
-        .as_u64()
-        .and_then(|b| u32::try_from(b).ok())
+    json::parse_value(data)?.get("brokerid")?.u32()
 }
 
 /// A znode's data as the model reads it, parsed once when the znode is written and kept next
@@ -176,7 +266,7 @@ impl ZnodeValue {
             ReassignPartitions::from_json(data).map(ZnodeValue::ReassignPartitions)
         } else if let Some(rest) = path.strip_prefix("/brokers/topics/") {
             match rest.split('/').collect::<Vec<_>>().as_slice() {
-                [_topic] => serde_json::from_str(data).ok().map(ZnodeValue::Topic),
+                [_topic] => TopicAssignment::from_json(data).map(ZnodeValue::Topic),
                 [_topic, "partitions", _p, "state"] => {
                     PartitionState::from_json(data).map(ZnodeValue::PartitionState)
                 }
@@ -251,7 +341,7 @@ mod tests {
         let v = ZnodeValue::parse("/brokers/topics/t/partitions/0/state", &state.to_json());
         assert_eq!(v.partition_state(), Some(&state));
         let a = TopicAssignment::new(&[vec![1, 2], vec![2, 3]]);
-        let json = serde_json::to_string(&a).unwrap();
+        let json = a.to_json();
         assert_eq!(
             ZnodeValue::parse("/brokers/topics/t", &json).topic(),
             Some(&a)
@@ -295,7 +385,7 @@ mod tests {
     fn topic_assignment_json_is_kafkas_and_orders_partitions_by_number() {
         let replicas: Vec<Vec<BrokerId>> = (0..11).map(|p| vec![p % 3 + 1]).collect();
         let a = TopicAssignment::new(&replicas);
-        let json = serde_json::to_string(&a).unwrap();
+        let json = a.to_json();
         assert!(
             json.starts_with(r#"{"version":2,"partitions":{"0":[1],"1":[2],"10":[2]"#),
             "{json}"
@@ -304,12 +394,11 @@ mod tests {
             json.ends_with(r#""adding_replicas":{},"removing_replicas":{}}"#),
             "{json}"
         );
-        let back: TopicAssignment = serde_json::from_str(&json).unwrap();
+        let back = TopicAssignment::from_json(&json).unwrap();
         let keys: Vec<u32> = back.by_partition().keys().copied().collect();
         assert_eq!(keys, (0..11).collect::<Vec<_>>());
         // Older znodes without the reassignment fields still read.
-        let old: TopicAssignment =
-            serde_json::from_str(r#"{"version":1,"partitions":{"0":[1,2]}}"#).unwrap();
+        let old = TopicAssignment::from_json(r#"{"version":1,"partitions":{"0":[1,2]}}"#).unwrap();
         assert_eq!(old.by_partition()[&0], vec![1, 2]);
     }
 

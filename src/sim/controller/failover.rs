@@ -80,7 +80,7 @@ impl Controller<'_> {
             let Ok(OpResult::Node(Some(n))) = r else {
                 continue;
             };
-            let Ok(a) = serde_json::from_str::<TopicAssignment>(&n.data) else {
+            let Some(a) = TopicAssignment::from_json(&n.data) else {
                 continue;
             };
             let parts: Vec<Vec<BrokerId>> = a.by_partition().into_values().collect();

@@ -6,6 +6,7 @@
 use super::queue::{Phase, Task};
 use super::Controller;
 use crate::collections::VecSet;
+use crate::sim::json::{self, Json};
 use crate::sim::message::{Body, IsrProposal, KafkaError, OpResult, Out, ZkError, ZkOp};
 use crate::sim::net::{BrokerId, Endpoint};
 use crate::sim::topic::TopicPartition;
@@ -80,9 +81,15 @@ impl Controller<'_> {
         let mut tps = VecSet::new();
         for r in results.into_iter().take(names.len()) {
             if let Ok(OpResult::Node(Some(n))) = r {
-                if let Ok(v) = serde_json::from_str::<serde_json::Value>(&n.data) {
-                    for p in v["partitions"].as_array().into_iter().flatten() {
-                        if let Some(tp) = p.as_str().and_then(parse_tp) {
+                // The notification's JSON, read as a whole (`IsrChangeNotificationSequenceZNode`).
+                if let Some(v) = json::parse_value(&n.data) {
+                    for p in v
+                        .get("partitions")
+                        .and_then(Json::array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(tp) = p.str().and_then(parse_tp) {
                             tps.insert(tp);
                         }
                     }

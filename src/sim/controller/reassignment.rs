@@ -103,7 +103,7 @@ impl Controller<'_> {
         let a = assignment_znode(&tp.topic, &parts, &reassigning, target_first);
         let op = self.fenced_write(ZkOp::SetData {
             path: topic_path(&tp.topic),
-            data: serde_json::to_string(&a).expect("an assignment serializes"),
+            data: a.to_json(),
             version: None,
         });
         let ctx = &mut self.role.partitions;
@@ -256,7 +256,7 @@ impl Controller<'_> {
         }
         let mut ops = vec![self.fenced_write(ZkOp::SetData {
             path: topic_path(&tp.topic),
-            data: serde_json::to_string(&a).expect("an assignment serializes"),
+            data: a.to_json(),
             version: None,
         })];
         if self.settings.profile.lists_reassignment_target_first() {

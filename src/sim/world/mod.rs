@@ -417,8 +417,7 @@ impl World {
                 // controller's watch does the rest.
                 let mut out = Out::default();
                 for t in self.topics.clone() {
-                    let data = serde_json::to_string(&TopicAssignment::new(&t.replicas))
-                        .expect("an assignment serializes");
+                    let data = TopicAssignment::new(&t.replicas).to_json();
                     self.zk.admin_create(&topic_path(&t.name), &data, &mut out);
                     for p in 0..t.replicas.len() {
                         self.zk.admin_create(
