@@ -7,10 +7,15 @@
 
 pub use super::batch_marks::BatchMark;
 use super::batch_marks::BatchMarks;
-use serde::Serialize;
+use super::coordinator::state::GroupRecord;
+use std::sync::Arc;
+
+/// The content of a record the model keeps: a group's record, shared, so that copying a log,
+/// a fetch answer or a world copies no record.
+pub type Payload = Arc<GroupRecord>;
 
 /// One replica's log.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Log {
     /// `(leader epoch, start offset)` of each run of records, oldest first, with growing
     /// offsets; no run is empty.
@@ -21,14 +26,12 @@ pub struct Log {
     pub hw: u64,
     /// The few records whose content the model needs (the group coordinator's group
     /// metadata in `__consumer_offsets`), by offset.
-    pub payloads: crate::collections::VecMap<u64, String>,
+    pub payloads: crate::collections::VecMap<u64, Payload>,
     /// Each producer batch in the log by its base offset: which producer sent it and with
     /// what sequence. Replicated with the records and truncated with them, like the producer
     /// state Kafka rebuilds from the log (`ProducerStateManager`).
-    #[serde(skip)]
     batches: BatchMarks,
     /// Records in the log that are a second (or later) copy of a batch.
-    #[serde(skip)]
     duplicate_records: u64,
 }
 
@@ -58,7 +61,7 @@ impl Log {
     }
 
     /// Appends one record with a payload; returns its offset.
-    pub fn append_payload(&mut self, epoch: u64, payload: String) -> u64 {
+    pub fn append_payload(&mut self, epoch: u64, payload: Payload) -> u64 {
         let offset = self.append(epoch, 1);
         self.payloads.insert(offset, payload);
         offset
@@ -122,7 +125,7 @@ impl Log {
     }
 
     /// The payloads at `offset` and beyond.
-    pub fn payloads_from(&self, offset: u64) -> Vec<(u64, String)> {
+    pub fn payloads_from(&self, offset: u64) -> Vec<(u64, Payload)> {
         self.payloads
             .range(offset..)
             .map(|(o, p)| (*o, p.clone()))

@@ -9,7 +9,7 @@ use super::controller::timers::ControllerTimer;
 use super::event::EventKind;
 use super::label::Label;
 pub use super::label::WatchChange;
-use super::log::{BatchMark, Run};
+use super::log::{BatchMark, Payload, Run};
 use super::net::{BrokerId, Endpoint};
 use super::replication::timers::ReplicaTimer;
 use super::topic::{Acks, TopicPartition};
@@ -287,7 +287,7 @@ pub struct FetchData {
     /// For a divergence check: the leader's largest epoch not above the asked one, and its end.
     pub epoch_end: Option<Option<(u64, u64)>>,
     /// The payloads of the records fetched (group metadata in `__consumer_offsets`).
-    pub payloads: Vec<(u64, String)>,
+    pub payloads: Vec<(u64, Payload)>,
     /// The producer batches among the records fetched, by base offset.
     pub batches: Vec<(u64, BatchMark)>,
 }

@@ -5,7 +5,7 @@ use super::state::{CoordinatorState, Group, GroupState};
 use super::{group_partition, member_ids_required, Coordinator, OffsetsLogs};
 use crate::collections::VecMap;
 use crate::sim::config::{Profile, Settings};
-use crate::sim::log::Log;
+use crate::sim::log::{Log, Payload};
 use crate::sim::message::{Body, Joined, KafkaError, Out, PartitionInfo, Timer};
 use crate::sim::net::Endpoint;
 use crate::sim::topic::TopicPartition;
@@ -42,7 +42,7 @@ impl OffsetsLogs for FakeLogs {
         self.0.get(tp).map(|r| &r.log)
     }
 
-    fn append(&mut self, tp: &TopicPartition, payload: String) -> Option<u64> {
+    fn append(&mut self, tp: &TopicPartition, payload: Payload) -> Option<u64> {
         let r = self.0.get_mut(tp)?;
         Some(r.log.append_payload(r.epoch, payload))
     }
@@ -127,9 +127,8 @@ impl Node {
             .payloads
             .values()
             .last()
-            .expect("a record")
-            .clone();
-        serde_json::from_str(&payload).expect("a group record")
+            .expect("a record");
+        super::state::GroupRecord::clone(payload)
     }
 }
 

@@ -44,7 +44,7 @@ pub mod causes;
 mod heartbeat;
 mod join;
 mod leave;
-mod state;
+pub(crate) mod state;
 mod storage;
 mod sync;
 mod timers;
@@ -65,7 +65,7 @@ mod sync_test;
 pub use state::{CoordinatorState, Group, GroupTimer};
 
 use super::config::{Profile, Settings};
-use super::log::Log;
+use super::log::{Log, Payload};
 use super::message::{Body, KafkaError, Out, PartitionInfo};
 use super::net::{BrokerId, Endpoint};
 use super::topic::TopicPartition;
@@ -102,7 +102,7 @@ pub(crate) trait OffsetsLogs {
     /// Appends `payload` as one record to `tp`'s log in the leader epoch the broker knows for
     /// it, and gives its offset; `None` (and nothing appended) when the broker holds no replica
     /// of `tp` or knows no state for it.
-    fn append(&mut self, tp: &TopicPartition, payload: String) -> Option<u64>;
+    fn append(&mut self, tp: &TopicPartition, payload: Payload) -> Option<u64>;
 }
 
 /// The group coordinator at work on one input: its groups, timers and pending writes, the

@@ -8,11 +8,10 @@ use crate::collections::{VecMap, VecSet};
 use crate::sim::group_order::MemberOrder;
 pub use crate::sim::state::GroupState;
 use crate::sim::topic::TopicPartition;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One member, as the coordinator knows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
     /// `client.id-UUID`.
     pub member_id: String,
@@ -30,15 +29,28 @@ pub struct Member {
     pub consumer: u32,
     /// Its partitions in the current generation.
     pub assignment: Vec<(String, u32)>,
-    /// When the coordinator last heard from it.
-    #[serde(skip)]
+    /// When the coordinator last heard from it (not in the group record).
     pub last_heard_ms: u64,
-    /// Its JoinGroup waiting for the rebalance to complete.
-    #[serde(skip)]
+    /// Its JoinGroup waiting for the rebalance to complete (not in the group record).
     pub awaiting_join: bool,
-    /// The number of its current session timer.
-    #[serde(skip)]
+    /// The number of its current session timer (not in the group record).
     pub session_timer: u64,
+}
+
+impl Member {
+    /// The member as the group record holds it (`GroupMetadataManager.groupMetadataValue`
+    /// writes its id, client, subscription, timeouts and `assignment`): the coordinator's
+    /// bookkeeping of it (when it last heard from it, its waiting JoinGroup, its session
+    /// timer) at its defaults.
+    pub fn stored(&self, assignment: Vec<(String, u32)>) -> Member {
+        Member {
+            assignment,
+            last_heard_ms: 0,
+            awaiting_join: false,
+            session_timer: 0,
+            ..self.clone()
+        }
+    }
 }
 
 /// A rebalance in progress.
@@ -131,8 +143,9 @@ pub struct GroupWrite {
     pub assignment: Option<VecMap<String, Vec<(String, u32)>>>,
 }
 
-/// The record `storeGroup` appends (`GroupMetadataValue`, simplified).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The record `storeGroup` appends (`GroupMetadataValue`, simplified), kept in the log as it is
+/// (see `storage.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupRecord {
     /// The group id.
     pub group: String,
@@ -150,7 +163,6 @@ pub struct GroupRecord {
     pub members: Vec<Member>,
     /// Not in Kafka's record: the member ids in the order they were added, kept only so that
     /// the event log can still compare a leader pick with the join order after a failover.
-    #[serde(default)]
     pub joined_order: Vec<String>,
 }
 

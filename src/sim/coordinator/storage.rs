@@ -7,6 +7,11 @@
 //! members in `group.allMemberMetadata`'s order), `loadGroupsForPartition` /
 //! `GroupMetadata.loadGroup`, `removeGroupsForPartition` (`GroupMetadataManager.scala` in
 //! 2.0.1, 2.4.1 and 3.9.0, `kafka/coordinator/GroupMetadataManager.scala` in 0.10.2.2).
+//!
+//! Kafka's record is binary (the `GroupMetadataValue` schema); the model's log holds the
+//! [`GroupRecord`] itself, which a follower's fetch copies and a truncation drops with its
+//! offset. A member is stored without the coordinator's bookkeeping of it ([`Member::stored`]),
+//! so a group loaded from the log is exactly the group stored.
 
 use super::causes::CoordinatorCause;
 use super::state::{Group, GroupRecord, GroupState, GroupWrite, Member};
@@ -15,6 +20,7 @@ use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::group_order::MemberOrder;
 use crate::sim::topic::TopicPartition;
+use std::sync::Arc;
 
 impl Coordinator<'_> {
     /// `storeGroup`: append the group to its partition; act once the append is committed.
@@ -34,12 +40,13 @@ impl Coordinator<'_> {
             .keys()
             .iter()
             .filter_map(|id| group.members.get(id))
-            .map(|m| Member {
-                assignment: assignment
-                    .as_ref()
-                    .and_then(|a| a.get(&m.member_id).cloned())
-                    .unwrap_or_default(),
-                ..m.clone()
+            .map(|m| {
+                m.stored(
+                    assignment
+                        .as_ref()
+                        .and_then(|a| a.get(&m.member_id).cloned())
+                        .unwrap_or_default(),
+                )
             })
             .collect();
         let record = GroupRecord {
@@ -56,10 +63,7 @@ impl Coordinator<'_> {
             joined_order: group.joined_order.clone(),
         };
         let generation = group.generation;
-        let Some(offset) = self.offsets.append(
-            &tp,
-            serde_json::to_string(&record).expect("a group record serializes"),
-        ) else {
+        let Some(offset) = self.offsets.append(&tp, Arc::new(record)) else {
             return;
         };
         self.state.writes.push(GroupWrite {
@@ -81,10 +85,8 @@ impl Coordinator<'_> {
             return;
         };
         let mut latest: VecMap<String, GroupRecord> = VecMap::new();
-        for payload in log.payloads.values() {
-            if let Ok(r) = serde_json::from_str::<GroupRecord>(payload) {
-                latest.insert(r.group.clone(), r);
-            }
+        for r in log.payloads.values() {
+            latest.insert(r.group.clone(), GroupRecord::clone(r));
         }
         let (now, settings) = (self.now, self.settings);
         let coordinator = self.me;

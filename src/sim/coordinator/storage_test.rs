@@ -121,6 +121,29 @@ fn a_new_leader_of_the_offsets_partition_loads_the_group_as_stored_with_fresh_se
     );
 }
 
+#[test]
+fn the_record_holds_the_members_without_the_coordinators_bookkeeping() {
+    // What the coordinator keeps of a member for itself (when it last heard from it, its
+    // waiting JoinGroup, its session timer) is not in the record; the rest is.
+    let h = stored();
+    let record = h.node.last_record();
+    let live = h.group();
+    assert!(live
+        .members
+        .values()
+        .all(|m| m.last_heard_ms > 0 && m.session_timer > 0));
+    assert_eq!(record.members.len(), 2);
+    for m in &record.members {
+        assert_eq!(
+            (m.last_heard_ms, m.awaiting_join, m.session_timer),
+            (0, false, 0),
+            "{}",
+            m.member_id
+        );
+        assert_eq!(live.members[&m.member_id].stored(m.assignment.clone()), *m);
+    }
+}
+
 /// [`stored`], then c-1's rejoin starts generation 2, whose leader's SyncGroup is appended but
 /// not committed when the broker stops leading the partition.
 fn lost() -> (Harness, TopicPartition) {

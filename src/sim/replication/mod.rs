@@ -14,7 +14,7 @@
 use super::config::Settings;
 use super::coordinator::{Coordinator, CoordinatorState, OffsetsLogs, OFFSETS_TOPIC};
 use super::event::EventKind;
-use super::log::{BatchMark, Log};
+use super::log::{BatchMark, Log, Payload};
 use super::message::{
     Body, FetchData, FetchPartition, IsrProposal, KafkaError, OpResult, Out, PartitionInfo,
     ProduceBatch, Timer, ZkError, ZkOp,
@@ -51,7 +51,7 @@ impl OffsetsLogs for VecMap<TopicPartition, Replica> {
         self.get(tp).map(|r| &r.log)
     }
 
-    fn append(&mut self, tp: &TopicPartition, payload: String) -> Option<u64> {
+    fn append(&mut self, tp: &TopicPartition, payload: Payload) -> Option<u64> {
         let r = self.get_mut(tp)?;
         let epoch = r.state.as_ref()?.leader_epoch;
         Some(r.log.append_payload(epoch, payload))

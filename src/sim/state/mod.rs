@@ -543,7 +543,7 @@ pub enum RebalanceWait {
 }
 
 /// A group's state in its coordinator (`kafka.coordinator.group.GroupState`): the
-/// coordinator's own state and the views' (stored in the group's record by its name).
+/// coordinator's own state and the views' (and the group's record holds it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum GroupState {
     /// No members.
