@@ -71,6 +71,7 @@ pub fn keys() -> impl Iterator<Item = &'static str> {
 }
 
 use crate::collections::VecMap;
+use crate::sim::json::{self, Json};
 use std::fmt::{Display, Write as _};
 use std::rc::Rc;
 
@@ -186,24 +187,44 @@ pub struct Catalogue {
     texts: VecMap<String, String>,
 }
 
+/// Why `json` is not JSON, in serde_json's words (where it is, and what it found there): only
+/// a broken catalogue asks, so the page's build leaves this to the module's second part.
+#[inline(never)]
+#[cold]
+fn not_json(json: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(json) {
+        Err(e) => format!("it is not JSON: {e}"),
+        Ok(_) => "it is not JSON".to_string(),
+    }
+}
+
 impl Catalogue {
     /// Reads a catalogue file: one JSON object of key → text (a key starting with `_` is a
     /// note to translators and is skipped). Anything else is an error naming the problem.
     pub fn parse(json: &str) -> Result<Catalogue, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| format!("it is not JSON: {e}"))?;
-        let obj = value
-            .as_object()
-            .ok_or("it is not a JSON object of key and text")?;
+        // Read as serde_json reads a `Value` (`sim::json`, which gives serde_json's verdicts
+        // without its machinery, so that the page's first view does not carry it): a key
+        // written twice keeps its last text, and the texts are checked in key order.
+        let value = json::parse_value(json).ok_or_else(|| not_json(json))?;
+        let Json::Obj(members) = &value else {
+            return Err("it is not a JSON object of key and text".into());
+        };
+        let mut by_key: VecMap<&str, &Json<'_>> = VecMap::new();
+        for (k, v) in members {
+            // (`parse_value` takes no key with a lone surrogate.)
+            if let Some(k) = k {
+                by_key.insert(k.as_str(), v);
+            }
+        }
         let mut texts = VecMap::new();
-        for (k, v) in obj {
+        for (k, v) in by_key.iter() {
             if k.starts_with('_') {
                 continue;
             }
             let text = v
-                .as_str()
+                .str()
                 .ok_or_else(|| format!("the text of \"{k}\" is not a string"))?;
-            texts.insert(k.clone(), text.to_string());
+            texts.insert(k.to_string(), text.to_string());
         }
         Ok(Catalogue { texts })
     }

@@ -554,3 +554,58 @@ fn keys_list_every_message_key_in_order() {
     assert_eq!(keys, from_messages);
     assert!(keys.len() > 800, "{} keys", keys.len());
 }
+
+/// The catalogue reader before it read through `sim::json`: serde_json's `Value`.
+fn parse_with_serde(json: &str) -> Result<Vec<(String, String)>, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("it is not JSON: {e}"))?;
+    let obj = value
+        .as_object()
+        .ok_or("it is not a JSON object of key and text")?;
+    let mut texts = Vec::new();
+    for (k, v) in obj {
+        if k.starts_with('_') {
+            continue;
+        }
+        let text = v
+            .as_str()
+            .ok_or_else(|| format!("the text of \"{k}\" is not a string"))?;
+        texts.push((k.clone(), text.to_string()));
+    }
+    Ok(texts)
+}
+
+#[test]
+fn catalogues_read_as_serde_json_read_them() {
+    let texts = |c: Catalogue| {
+        c.texts
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<Vec<_>>()
+    };
+    let cases = [
+        ZH,
+        r#"{"PLAY": "运行", "_note": "skipped"}"#,
+        r#"{"B": "2", "A": "1", "B": "3"}"#,
+        r#"{"B": 2, "A": 1}"#,
+        r#"{"A": "x", "A": 1}"#,
+        r#"{"A": 1, "A": "x"}"#,
+        r#"{"_a": 1, "Z": "\u00e9\n\"q\""}"#,
+        r#"{"A": "\ud800"}"#,
+        r#"{"\ud800": "x"}"#,
+        r#" {} "#,
+        "[1]",
+        "{",
+        r#"{"A": "x"} x"#,
+        r#"{"A": "x",}"#,
+        "",
+        "nul",
+    ];
+    for json in cases {
+        assert_eq!(
+            Catalogue::parse(json).map(texts),
+            parse_with_serde(json),
+            "{json}"
+        );
+    }
+}
