@@ -69,7 +69,7 @@ fn scope(what: &str, tr: &Tr) -> String {
     }
 }
 
-/// The plain sentence of what happened. Every kind has one: this match and [`what_rest`]'s
+/// The plain sentence of what happened. Every kind has one: this match and `what_rest`'s
 /// between them name every kind (the second names the first's too), so a new kind cannot be
 /// forgotten.
 pub fn what(kind: &EventKind, tr: &Tr) -> String {
