@@ -21,7 +21,7 @@
 //!   back; the **export** ([`export`]) writes it as a scenario file that the command line runs
 //!   to the same trace.
 
-use crate::sim::{Command, PackedWorld, Profile, Settings, Setup, World};
+use crate::sim::{Command, PackedWorld, Settings, Setup, World};
 use serde_json::Value;
 
 pub mod codec;
@@ -82,15 +82,10 @@ pub enum StartFile {
     /// The file's own JSON (a story, an imported scenario, a lesson's scenario), without
     /// `actions`, `expect` and `until_ms`.
     Json(Value),
-    /// Free play's: written from the start's setup when it is first asked for (an export), not
-    /// when the session starts (in a function of its own, which the page's build leaves to the
-    /// module's second part).
-    FreePlay {
-        /// The seed.
-        seed: u64,
-        /// The Kafka version profile.
-        profile: Profile,
-    },
+    /// Free play's: written from the start's setup (its brokers, topics, groups, seed and
+    /// profile) when it is first asked for (an export), not when the session starts (in a
+    /// function of its own, which the page's build leaves to the module's second part).
+    FreePlay,
 }
 
 impl Start {
@@ -98,7 +93,7 @@ impl Start {
     pub fn file(&self) -> Value {
         match &self.file {
             StartFile::Json(v) => v.clone(),
-            StartFile::FreePlay { seed, profile } => free_play_file(&self.setup, *seed, *profile),
+            StartFile::FreePlay => free_play_file(&self.setup),
         }
     }
 
@@ -106,7 +101,7 @@ impl Start {
     pub fn description(&self) -> Option<&str> {
         match &self.file {
             StartFile::Json(v) => v.get("description").and_then(|d| d.as_str()),
-            StartFile::FreePlay { .. } => None,
+            StartFile::FreePlay => None,
         }
     }
     /// The start of a scenario file's session: its setup, and its actions as the script.
@@ -610,8 +605,9 @@ impl Session {
 /// Free play's setup written as a scenario file (explicit replicas, so that the file does not
 /// depend on how a file's `partitions` would be placed).
 #[inline(never)]
-fn free_play_file(setup: &Setup, seed: u64, profile: Profile) -> Value {
+fn free_play_file(setup: &Setup) -> Value {
     use serde_json::json;
+    let profile = setup.settings.profile;
     let defaults = Settings::for_profile(profile);
     let mut config = serde_json::Map::new();
     if setup.settings.offsets_topic_replication_factor != defaults.offsets_topic_replication_factor
@@ -636,7 +632,7 @@ fn free_play_file(setup: &Setup, seed: u64, profile: Profile) -> Value {
         "name": "free-play",
         "title": "Free play",
         "description": "A session of the playground's free play, exported from the page.",
-        "seed": seed,
+        "seed": setup.seed,
         "profile": profile.name(),
         "config": config,
         "brokers": setup.brokers.iter().map(|(b, _)| *b).collect::<Vec<_>>(),

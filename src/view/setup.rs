@@ -200,10 +200,7 @@ impl FreePlay {
             crate::session::Start {
                 base: self.params(),
                 setup,
-                file: crate::session::StartFile::FreePlay {
-                    seed: self.seed,
-                    profile: self.profile,
-                },
+                file: crate::session::StartFile::FreePlay,
                 script,
             },
             error,
