@@ -85,7 +85,9 @@ pub struct Host {
     virt: f64,
     /// Messages being drawn.
     pub flights: Flights,
-    /// Timestamp of the previous animation frame.
+    /// Timestamp of the previous animation frame; until the first, the time the host was made
+    /// (`performance.now()`), so that the clock runs from the moment the cluster is made, not
+    /// from the first frame after it (mounting the page takes tens of milliseconds).
     last_frame: Option<f64>,
     /// The animation clock (ms): real time that passed while the clock ran. Flights are drawn
     /// at this time, so pausing freezes them mid-air.
@@ -108,7 +110,9 @@ impl Host {
             virt: session.now_ms() as f64,
             session,
             flights: Flights::default(),
-            last_frame: None,
+            last_frame: web_sys::window()
+                .and_then(|w| w.performance())
+                .map(|p| p.now()),
             anim_now,
             compact: narrow_window(),
         }
