@@ -6,13 +6,14 @@
 //    reports each function the first time it runs.
 // 2. That copy is served from a scratch copy of the build and opened in headless Chromium
 //    (Debian's, as the browser tests use), where a learner's first steps are taken: the default
-//    page at 1440 px playing at 50x, a broker crashed and started again; then the same at the
-//    usual sizes of a laptop, a tablet and a phone, in English and Chinese, at the bare address
-//    and with `lang`, at the page's own speed (once crashing the broker the moment it is up),
-//    pressing each tab of a narrow page. The functions that ran are the profile. The parts of
-//    the page drawn from the second part (src/ui/later.rs: the panels under the graph, the
-//    explanation, the log's Kafka detail) wait for it throughout, so what only they run goes
-//    to the second part; the page draws them once it has arrived.
+//    page at 1440 px playing at 50x, a broker crashed and started again, the clock paused and
+//    run again; then the same at the usual sizes of a laptop, a tablet and a phone, in English
+//    and Chinese, at the bare address and with `lang`, at the page's own speed (once crashing
+//    the broker the moment it is up), pressing each tab of a narrow page. The functions that
+//    ran are the profile. The parts of the page drawn from the second part (src/ui/later.rs:
+//    the panels under the graph, the explanation, the log's Kafka detail) wait for it
+//    throughout, so what only they run goes to the second part; the page draws them once it
+//    has arrived.
 // 3. The tool splits the module by the profile: what ran stays in the primary module, which
 //    the page loads first; the rest goes to a secondary module. In the primary, each moved
 //    function is an import that the glue answers (the code appended to it below): the glue
@@ -207,12 +208,30 @@ async function learnersFirstSteps(dir) {
       await page.waitForSelector(`${broker(id)}:not([data-state="crashed"])`);
       await page.waitForTimeout(ms);
     };
+    /** Pauses the clock and runs it again, by the toolbar's button and by the space bar. */
+    const pauseAndPlay = async (page) => {
+      const play = '#app [data-testid="play"]';
+      for (const press of [() => page.click(play), () => page.keyboard.press(' ')]) {
+        // Nothing focused: the space bar is then the page's shortcut, not a button's press.
+        await page.evaluate(() => document.activeElement?.blur?.());
+        await press();
+        await page.waitForTimeout(300);
+        const paused = await page.textContent('[data-testid="clock"]');
+        await page.waitForTimeout(300);
+        if ((await page.textContent('[data-testid="clock"]')) !== paused) {
+          throw new Error('the clock did not pause');
+        }
+        await press();
+        await page.waitForFunction((was) => document.querySelector('[data-testid="clock"]')?.textContent !== was, paused);
+      }
+    };
     await visit('/?lang=en', { width: 1440, height: 900 }, 'en-US', async (page) => {
       await mounted(page);
       await page.waitForTimeout(1500);
       await page.selectOption('[data-testid="speed"]', '50');
       await page.waitForTimeout(2000);
       await crashAndRestart(page, 2, 3000);
+      await pauseAndPlay(page);
       // The help overlay, opened and closed: a component made and dropped (what the page drops
       // as it renders can otherwise fall to one pass and not another).
       await page.click('[data-testid="help"]');
@@ -253,6 +272,7 @@ async function learnersFirstSteps(dir) {
           await mounted(page);
           await page.waitForTimeout(before);
           await crashAndRestart(page, 3, 1500);
+          await pauseAndPlay(page);
           // A narrow page's tabs, each pressed once: a tab whose panel waits for the second
           // part then says so at once instead of waiting for it.
           const tabs = await page.$$eval('#app [role="tab"]', (ts) =>

@@ -105,6 +105,15 @@ for (const address of ['/', '/?lang=en', '/?lang=zh-CN']) {
     const keyOnly = page.getByTestId('key-only');
     await expect(keyOnly).toBeChecked();
     await expect(keyOnly).toBeDisabled();
+    // Pausing the clock and running it again does not wait for it either.
+    await page.getByTestId('play').click();
+    const paused = await clock.textContent();
+    await page.waitForTimeout(300);
+    await expect(clock).toHaveText(paused ?? '');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
+    await page.keyboard.press(' ');
+    await expect(clock).not.toHaveText(paused ?? '');
+    expect(later.kinds, 'nothing waited for the second part').toEqual(['fetch']);
     await later.release();
     await expect(waiting).toHaveCount(0);
     await expect(keyOnly).toBeEnabled();
