@@ -57,7 +57,10 @@ if (/\sstyle=|\son[a-z]+=/i.test(frame)) {
   console.error('first-frame: the frame has an inline style or event handler, which the page\'s policy refuses');
   process.exit(1);
 }
-const before = index.slice(0, index.indexOf(START) + START.length);
-const after = index.slice(index.indexOf(END));
-await writeFile(indexPath, `${before}\n${frame}\n${after}`);
+// The page's comments (its markers among them) are for its readers in the repository, not for
+// the wire: they go, with the blank they leave.
+const uncommented = (html) => html.replace(/[ \t]*<!--[\s\S]*?-->[ \t]*\n?/g, '');
+const before = uncommented(index.slice(0, index.indexOf(START)));
+const after = uncommented(index.slice(index.indexOf(END) + END.length));
+await writeFile(indexPath, `${before}${frame}\n${after}`);
 console.log(`first-frame: index.html holds the default page's first frame (${frame.length} bytes)`);
