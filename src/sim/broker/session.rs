@@ -29,6 +29,7 @@ impl Broker {
     /// The client learns its session is gone: resign if controller, then a new session,
     /// re-registration and `elect()` (ZooKeeperClient's Expired state, then Kafka's
     /// `RegisterBrokerAndReelect`).
+    #[inline(never)]
     pub(super) fn on_expired(
         &mut self,
         now: u64,

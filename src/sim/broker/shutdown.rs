@@ -91,6 +91,7 @@ impl Broker {
         }
     }
 
+    #[inline(never)]
     pub(super) fn on_controlled_shutdown_response(
         &mut self,
         now: u64,

@@ -56,6 +56,7 @@ impl Broker {
     }
 
     /// A leader's AlterPartition (2.7+); NOT_CONTROLLER if this broker is not controller.
+    #[inline(never)]
     pub(crate) fn on_alter_partition(
         &mut self,
         now: u64,

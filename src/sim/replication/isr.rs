@@ -272,6 +272,7 @@ impl ReplicaManager<'_> {
     /// committed ISR (it may propose again); FENCED_LEADER_EPOCH and INVALID_UPDATE_VERSION mean
     /// its partition state is out of date, so it waits for the controller's LeaderAndIsr;
     /// NOT_CONTROLLER and STALE_BROKER_EPOCH are retried (`AlterPartitionManager`).
+    #[inline(never)]
     pub(crate) fn on_alter_partition_response(
         &mut self,
         now: u64,

@@ -129,6 +129,7 @@ impl ReplicaManager<'_> {
     }
 
     /// `StopReplica`: stop fetching, and with `delete` drop the replica.
+    #[inline(never)]
     pub(crate) fn stop_replicas(&mut self, partitions: &[TopicPartition], delete: bool) {
         for tp in partitions {
             if delete {

@@ -7,6 +7,7 @@ impl ReplicaManager<'_> {
     /// `appendRecordsToLeader`, with acks and `min.insync.replicas` (`Partition`), and the
     /// producer state check of `Log.append` (2.4.1) / `UnifiedLog.append` (3.9.0): the batch of
     /// an idempotent producer that the log already holds is not written again.
+    #[inline(never)]
     pub(crate) fn on_produce(
         &mut self,
         now: u64,

@@ -15,7 +15,7 @@ use crate::collections::VecMap;
 use crate::sim::broker::{Broker, BrokerStatus};
 use crate::sim::commands::GroupSpec;
 use crate::sim::config::Settings;
-use crate::sim::consumer::{Cluster, Consumers};
+use crate::sim::consumer::{Cluster, Consumer, Consumers};
 use crate::sim::controller::channels::Req;
 use crate::sim::controller::timers::ControllerTimer;
 use crate::sim::coordinator::{group_partition, CoordinatorState, Group, GroupTimer};
@@ -433,89 +433,17 @@ impl Sources<'_> {
                     .get(&g.id)
                     .map(|group| (b, group))
             });
-            // The name (client id) the coordinator knows a member id by.
-            let name = |group: &Group, id: &str| {
-                group
-                    .members
-                    .get(id)
-                    .map_or_else(|| id.to_string(), |m| m.client_id.clone())
-            };
-            let held_leader =
-                held.and_then(|(_, group)| group.leader.as_deref().map(|id| name(group, id)));
+            let held_leader = held
+                .and_then(|(_, group)| group.leader.as_deref().map(|id| member_name(group, id)));
             let consumers: VecMap<String, ConsumerView> = self
                 .consumers
                 .list
                 .iter()
                 .filter(|c| c.group == g.id)
-                .map(|c| {
-                    let state = c.state;
-                    let (leads_group, group_generation, is_member) = match held {
-                        Some((_, group)) => (
-                            held_leader.as_deref() == Some(c.name.as_str()),
-                            group.generation,
-                            group
-                                .order
-                                .keys()
-                                .iter()
-                                .any(|id| name(group, id) == c.name),
-                        ),
-                        None => (c.is_leader && state.is_running(), c.generation, false),
-                    };
-                    (
-                        c.name.clone(),
-                        ConsumerView {
-                            state,
-                            member_id: c.member_id.clone(),
-                            generation: c.generation,
-                            coordinator: c.coordinator,
-                            leader: c.is_leader,
-                            assignment: c.assignment.iter().map(|tp| tp.to_string()).collect(),
-                            index: c.index,
-                            leads_group,
-                            group_generation,
-                            is_member,
-                        },
-                    )
-                })
+                .map(|c| consumer_view(c, held.map(|(_, group)| group), held_leader.as_deref()))
                 .collect();
             let view = match held {
-                Some((b, group)) => {
-                    let name = |id: &str| name(group, id);
-                    let (rebalance_countdown, session_expiry_in_ms) =
-                        self.group_countdowns(b, &self.brokers[&b].coordinator, group);
-                    GroupView {
-                        coordinator: Some(b),
-                        coordinator_partition: tp.partition,
-                        offsets_leader: Some(b),
-                        awaits_first_join: false,
-                        state: Some(group.state),
-                        generation: group.generation,
-                        leader: group.leader.as_deref().map(name),
-                        members: group.order.keys().iter().map(|id| name(id)).collect(),
-                        member_ids: group
-                            .members
-                            .values()
-                            .map(|m| (m.client_id.clone(), m.member_id.clone()))
-                            .collect(),
-                        assignment: group
-                            .members
-                            .values()
-                            .map(|m| {
-                                (
-                                    m.client_id.clone(),
-                                    m.assignment
-                                        .iter()
-                                        .map(|(t, p)| format!("{t}-{p}"))
-                                        .collect(),
-                                )
-                            })
-                            .collect(),
-                        consumers,
-                        rebalance_countdown,
-                        session_expiry_in_ms,
-                        sync_wait: self.sync_wait(b, group),
-                    }
-                }
+                Some((b, group)) => self.held_group_view(b, group, tp.partition, consumers),
                 None => GroupView {
                     coordinator: None,
                     coordinator_partition: tp.partition,
@@ -538,6 +466,54 @@ impl Sources<'_> {
         views
     }
 
+    /// The view of a group its coordinator `b` holds, with its `consumers`. In a function of
+    /// its own, like [`consumer_view`]: the first view has no consumer, so the build leaves it
+    /// to the module's second part.
+    #[inline(never)]
+    fn held_group_view(
+        &self,
+        b: BrokerId,
+        group: &Group,
+        coordinator_partition: u32,
+        consumers: VecMap<String, ConsumerView>,
+    ) -> GroupView {
+        let name = |id: &str| member_name(group, id);
+        let (rebalance_countdown, session_expiry_in_ms) =
+            self.group_countdowns(b, &self.brokers[&b].coordinator, group);
+        GroupView {
+            coordinator: Some(b),
+            coordinator_partition,
+            offsets_leader: Some(b),
+            awaits_first_join: false,
+            state: Some(group.state),
+            generation: group.generation,
+            leader: group.leader.as_deref().map(name),
+            members: group.order.keys().iter().map(|id| name(id)).collect(),
+            member_ids: group
+                .members
+                .values()
+                .map(|m| (m.client_id.clone(), m.member_id.clone()))
+                .collect(),
+            assignment: group
+                .members
+                .values()
+                .map(|m| {
+                    (
+                        m.client_id.clone(),
+                        m.assignment
+                            .iter()
+                            .map(|(t, p)| format!("{t}-{p}"))
+                            .collect(),
+                    )
+                })
+                .collect(),
+            consumers,
+            rebalance_countdown,
+            session_expiry_in_ms,
+            sync_wait: self.sync_wait(b, group),
+        }
+    }
+
     /// Every partition, in order.
     fn all_partitions(&self) -> Vec<TopicPartition> {
         self.monitor.partitions().to_vec()
@@ -557,6 +533,53 @@ impl Sources<'_> {
     fn acting_leader(&self, tp: &TopicPartition) -> Option<(BrokerId, u64)> {
         self.monitor.acting_leader(self.zk, self.brokers, tp)
     }
+}
+
+/// The name (client id) the coordinator knows a member id by.
+fn member_name(group: &Group, id: &str) -> String {
+    group
+        .members
+        .get(id)
+        .map_or_else(|| id.to_string(), |m| m.client_id.clone())
+}
+
+/// Consumer `c` as the page shows it; `held`: its group on the coordinator, if one holds it,
+/// and `held_leader` the name of that group's leader. In a function of its own: the first view
+/// has no consumer, so the build leaves it to the module's second part.
+#[inline(never)]
+fn consumer_view(
+    c: &Consumer,
+    held: Option<&Group>,
+    held_leader: Option<&str>,
+) -> (String, ConsumerView) {
+    let state = c.state;
+    let (leads_group, group_generation, is_member) = match held {
+        Some(group) => (
+            held_leader == Some(c.name.as_str()),
+            group.generation,
+            group
+                .order
+                .keys()
+                .iter()
+                .any(|id| member_name(group, id) == c.name),
+        ),
+        None => (c.is_leader && state.is_running(), c.generation, false),
+    };
+    (
+        c.name.clone(),
+        ConsumerView {
+            state,
+            member_id: c.member_id.clone(),
+            generation: c.generation,
+            coordinator: c.coordinator,
+            leader: c.is_leader,
+            assignment: c.assignment.iter().map(|tp| tp.to_string()).collect(),
+            index: c.index,
+            leads_group,
+            group_generation,
+            is_member,
+        },
+    )
 }
 
 /// The assignment of `tp` in ZooKeeper (a reassignment changes it), else as set up.
