@@ -7,8 +7,10 @@
 //     if (window.KafkaElection) ready(); else window.addEventListener('kafka-election-ready', ready, {once: true});
 //   </script>
 //
-// It also adds the playground's stylesheet to the page (it styles the page's body, headings and
-// buttons too: give the page's own rules more weight where they matter).
+// It also adds the playground's stylesheet to the page, the whole of it (the playground's own page
+// loads it in two parts, www/scripts/split-styles.mjs; an embedding page needs every style at
+// once, and the module's glue then adds no second part). It styles the page's body, headings and
+// buttons too: give the page's own rules more weight where they matter.
 //
 // Trunk names the module's files after a hash of their contents (the JS glue, the WebAssembly
 // and the stylesheet), so that a browser never pairs a cached old file with a new one. The build's

@@ -7,11 +7,11 @@
 //   also gets preload links for the glue and the WebAssembly so that their download starts with
 //   the page's. Trunk's own inline loader is off (Trunk.toml, inject_scripts): no inline script,
 //   so the page runs under a strict Content-Security-Policy.
-// Both loaders are minified (minify.mjs), and so is the stylesheet, whose integrity hash in
-// index.html is taken again.
+// Both loaders are minified (minify.mjs), and so is the stylesheet index.html links, whose
+// integrity hash there is taken again.
 // Fails the build unless it finds exactly one of each file, and the page's script tag.
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { minifyCss, minifyJs } from './minify.mjs';
 import { builtFiles, stagingDir } from './staging.mjs';
@@ -31,8 +31,11 @@ async function filled(name, names) {
   return minifyJs(out, { module: false });
 }
 
-await writeFile(join(staging, 'embed.js'), await filled('embed.js', { GLUE: glue, WASM: wasm, CSS: css }));
-console.log(`embed-loader: embed.js loads ${glue}, ${wasm} and ${css}`);
+// An embedding page needs every style at once: when the stylesheet was split (split-styles.mjs),
+// embed.js adds the whole sheet, and the glue then adds no later part.
+const whole = (await readdir(staging)).find((f) => /^styles-[0-9a-f]+_whole\.css$/.test(f)) ?? css;
+await writeFile(join(staging, 'embed.js'), await filled('embed.js', { GLUE: glue, WASM: wasm, CSS: whole }));
+console.log(`embed-loader: embed.js loads ${glue}, ${wasm} and ${whole}`);
 
 const boot = await filled('boot.js', { GLUE: glue, WASM: wasm });
 const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;

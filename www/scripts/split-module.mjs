@@ -29,12 +29,17 @@
 //    optimises the primary once more, as Trunk optimised the whole module: 2.9 KB less.
 // 4. The glue, patched, is minified (minify.mjs). The primary and the glue are renamed after a
 //    hash of their new contents, as Trunk names files, and the secondary is named after its own.
+// 5. When the stylesheet was split too (split-styles.mjs, the hook before this one), the glue
+//    adds the later sheet to the page when the secondary's download begins, or with the
+//    secondary when a loader asks for the whole module, unless the page has the whole sheet
+//    (embed.js adds that one); and the page hears that the secondary is here only once that
+//    sheet has loaded too, so that what the secondary draws is never shown unstyled.
 //
 // SPLIT=off skips it (one module, as Trunk built it). Fails the build when a step fails.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +55,11 @@ function fail(message) {
 }
 
 const { glue: glueName, wasm: wasmName } = await builtFiles('split-module', root);
+// The stylesheet's later part and the whole sheet, when split-styles.mjs split it.
+const sheets = (await readdir(root)).filter((f) => /^styles-[0-9a-f]+_(later|whole)\.css$/.test(f));
+const laterSheet = sheets.find((f) => f.endsWith('_later.css'));
+const wholeSheet = sheets.find((f) => f.endsWith('_whole.css'));
+if (sheets.length !== (laterSheet ? 2 : 0)) fail(`expected no split stylesheet or one later and one whole sheet, found ${sheets.join(', ')}`);
 const glue = await readFile(join(root, glueName), 'utf8');
 
 // The glue's imports object: the split adds a module of imports to it, and renames the module
@@ -163,7 +173,7 @@ try {
     .replace(IMPORTS, `b: import0,\n        s: __splitImports(),`)
     .replace(FINALIZE, `${FINALIZE}\n    __splitPrefetch();`)
     .replace(LOADED, `${LOADED}\n    if (__splitWanted !== undefined) await __splitWith(instance.exports);`) +
-    runtime(secondaryName), { module: true });
+    runtime(secondaryName, laterSheet, wholeSheet), { module: true });
   const glueOut = `kafka-election-playground-${hash(patched)}.js`;
   await rm(join(root, wasmName));
   await rm(join(root, glueName));
@@ -305,8 +315,12 @@ async function learnersFirstSteps(dir) {
   return seen;
 }
 
-/** What the glue gains: the answers to the primary's `__split` imports, and `loadWhole`. */
-function runtime(secondaryName) {
+/**
+ * What the glue gains: the answers to the primary's `__split` imports, and `loadWhole`; with
+ * `laterSheet`, the stylesheet's later part, which comes with the secondary (`wholeSheet`
+ * stands for both sheets).
+ */
+function runtime(secondaryName, laterSheet, wholeSheet) {
   return `
 // Added by the build (www/scripts/split-module.mjs): the code the first view does not run is in a
 // second module, ${secondaryName}. Its download starts as soon as this module runs, and a call
@@ -315,12 +329,14 @@ function runtime(secondaryName) {
 // an embedding page's API) calls loadWhole() before the default export: both modules then
 // download together and the page starts once both are there. ${LATER_FLAG} says where the
 // second module stands ('pending', 'here', 'failed'), and a '${LATER_EVENT}' event on the
-// window announces each change: the page draws the parts that wait for it then.
+// window announces each change: the page draws the parts that wait for it then. The parts of
+// the stylesheet that only the second module's parts use come with it (__splitStyles), and
+// the page hears it is here once they have loaded too.
 const __splitUrl = new URL('./${secondaryName}', import.meta.url);
 let __splitInstance;
 let __splitPending;
 let __splitWanted;
-function __splitCompile() {
+${laterSheet ? styles(laterSheet, wholeSheet) : 'function __splitStyles() { return Promise.resolve(); }'}function __splitCompile() {
     return fetch(__splitUrl).then((response) => {
         if (!response.ok) throw new Error(\`could not load \${__splitUrl} (HTTP \${response.status})\`);
         return response.headers.get('Content-Type') === 'application/wasm'
@@ -337,7 +353,8 @@ ${LATER_FLAG} = 'pending';
 function __splitReady(module, exports = wasm) {
     if (__splitInstance === undefined) {
         __splitInstance = new WebAssembly.Instance(module, { p: exports });
-        __splitSay('here');
+        // Even when a call needed it at once, the page draws its parts only with their styles.
+        __splitStyles().then(() => __splitSay('here'));
     }
     return __splitInstance;
 }
@@ -352,8 +369,8 @@ async function __splitWith(exports) {
 }
 function __splitPrefetch() {
     if (__splitInstance !== undefined || __splitPending !== undefined) return;
-    __splitPending = __splitCompile()
-        .then((module) => __splitReady(module))
+    __splitPending = Promise.all([__splitCompile(), __splitStyles()])
+        .then(([module]) => __splitReady(module))
         .catch(() => {
             __splitPending = undefined;
             // The parts that wait for it say so; a call into it tries again.
@@ -400,10 +417,39 @@ function __splitImports() {
 /** Fetch the second module with the first, and start the page only once both are there. */
 export function loadWhole() {
     if (__splitWanted === undefined) {
-        __splitWanted = __splitCompile();
+        __splitWanted = Promise.all([__splitCompile(), __splitStyles()]).then(([module]) => module);
         // Its failure is handled where it is awaited (__splitWith), not reported on its own.
         __splitWanted.catch(() => {});
     }
 }
 `;
+}
+
+/**
+ * The glue's loader of the stylesheet's later part (split-styles.mjs): a link added after the
+ * page's others, once; it resolves when the sheet has loaded or failed to (boot.js tells a
+ * reader about a sheet that did not load), at once when the page already has it or the whole
+ * sheet.
+ */
+function styles(laterSheet, wholeSheet) {
+  return `const __splitSheet = new URL('./${laterSheet}', import.meta.url);
+const __splitWholeSheet = new URL('./${wholeSheet}', import.meta.url);
+let __splitSheetLoaded;
+function __splitStyles() {
+    if (__splitSheetLoaded !== undefined) return __splitSheetLoaded;
+    if (typeof document === 'undefined') return (__splitSheetLoaded = Promise.resolve());
+    const links = [...document.querySelectorAll('link[rel="stylesheet"]')];
+    if (links.some((l) => l.href === __splitSheet.href || l.href === __splitWholeSheet.href)) {
+        return (__splitSheetLoaded = Promise.resolve());
+    }
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = __splitSheet.href;
+    __splitSheetLoaded = new Promise((done) => {
+        link.addEventListener('load', () => done(), { once: true });
+        link.addEventListener('error', () => done(), { once: true });
+    });
+    document.head.appendChild(link);
+    return __splitSheetLoaded;
+}`;
 }
