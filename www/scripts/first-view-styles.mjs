@@ -1,10 +1,7 @@
 // Which selectors of the stylesheet style what a learner sees in the first seconds, for the
 // stylesheet's split (split-styles.mjs): the build in `dir` is served and opened in headless
-// Chromium (Debian's, as the browser tests use), and a learner's first steps are taken, the
-// same as split-module.mjs profiles the module on: the default page at 1440 px playing at 50x,
-// a broker crashed and started again, the help dialog and a log entry's Kafka detail opened,
-// the module's second part failing; then the usual sizes of a laptop, a tablet and a phone, in
-// English and Chinese, at the bare address and with `lang`, each tab of a narrow page pressed;
+// Chromium (Debian's, as the browser tests use), and a learner's first steps are taken: the
+// same steps split-module.mjs profiles the module on (first-steps.mjs lists them for both),
 // once in the light colour scheme and once in the dark. The parts of the page drawn from the
 // module's second part (src/ui/later.rs) wait for it throughout, so that what only they show
 // is left to the later sheet.
@@ -16,12 +13,9 @@
 import { join } from 'node:path';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstSteps } from './first-steps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-/** The global the module's loader keeps for its second part, and its event (split-module.mjs). */
-const LATER_GLOBAL = '__kafkaElectionLater';
-const LATER_EVENT = 'kafka-election-later';
 
 /**
  * The selectors of `selectors` (stripped of pseudo-classes and pseudo-elements) that matched an
@@ -35,7 +29,7 @@ export async function firstViewSelectors(dir, selectors) {
   const matched = new Set();
   const unreadable = new Set();
   try {
-    const visit = async (path, viewport, locale, colorScheme, steps) => {
+    const visit = async ({ path, viewport, locale, steps }, colorScheme) => {
       const page = await bench.browser.newPage({ viewport, locale, colorScheme });
       const problems = [];
       page.on('pageerror', (e) => problems.push(e.message));
@@ -99,67 +93,9 @@ export async function firstViewSelectors(dir, selectors) {
       for (const s of broken) unreadable.add(s);
       await page.close();
     };
-    const mounted = (page) => page.waitForSelector(`${MOUNTED} svg g[data-broker="3"]`, { timeout: 60_000 });
-    const broker = (id) => `#app svg g.node[data-broker="${id}"]`;
-    /** Crashes broker `id` once it is up, waits `ms`, starts it again, waits `ms` again. */
-    const crashAndRestart = async (page, id, ms) => {
-      await page.waitForSelector(`${broker(id)}[data-state="running"]`);
-      await page.click(broker(id));
-      await page.waitForSelector(`${broker(id)}[data-state="crashed"]`);
-      await page.waitForTimeout(ms);
-      await page.click(broker(id));
-      await page.waitForSelector(`${broker(id)}:not([data-state="crashed"])`);
-      await page.waitForTimeout(ms);
-    };
+    const { wide, sizes } = firstSteps(MOUNTED);
     for (const colorScheme of ['light', 'dark']) {
-      await visit('/?lang=en', { width: 1440, height: 900 }, 'en-US', colorScheme, async (page) => {
-        await mounted(page);
-        await page.waitForTimeout(1500);
-        await page.selectOption('[data-testid="speed"]', '50');
-        await page.waitForTimeout(2000);
-        await crashAndRestart(page, 2, 3000);
-        await page.click('[data-testid="help"]');
-        await page.waitForSelector('[data-testid="help-dialog"]');
-        await page.keyboard.press('Escape');
-        await page.waitForSelector('[data-testid="help-dialog"]', { state: 'detached' });
-        const toggle = '#app [data-testid="event-detail-toggle"]';
-        await page.click(toggle);
-        await page.waitForSelector(`${toggle}[aria-expanded="true"]`);
-        await page.click(toggle);
-        await page.waitForSelector(`${toggle}[aria-expanded="false"]`);
-        // The second part failing to arrive: the parts that wait for it say so.
-        await page.evaluate(([flag, event]) => {
-          globalThis[flag] = 'failed';
-          globalThis.dispatchEvent(new Event(event));
-        }, [LATER_GLOBAL, LATER_EVENT]);
-        await page.waitForSelector('[data-testid="later-wait"][aria-busy="false"]');
-      });
-      const visits = [
-        ['/', 'en-US', { width: 1280, height: 720 }, 0],
-        ['/', 'zh-CN', { width: 1440, height: 900 }, 1500],
-        ['/?lang=en', 'en-US', { width: 768, height: 1024 }, 1500],
-        ['/?lang=zh-CN', 'zh-CN', { width: 360, height: 740 }, 1500],
-        ['/?lang=en', 'en-US', { width: 390, height: 844 }, 1500],
-      ];
-      for (const [path, locale, viewport, before] of visits) {
-        await visit(path, viewport, locale, colorScheme, async (page) => {
-          await mounted(page);
-          await page.waitForTimeout(before);
-          await crashAndRestart(page, 3, 1500);
-          // The help dialog at this size too.
-          await page.click('[data-testid="help"]');
-          await page.waitForSelector('[data-testid="help-dialog"]');
-          await page.keyboard.press('Escape');
-          await page.waitForSelector('[data-testid="help-dialog"]', { state: 'detached' });
-          // A narrow page's tabs, each pressed once.
-          const tabs = await page.$$eval('#app [role="tab"]', (ts) =>
-            ts.filter((t) => t.offsetParent !== null).map((t) => t.dataset.tab));
-          for (const tab of [...tabs, ...tabs.slice(0, 1)]) {
-            await page.click(`#app [role="tab"][data-tab="${tab}"]`);
-            await page.waitForSelector(`#app [role="tab"][data-tab="${tab}"][aria-selected="true"]`);
-          }
-        });
-      }
+      for (const steps of [wide, ...sizes]) await visit(steps, colorScheme);
     }
   } finally {
     await bench.close();

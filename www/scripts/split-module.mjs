@@ -5,15 +5,15 @@
 // 1. The split tool (www/split, built here on first use) writes a copy of the module that
 //    reports each function the first time it runs.
 // 2. That copy is served from a scratch copy of the build and opened in headless Chromium
-//    (Debian's, as the browser tests use), where a learner's first steps are taken: the default
-//    page at 1440 px playing at 50x, a broker crashed and started again, the clock paused and
-//    run again; then the same at the usual sizes of a laptop, a tablet and a phone, in English
-//    and Chinese, at the bare address and with `lang`, at the page's own speed (once crashing
-//    the broker the moment it is up), pressing each tab of a narrow page. The functions that
-//    ran are the profile. The parts of the page drawn from the second part (src/ui/later.rs:
-//    the panels under the graph, the explanation, the log's Kafka detail) wait for it
-//    throughout, so what only they run goes to the second part; the page draws them once it
-//    has arrived.
+//    (Debian's, as the browser tests use), where a learner's first steps are taken
+//    (first-steps.mjs, which the stylesheet's split takes too): the default page at 1440 px
+//    playing at 50x, a broker crashed and started again, the clock paused and run again; then
+//    the same at the usual sizes of a laptop, a tablet and a phone, in English and Chinese, at
+//    the bare address and with `lang`, at the page's own speed, pressing each tab of a narrow
+//    page. The functions that ran are the profile. The parts of the page drawn from the second
+//    part (src/ui/later.rs: the panels under the graph, the explanation, the log's Kafka
+//    detail) wait for it throughout, so what only they run goes to the second part; the page
+//    draws them once it has arrived.
 // 3. The tool splits the module by the profile: what ran stays in the primary module, which
 //    the page loads first; the rest goes to a secondary module. In the primary, each moved
 //    function is an import that the glue answers (the code appended to it below): the glue
@@ -43,6 +43,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstSteps, LATER_EVENT, LATER_GLOBAL } from './first-steps.mjs';
 import { minifyJs } from './minify.mjs';
 import { builtFiles, stagingDir } from './staging.mjs';
 
@@ -73,9 +74,7 @@ const FINALIZE = 'wasm = instance.exports;';
 const LOADED = 'const { instance, module } = await __wbg_load(await module_or_path, imports);';
 // Where the second part stands, for the page (src/ui/later.rs): 'pending', 'here' or 'failed',
 // each change announced by an event on the window.
-const LATER_GLOBAL = '__kafkaElectionLater';
 const LATER_FLAG = `globalThis.${LATER_GLOBAL}`;
-const LATER_EVENT = 'kafka-election-later';
 if ([IMPORTS, FINALIZE, LOADED].some((anchor) => glue.split(anchor).length !== 2)) {
   fail(`the glue ${glueName} does not have the shape this script patches (wasm-bindgen changed?)`);
 }
@@ -200,14 +199,14 @@ function shortImports(text, pairs) {
   return text;
 }
 
-/** The functions that ran while a learner took their first steps on the scratch build. */
+/** The functions that ran while a learner took their first steps (first-steps.mjs) on the scratch build. */
 async function learnersFirstSteps(dir) {
   process.env.DIST = dir;
   const { MOUNTED, openBench } = await import('./bench-browser.mjs');
   const bench = await openBench();
   const seen = new Set();
   try {
-    const visit = async (path, viewport, locale, steps) => {
+    const visit = async ({ path, viewport, locale, steps }) => {
       const page = await bench.browser.newPage({ viewport, locale });
       const problems = [];
       page.on('pageerror', (e) => problems.push(e.message));
@@ -219,93 +218,13 @@ async function learnersFirstSteps(dir) {
       for (const i of hits) seen.add(i);
       await page.close();
     };
-    const mounted = (page) => page.waitForSelector(`${MOUNTED} svg g[data-broker="3"]`, { timeout: 60_000 });
-    const broker = (id) => `#app svg g.node[data-broker="${id}"]`;
-    /** Crashes broker `id` once it is up, waits `ms`, starts it again, waits `ms` again. */
-    const crashAndRestart = async (page, id, ms) => {
-      await page.waitForSelector(`${broker(id)}[data-state="running"]`);
-      await page.click(broker(id));
-      await page.waitForSelector(`${broker(id)}[data-state="crashed"]`);
-      await page.waitForTimeout(ms);
-      await page.click(broker(id));
-      await page.waitForSelector(`${broker(id)}:not([data-state="crashed"])`);
-      await page.waitForTimeout(ms);
-    };
-    /** Pauses the clock and runs it again, by the toolbar's button and by the space bar. */
-    const pauseAndPlay = async (page) => {
-      const play = '#app [data-testid="play"]';
-      for (const press of [() => page.click(play), () => page.keyboard.press(' ')]) {
-        // Nothing focused: the space bar is then the page's shortcut, not a button's press.
-        await page.evaluate(() => document.activeElement?.blur?.());
-        await press();
-        await page.waitForTimeout(300);
-        const paused = await page.textContent('[data-testid="clock"]');
-        await page.waitForTimeout(300);
-        if ((await page.textContent('[data-testid="clock"]')) !== paused) {
-          throw new Error('the clock did not pause');
-        }
-        await press();
-        await page.waitForFunction((was) => document.querySelector('[data-testid="clock"]')?.textContent !== was, paused);
-      }
-    };
-    await visit('/?lang=en', { width: 1440, height: 900 }, 'en-US', async (page) => {
-      await mounted(page);
-      await page.waitForTimeout(1500);
-      await page.selectOption('[data-testid="speed"]', '50');
-      await page.waitForTimeout(2000);
-      await crashAndRestart(page, 2, 3000);
-      await pauseAndPlay(page);
-      // The help overlay, opened and closed: a component made and dropped (what the page drops
-      // as it renders can otherwise fall to one pass and not another).
-      await page.click('[data-testid="help"]');
-      await page.waitForSelector('[data-testid="help-dialog"]');
-      await page.keyboard.press('Escape');
-      await page.waitForSelector('[data-testid="help-dialog"]', { state: 'detached' });
-      // A log entry's Kafka detail, opened and closed.
-      const toggle = '#app [data-testid="event-detail-toggle"]';
-      await page.click(toggle);
-      await page.waitForSelector(`${toggle}[aria-expanded="true"]`);
-      await page.click(toggle);
-      await page.waitForSelector(`${toggle}[aria-expanded="false"]`);
-      // The second part failing to arrive: the parts that wait for it say so.
-      await page.evaluate(([flag, event]) => {
-        globalThis[flag] = 'failed';
-        globalThis.dispatchEvent(new Event(event));
-      }, [LATER_GLOBAL, LATER_EVENT]);
-      await page.waitForSelector('[data-testid="later-wait"][aria-busy="false"]');
-    });
-    // What the page draws depends on the window (the log beside the graph or in a tab, a
-    // compact graph) and on how it chose its language (the address, a stored choice, the
-    // browser's), so the first steps are taken at the common sizes of a laptop, a tablet and a
-    // phone, in both languages, at the bare address and with `lang`; once with the crash the
-    // moment the broker is up.
-    const visits = [
-      ['/', 'en-US', { width: 1280, height: 720 }, 0],
-      ['/', 'zh-CN', { width: 1440, height: 900 }, 1500],
-      ['/?lang=en', 'en-US', { width: 768, height: 1024 }, 1500],
-      ['/?lang=zh-CN', 'zh-CN', { width: 360, height: 740 }, 1500],
-      ['/?lang=en', 'en-US', { width: 390, height: 844 }, 1500],
-    ];
-    // Twice: what a page drops as it first renders (a component's or an effect's drop glue)
-    // depends on how its renders fall together, and one pass has missed such a function, which
-    // the page then waited for while mounting.
+    const { wide, sizes } = firstSteps(MOUNTED);
+    await visit(wide);
+    // The other sizes twice: what a page drops as it first renders (a component's or an
+    // effect's drop glue) depends on how its renders fall together, and one pass has missed
+    // such a function, which the page then waited for while mounting.
     for (let round = 0; round < 2; round++) {
-      for (const [path, locale, viewport, before] of visits) {
-        await visit(path, viewport, locale, async (page) => {
-          await mounted(page);
-          await page.waitForTimeout(before);
-          await crashAndRestart(page, 3, 1500);
-          await pauseAndPlay(page);
-          // A narrow page's tabs, each pressed once: a tab whose panel waits for the second
-          // part then says so at once instead of waiting for it.
-          const tabs = await page.$$eval('#app [role="tab"]', (ts) =>
-            ts.filter((t) => t.offsetParent !== null).map((t) => t.dataset.tab));
-          for (const tab of [...tabs, ...tabs.slice(0, 1)]) {
-            await page.click(`#app [role="tab"][data-tab="${tab}"]`);
-            await page.waitForSelector(`#app [role="tab"][data-tab="${tab}"][aria-selected="true"]`);
-          }
-        });
-      }
+      for (const size of sizes) await visit(size);
     }
   } catch (e) {
     fail(`could not take the profile: ${e.message}`);
