@@ -273,42 +273,48 @@ fn changed(v: &Value, order: &[&str], c: &Change) -> String {
     text
 }
 
-#[test]
-fn partition_states_are_written_and_read_as_serde_json_did() {
+/// Values of `values` are written as serde_json wrote them (`to_json`), read back as they were
+/// (`from_json`), and their JSON with a field (of `fields`, in their written order) changed is
+/// read as serde_json's derive read it.
+fn written_and_read_as_serde_json_did<T>(
+    values: impl Strategy<Value = T>,
+    fields: &[&str],
+    to_json: fn(&T) -> String,
+    from_json: fn(&str) -> Option<T>,
+) where
+    T: serde::Serialize + DeserializeOwned + PartialEq + Clone + std::fmt::Debug,
+{
     let verdicts = Cell::new([0; 2]);
     runner(3_000)
-        .run(&(partition_state(), change()), |(s, c)| {
-            let text = s.to_json();
-            prop_assert_eq!(&text, &serde_json::to_string(&s).unwrap());
-            prop_assert_eq!(PartitionState::from_json(&text), Some(s.clone()));
-            let v = serde_json::to_value(&s).unwrap();
-            same(
-                &changed(&v, &STATE, &c),
-                PartitionState::from_json,
-                &verdicts,
-            )
+        .run(&(values, change()), |(x, c)| {
+            let text = to_json(&x);
+            prop_assert_eq!(&text, &serde_json::to_string(&x).unwrap());
+            prop_assert_eq!(from_json(&text), Some(x.clone()));
+            let v = serde_json::to_value(&x).unwrap();
+            same(&changed(&v, fields, &c), from_json, &verdicts)
         })
         .unwrap();
     both(&verdicts);
 }
 
 #[test]
+fn partition_states_are_written_and_read_as_serde_json_did() {
+    written_and_read_as_serde_json_did(
+        partition_state(),
+        &STATE,
+        PartitionState::to_json,
+        PartitionState::from_json,
+    );
+}
+
+#[test]
 fn topic_assignments_are_written_and_read_as_serde_json_did() {
-    let verdicts = Cell::new([0; 2]);
-    runner(3_000)
-        .run(&(assignment(), change()), |(a, c)| {
-            let text = a.to_json();
-            prop_assert_eq!(&text, &serde_json::to_string(&a).unwrap());
-            prop_assert_eq!(TopicAssignment::from_json(&text), Some(a.clone()));
-            let v = serde_json::to_value(&a).unwrap();
-            same(
-                &changed(&v, &ASSIGNMENT, &c),
-                TopicAssignment::from_json,
-                &verdicts,
-            )
-        })
-        .unwrap();
-    both(&verdicts);
+    written_and_read_as_serde_json_did(
+        assignment(),
+        &ASSIGNMENT,
+        TopicAssignment::to_json,
+        TopicAssignment::from_json,
+    );
 }
 
 #[test]
