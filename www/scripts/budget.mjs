@@ -49,8 +49,9 @@ for (const file of [...wanted].filter((f) => f.endsWith('.js'))) {
     wanted.add(normalise(join(dirname(file), m[1])));
   }
 }
-if (![...wanted].some((f) => f.endsWith('.wasm'))) {
-  console.error('budget: index.html preloads no .wasm file: the first view\'s files could not be found');
+// The module: the plain file, or the packed one that the page unpacks (pack-module.mjs).
+if (![...wanted].some((f) => f.endsWith('.wasm') || f.endsWith('.lzma'))) {
+  console.error('budget: index.html preloads no .wasm or .lzma file: the first view\'s files could not be found');
   process.exit(2);
 }
 

@@ -22,7 +22,10 @@ export function stagingDir(name, skip) {
   return resolve(dir);
 }
 
-/** The module glue, the wasm and the stylesheet in `dir`: exits unless there is one of each. */
+/**
+ * The module glue, the wasm and the stylesheet in `dir`: exits unless there is one of each. Also
+ * `packed`, the wasm packed by pack-module.mjs, or `undefined` when it was not (yet) packed.
+ */
 export async function builtFiles(name, dir) {
   const files = await readdir(dir);
   const patterns = {
@@ -35,5 +38,10 @@ export async function builtFiles(name, dir) {
     console.error(`${name}: expected one module glue, one wasm and one stylesheet in ${dir}, found ${JSON.stringify(found)}`);
     process.exit(1);
   }
-  return { glue: found.glue[0], wasm: found.wasm[0], css: found.css[0] };
+  const packed = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_bg\.lzma$/.test(f));
+  if (packed.length > 1) {
+    console.error(`${name}: expected at most one packed wasm in ${dir}, found ${packed.join(', ')}`);
+    process.exit(1);
+  }
+  return { glue: found.glue[0], wasm: found.wasm[0], css: found.css[0], packed: packed[0] };
 }
