@@ -3,8 +3,8 @@
 // ran), and first-view-styles.mjs picks the stylesheet's first part (the rules that styled an
 // element), so that both parts hold what the same steps need.
 //
-// The steps: the default page at 1440 px playing at 50x, a broker crashed and started again,
-// the clock paused and run again, the help and a log entry's Kafka detail opened, the module's
+// The steps: the default page at 1440 px playing at 50x, a broker and the controller crashed and
+// started again, the clock paused and run again, the help and a log entry's Kafka detail opened, the module's
 // second part failing; then, at the page's own speed, the usual sizes of a laptop, a tablet and
 // a phone, in English and Chinese, at the bare address and with `lang` (once crashing the
 // broker the moment it is up), each with a crash and restart, a pause, the help, and each tab
@@ -69,6 +69,9 @@ export function firstSteps(mounted) {
       await page.selectOption('[data-testid="speed"]', '50');
       await page.waitForTimeout(2000);
       await crashAndRestart(page, 2, 3000);
+      // The controller too (broker 1, the first to start): its /controller znode outlives it
+      // until its session expires, and the graph says so ("still in /controller").
+      await crashAndRestart(page, 1, 3000);
       await pauseAndPlay(page);
       await help(page);
       // A log entry's Kafka detail, opened and closed.
@@ -104,6 +107,8 @@ export function firstSteps(mounted) {
       await ready(page);
       await page.waitForTimeout(before);
       await crashAndRestart(page, 3, 1500);
+      // The controller, started again while its old session lives (it stops again).
+      await crashAndRestart(page, 1, 1500);
       await pauseAndPlay(page);
       await help(page);
       // A narrow page's tabs, each pressed once: a tab whose panel waits for the second
