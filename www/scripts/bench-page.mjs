@@ -92,7 +92,14 @@ async function visit(browser, url, page, throttled) {
     });
   }
   let bytes = 0;
+  // A request's bytes as it finishes (headers and body, as on the wire). A request that the
+  // browser reports as aborted counts what it had received: under the throttled network, the
+  // preloaded module that the loader reads as a stream is reported so once read, and its
+  // loadingFinished never comes.
+  const received = new Map();
+  cdp.on('Network.dataReceived', (e) => received.set(e.requestId, (received.get(e.requestId) ?? 0) + e.encodedDataLength));
   cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
+  cdp.on('Network.loadingFailed', (e) => (bytes += received.get(e.requestId) ?? 0));
   const start = Date.now();
   await tab.goto(url, { waitUntil: 'commit' });
   await tab.waitForSelector(page.graph, { state: 'visible', timeout: 120_000 });
