@@ -93,15 +93,15 @@
   var base = (document.currentScript && document.currentScript.src) || document.baseURI;
   var glueUrl = new URL(GLUE, base).href;
   var wasmUrl = new URL(WASM, base).href;
-  // The packed module, unpacked as it arrives: a response the browser's streaming compiler
-  // takes as it would the plain file's. Started at once (index.html preloads the file), beside
-  // the glue's download.
   // A file that did not load, for fail().
   function notLoaded(res) {
     var err = new Error(res.url + ' did not load (HTTP ' + res.status + ')');
     err.file = res.url + ' (HTTP ' + res.status + ')';
     return err;
   }
+  // The packed module, unpacked as it arrives: a response the browser's streaming compiler
+  // takes as it would the plain file's. Started at once (index.html preloads the file), beside
+  // the glue's download.
   var unpacked = null;
   // Why the packed module failed, when it did before the module was compiled.
   var unpackFailed = null;

@@ -35,6 +35,9 @@ function unlzma() {
   var SPEC_POS = 688; // 1 + 128 full distances − 14 (the end of the position models)
   var ALIGN = 803; // 16
   var LEN = 819; // choice, choice 2, low 16 × 8, mid 16 × 8, high 256: 514
+  var LEN_LOW = 2; // within a length model: 8 probabilities per position state
+  var LEN_MID = LEN_LOW + 128;
+  var LEN_HIGH = LEN_MID + 128;
   var REP_LEN = LEN + 514;
   var LITERAL = REP_LEN + 514; // 0x300 × 2^(lc + lp)
   var HEADER = 13;
@@ -128,9 +131,9 @@ function unlzma() {
     return r;
   }
   function length(base, posState) {
-    if (bit(base) === 0) return tree(base + 2 + (posState << 3), 3);
-    if (bit(base + 1) === 0) return 8 + tree(base + 130 + (posState << 3), 3);
-    return 16 + tree(base + 258, 8);
+    if (bit(base) === 0) return tree(base + LEN_LOW + (posState << 3), 3);
+    if (bit(base + 1) === 0) return 8 + tree(base + LEN_MID + (posState << 3), 3);
+    return 16 + tree(base + LEN_HIGH, 8);
   }
   function distance(len) {
     var slot = tree(POS_SLOT + ((len < 3 ? len : 3) << 6), 6);

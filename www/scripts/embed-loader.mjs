@@ -6,8 +6,8 @@
 // - www/boot.js, the page's own loader, staged as boot-<hash>.js and named in index.html, which
 //   also gets preload links for the glue and the WebAssembly (its packed file, when
 //   pack-module.mjs packed it: boot.js then carries the decoder, www/unlzma.js) so that their
-//   download starts with the page's. Trunk's own inline loader is off (Trunk.toml, inject_scripts): no inline script,
-//   so the page runs under a strict Content-Security-Policy.
+//   download starts with the page's. Trunk's own inline loader is off (Trunk.toml,
+//   inject_scripts): no inline script, so the page runs under a strict Content-Security-Policy.
 // Both loaders are minified (minify.mjs), and so is the stylesheet index.html links, whose
 // integrity hash there is taken again.
 // Fails the build unless it finds exactly one of each file, and the page's script tag.
