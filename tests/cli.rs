@@ -333,8 +333,8 @@ fn lesson_prints_each_question_with_its_answer_and_deciding_event() {
         "  answer: option 0, \"Broker 1, the dead one\" (broker 1)",
         "  decided by event 18 (before the question is asked at 5.000s: it has not changed since):",
         "  number question (± 2 s), probe event_time of {\"kind\":\"leader_elected\",\"partition\":\"orders-0\",\"reason\":\"offline\"} after 5.000s, by 30.000s (in s)",
-        "  answer: 16.585 s (accepted: 14.585 to 18.585 s)",
-        "    21.585s  leader_elected                 orders-0: leader 2, leader epoch 2, ISR [2, 3] (offline election",
+        "  answer: 16.58 s (accepted: 14.58 to 18.58 s)",
+        "    21.580s  leader_elected                 orders-0: leader 2, leader epoch 2, ISR [2, 3] (offline election",
         "first-lesson: 3 questions, all resolve",
     ] {
         assert!(out.contains(want), "missing {want:?} in:\n{out}");
@@ -378,7 +378,7 @@ fn a_bad_or_undecidable_lesson_exits_2_with_one_line_naming_file_and_place() {
         (
             "lesson-wide-tolerance.json",
             text.replace("\"tolerance\": 2", "\"tolerance\": 20"),
-            "steps[3].question.tolerance: the run gives 16.585 s; a tolerance of 20 would also accept 0 s: give less than 16.585",
+            "steps[3].question.tolerance: the run gives 16.58 s; a tolerance of 20 would also accept 0 s: give less than 16.58",
         ),
     ];
     for (name, text, want) in cases {

@@ -127,7 +127,10 @@ fn every_port_names_one_kafka_test_once() {
     let names = ported();
     let mut seen = std::collections::BTreeSet::new();
     for n in &names {
-        assert!(class_of(n).is_some(), "{n}: not Class.method of a class read");
+        assert!(
+            class_of(n).is_some(),
+            "{n}: not Class.method of a class read"
+        );
         assert!(seen.insert(n.clone()), "{n} is ported twice");
     }
 }
@@ -142,10 +145,7 @@ fn docs_table() -> BTreeMap<String, (usize, usize, usize)> {
         if cells.len() < 5 {
             continue;
         }
-        let Some(class) = cells[1]
-            .strip_prefix('`')
-            .and_then(|c| c.strip_suffix('`'))
-        else {
+        let Some(class) = cells[1].strip_prefix('`').and_then(|c| c.strip_suffix('`')) else {
             continue;
         };
         if !CLASSES.contains(&class) {
@@ -168,12 +168,13 @@ fn the_docs_table_counts_what_is_here() {
         let &(read, ported, not) = table
             .get(class)
             .unwrap_or_else(|| panic!("docs/kafka-tests.md has no row for {class}"));
-        let here = names
-            .iter()
-            .filter(|n| class_of(n) == Some(class))
-            .count();
+        let here = names.iter().filter(|n| class_of(n) == Some(class)).count();
         assert_eq!(ported, here, "{class}: the table's ported count");
-        assert_eq!(read, ported + not, "{class}: read = ported + not expressible");
+        assert_eq!(
+            read,
+            ported + not,
+            "{class}: read = ported + not expressible"
+        );
     }
     assert!(
         names.len() >= 50,

@@ -357,6 +357,30 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
                 ("target", &list(target, tr)),
             ],
         ),
+        ReassignmentRefused {
+            partition,
+            target,
+            error,
+            controller,
+        } => match controller {
+            Some(c) => f(
+                m::EV_REASSIGNMENT_REFUSED,
+                &[
+                    ("controller", c),
+                    ("partition", partition),
+                    ("target", &list(target, tr)),
+                    ("error", error),
+                ],
+            ),
+            None => f(
+                m::EV_REASSIGNMENT_REFUSED_TOOL,
+                &[
+                    ("partition", partition),
+                    ("target", &list(target, tr)),
+                    ("error", error),
+                ],
+            ),
+        },
         ReassignmentCompleted {
             partition,
             replicas,

@@ -85,13 +85,14 @@ messages! {
     CAUSE_CTRL_TOPIC_CREATED = "the controller watches /brokers/topics; an admin tool wrote the new topic's assignment there";
     CAUSE_CTRL_SHUTDOWN_COMPLETED = "the controller moved every leadership of the stopping broker to another in-sync replica and took it out of the ISRs";
     CAUSE_CTRL_REASSIGNMENT_STARTED = "partition reassignment: the replica list becomes the target followed by the replicas being removed; the new replicas catch up before the old ones go";
+    CAUSE_CTRL_REASSIGNMENT_REFUSED = "from Kafka 3.0 a reassignment is a request to the AlterPartitionReassignments API, and the controller refuses one that adds replicas on brokers that are not live (registered and not shutting down): {not_live} not among the live brokers {live}; nothing is written";
     CAUSE_CTRL_REASSIGNMENT_COMPLETED = "the assignment znode names only the target replicas: the reassignment is done";
     CAUSE_CTRL_REASSIGNMENT_COMPLETED_REMOVED = "the replicas {removed} left the ISR and were deleted (StopReplica); the assignment znode names only the target replicas: the reassignment is done";
     CAUSE_CTRL_IMBALANCE_CHECKED = "auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds ({interval_s} s) the controller moves leadership back to preferred replicas of any broker whose share of partitions led by others is above leader.imbalance.per.broker.percentage ({percentage} %)";
     CAUSE_CTRL_IMBALANCE_HELD = "{text}; {held}";
     CAUSE_CTRL_HELD_DOWN = "broker {broker} is above it but down: a preferred replica on a broker that is not live cannot lead, so its partitions stay with their current leaders until it returns";
     CAUSE_CTRL_HELD_OUT_OF_SYNC = "broker {broker} is above it but its replica is not in the ISR of a partition it prefers: that partition moves back only once it catches up";
-    CAUSE_CTRL_HELD_REASSIGNING = "broker {broker} is above it but a partition it prefers is being reassigned, and the check leaves reassigning partitions alone";
+    CAUSE_CTRL_HELD_REASSIGNING = "broker {broker} is above it but a reassignment is in progress, and up to Kafka 3.3 the check moves no leader while any partition is being reassigned";
     CAUSE_CTRL_ELECTION_FAILED = "no live replica in the ISR {isr} and unclean.leader.election.enable=false for {topic}: the partition stays offline rather than lose acknowledged records";
     CAUSE_CTRL_NEW_PARTITION = "a new partition: the first live replica in assignment order leads, the live replicas form the ISR, leader epoch 0";
     CAUSE_CTRL_EPOCH_BUMPED = "{why}; leader epoch +1";
@@ -186,6 +187,8 @@ messages! {
     CAUSE_WORLD_STALL_ACTION = "stall action: the follower stops sending fetch requests (a slow disk, a stuck thread); the leader sees it fall behind";
     CAUSE_WORLD_RESUME_ACTION = "resume action: the follower fetches again and catches up";
     CAUSE_WORLD_SET_CONFIG_ACTION = "set_config action: a dynamic configuration change (kafka-configs --alter)";
+    CAUSE_WORLD_REASSIGN_NON_EXISTENT = "reassign action before Kafka 3.0: kafka-reassign-partitions checks the proposed replicas against the brokers registered in /brokers/ids before it writes anything, and these brokers are not registered: {brokers}";
+    CAUSE_WORLD_REASSIGN_IN_PROGRESS = "reassign action before Kafka 3.0: kafka-reassign-partitions starts nothing while /admin/reassign_partitions exists, that is while a reassignment is in progress; it waits for that one to complete";
     CAUSE_WORLD_DELETE_CONTROLLER_ACTION = "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first";
     CAUSE_WORLD_MONITOR_CHECK = "the safety monitor checks every invariant after every step";
 }

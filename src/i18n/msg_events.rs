@@ -49,6 +49,8 @@ messages! {
     EV_IMBALANCE_NOTHING = "The controller (broker {controller}) checked whether leaders sit on their preferred replicas: nothing to move.";
     EV_IMBALANCE_MOVING = "The controller (broker {controller}) checked whether leaders sit on their preferred replicas: {partitions} move back.";
     EV_REASSIGNMENT_STARTED = "The controller (broker {controller}) starts the reassignment of {partition} to brokers {target}.";
+    EV_REASSIGNMENT_REFUSED = "The controller (broker {controller}) refused to reassign {partition} to brokers {target} ({error}): nothing changes.";
+    EV_REASSIGNMENT_REFUSED_TOOL = "The reassignment tool refused to reassign {partition} to brokers {target} (\"{error}\"): it wrote nothing.";
     EV_REASSIGNMENT_COMPLETED = "The reassignment of {partition} is done: its replicas are {replicas}.";
     EV_RECORDS_LOST = "{partition}: {records} acknowledged record(s) are lost for good.";
     EV_PRODUCER_STARTED = "The producer writes {rate} records a second to {partition} (acks={acks}).";

@@ -89,6 +89,10 @@ const EVENT_FIELDS: &[(&str, &[&str])] = &[
         &["partition", "controller", "target"],
     ),
     (
+        "reassignment_refused",
+        &["partition", "target", "error", "controller"],
+    ),
+    (
         "reassignment_completed",
         &["partition", "controller", "replicas"],
     ),

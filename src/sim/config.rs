@@ -22,6 +22,24 @@ pub enum Profile {
     V3_9,
 }
 
+/// How the `reassign` action is carried to the controller in a profile (see
+/// [`Profile::reassigns_through`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReassignPath {
+    /// 0.10.2.2's `ReassignPartitionsCommand.parseAndValidate` checks that the partitions exist,
+    /// not the brokers, and writes `/admin/reassign_partitions` unless it exists already ("There
+    /// is an existing assignment running.").
+    ZnodeUnchecked,
+    /// 2.0.1's and 2.4.1's tool also refuses broker ids missing from `/brokers/ids` ("The
+    /// proposed assignment contains non-existent brokerIDs"), then writes the znode the same way.
+    ZnodeChecked,
+    /// The AlterPartitionReassignments API (the only way from 3.0): the controller refuses a
+    /// target whose adding replicas are not live brokers (`validateReplicas`, 3.9.0:
+    /// INVALID_REPLICA_ASSIGNMENT), and a new reassignment of another partition may start while
+    /// one is in progress.
+    Api,
+}
+
 impl Profile {
     /// Every profile, oldest first.
     pub const ALL: [Profile; 4] = [Profile::V0_10, Profile::V2_0, Profile::V2_4, Profile::V3_9];
@@ -149,6 +167,28 @@ impl Profile {
     /// `(target ++ original).toSet.toSeq`, the iteration order of a Scala 2.11 immutable set.
     pub fn lists_reassignment_target_first(self) -> bool {
         self >= Profile::V2_4
+    }
+
+    /// Whether the automatic leader rebalance moves a partition while reassignments are in
+    /// progress. Up to 3.3 `checkAndTriggerAutoLeaderRebalance` keeps only candidates for which
+    /// `controllerContext.partitionsBeingReassigned.isEmpty` (2.4.1, 2.0.1; in
+    /// `checkAndTriggerPartitionRebalance`, 0.10.2.2), so nothing moves while any partition is
+    /// being moved; from 3.4 (KAFKA-10149) there is no such condition (3.9.0), and a partition
+    /// being reassigned moves to its new preferred replica like any other.
+    pub fn rebalances_during_reassignment(self) -> bool {
+        self >= Profile::V3_9
+    }
+
+    /// How the `reassign` action reaches the controller, and what refuses it first. Before 2.4
+    /// and in 2.4, `kafka-reassign-partitions --execute` writes `/admin/reassign_partitions`; from
+    /// 3.0 the tool has only `--bootstrap-server` and the AlterPartitionReassignments API, which
+    /// the controller validates (`processApiPartitionReassignment`, 3.9.0).
+    pub fn reassigns_through(self) -> ReassignPath {
+        match self {
+            Profile::V0_10 => ReassignPath::ZnodeUnchecked,
+            Profile::V2_0 | Profile::V2_4 => ReassignPath::ZnodeChecked,
+            Profile::V3_9 => ReassignPath::Api,
+        }
     }
 
     /// Whether controller failover moves replicas on dead brokers offline before electing

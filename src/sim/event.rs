@@ -249,6 +249,15 @@ pub enum EventKind {
         controller: BrokerId,
         target: Vec<BrokerId>,
     },
+    /// A reassignment was refused and nothing was written: by the reassignment tool
+    /// (`controller` is `None`; before 3.0) or by the controller answering the
+    /// AlterPartitionReassignments API; `error` is what Kafka answers or prints.
+    ReassignmentRefused {
+        partition: String,
+        target: Vec<BrokerId>,
+        error: String,
+        controller: Option<BrokerId>,
+    },
     /// A reassignment finished.
     ReassignmentCompleted {
         partition: String,
@@ -426,6 +435,7 @@ impl EventKind {
             EventKind::ReplicaTruncated { .. } => "replica_truncated",
             EventKind::LeaderImbalanceChecked { .. } => "leader_imbalance_checked",
             EventKind::ReassignmentStarted { .. } => "reassignment_started",
+            EventKind::ReassignmentRefused { .. } => "reassignment_refused",
             EventKind::ReassignmentCompleted { .. } => "reassignment_completed",
             EventKind::RecordsLost { .. } => "records_lost",
             EventKind::ProducerStarted { .. } => "producer_started",
@@ -501,6 +511,7 @@ impl EventKind {
             | LeaderImbalanceChecked { controller, .. }
             | ReassignmentStarted { controller, .. }
             | ReassignmentCompleted { controller, .. } => Some(*controller),
+            ReassignmentRefused { controller, .. } => *controller,
             LeaderElected { leader, .. } => BrokerId::try_from(*leader).ok(),
             LeaderEpochBumped { controller, .. } => Some(*controller),
             IsrShrunk { by, .. } | IsrExpanded { by, .. } => Some(*by),
@@ -746,6 +757,15 @@ impl fmt::Display for EventKind {
                 controller,
                 target,
             } => write!(f, "controller {controller} started reassigning {partition} to {target:?}"),
+            ReassignmentRefused {
+                partition,
+                target,
+                error,
+                controller,
+            } => match controller {
+                Some(c) => write!(f, "controller {c} refused to reassign {partition} to {target:?}: {error}"),
+                None => write!(f, "the reassignment tool refused to reassign {partition} to {target:?}: {error}"),
+            },
             ReassignmentCompleted {
                 partition,
                 controller,

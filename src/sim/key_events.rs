@@ -10,13 +10,15 @@ impl EventKind {
     /// controller; a partition leader change of a user topic (any election, or the leader
     /// going to none when the partition goes offline); an ISR change of a user topic; lost
     /// acknowledged records; a group leader chosen; a request fenced because it came from an
-    /// older controller epoch; and a broken safety invariant. The 50 partitions of
+    /// older controller epoch; a reassignment refused (the learner asked for it, and nothing
+    /// else would tell them it did not start); and a broken safety invariant. The 50 partitions of
     /// `__consumer_offsets` elect, shrink and expand alongside every user partition; their
     /// changes are not key (a group's coordinator moving is told by the group's own events).
     pub fn is_key(&self) -> bool {
         use EventKind::*;
         match self {
             ControllerElected { .. }
+            | ReassignmentRefused { .. }
             | RecordsLost { .. }
             | GroupLeaderChosen { .. }
             | InvariantViolated { .. } => true,
@@ -87,6 +89,13 @@ mod tests {
             member: "c1".into(),
             member_id: "c1-1".into(),
             generation: 1,
+        }
+        .is_key());
+        assert!(EventKind::ReassignmentRefused {
+            partition: "orders-0".into(),
+            target: vec![1, 2, 4],
+            error: "INVALID_REPLICA_ASSIGNMENT".into(),
+            controller: Some(1),
         }
         .is_key());
         for minor in [

@@ -199,6 +199,9 @@ pub enum KafkaError {
     IllegalGeneration,
     /// REBALANCE_IN_PROGRESS
     RebalanceInProgress,
+    /// INVALID_REPLICA_ASSIGNMENT (a reassignment through the API adding a replica on a broker
+    /// that is not live)
+    InvalidReplicaAssignment,
 }
 
 impl KafkaError {
@@ -223,6 +226,7 @@ impl KafkaError {
             KafkaError::UnknownMemberId => "UNKNOWN_MEMBER_ID",
             KafkaError::IllegalGeneration => "ILLEGAL_GENERATION",
             KafkaError::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
+            KafkaError::InvalidReplicaAssignment => "INVALID_REPLICA_ASSIGNMENT",
         }
     }
 }

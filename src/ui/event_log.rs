@@ -58,6 +58,7 @@ fn family(kind: &EventKind) -> Option<&'static str> {
         | EventKind::TopicCreated { .. }
         | EventKind::LeaderImbalanceChecked { .. }
         | EventKind::ReassignmentStarted { .. }
+        | EventKind::ReassignmentRefused { .. }
         | EventKind::ReassignmentCompleted { .. } => "ev-data",
         EventKind::GroupLeaderChosen { .. } => "ev-group-leader",
         EventKind::RebalanceStarted { .. } => "ev-rebalance",

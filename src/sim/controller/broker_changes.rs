@@ -9,7 +9,6 @@ use crate::collections::VecMap;
 use crate::sim::event::EventKind;
 use crate::sim::message::{OpResult, ZkError};
 use crate::sim::net::BrokerId;
-use crate::sim::topic::TopicPartition;
 
 impl Controller<'_> {
     /// The BrokerChange event's read of `/brokers/ids`: the children and their broker epochs.
@@ -128,24 +127,15 @@ impl Controller<'_> {
         self.push_front(tasks);
     }
 
-    /// `onBrokerFailure` → `onReplicasBecomeOffline`: first elect every partition whose leader
-    /// died, then move each dead broker's replicas to OfflineReplica (one write per broker
-    /// still in an ISR).
+    /// `onBrokerFailure` → `onReplicasBecomeOffline`: the partitions whose leader died go
+    /// offline, and `triggerOnlinePartitionStateChange` elects every offline partition (theirs,
+    /// and any left offline before); then each dead broker's replicas move to OfflineReplica
+    /// (one write per broker still in an ISR).
     pub(super) fn broker_failure(&mut self, dead: &[BrokerId]) {
-        let ctx = &mut self.role.partitions;
-        let mut tasks = Vec::new();
-        let led: Vec<TopicPartition> = ctx
-            .states
-            .iter()
-            .filter(|(_, k)| k.state.leader_id().is_some_and(|l| dead.contains(&l)))
-            .map(|(tp, _)| tp.clone())
-            .collect();
-        if !led.is_empty() {
-            tasks.push(Task::Elect {
-                reason: Reason::Offline,
-                partitions: Some(led),
-            });
-        }
+        let mut tasks = vec![Task::Elect {
+            reason: Reason::Offline,
+            partitions: None,
+        }];
         for &b in dead {
             tasks.push(Task::OfflineReplica {
                 broker: b,

@@ -184,17 +184,19 @@ pub enum Offlined {
 }
 
 /// Why the automatic rebalance leaves a partition of a broker above the threshold where it is
-/// (`KafkaController.checkAndTriggerAutoLeaderRebalance`: only partitions whose preferred
-/// replica can lead, `canPreferredReplicaBeLeader` in 2.4+ and `isReplicaOnline` before, and
-/// that are not being reassigned are candidates).
+/// (`KafkaController.checkAndTriggerAutoLeaderRebalance`: a partition moves only where its
+/// preferred replica can lead, `canPreferredReplicaBeLeader` in 3.9.0; before, a candidate whose
+/// preferred replica is online and not in the ISR fails its preferred election; and up to 3.3
+/// only while no partition is being reassigned).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ImbalanceHeld {
     /// The broker is down (not among the controller's live brokers).
     Down,
     /// The broker is live, but its replica is not in the partition's ISR.
     OutOfSync,
-    /// The partition is being reassigned.
-    Reassigning,
+    /// A reassignment is in progress (of this partition or any other): up to 3.3 the check
+    /// moves nothing then.
+    ReassignmentInProgress,
 }
 
 impl ImbalanceHeld {
@@ -203,7 +205,7 @@ impl ImbalanceHeld {
         let msg = match self {
             ImbalanceHeld::Down => m::CAUSE_CTRL_HELD_DOWN,
             ImbalanceHeld::OutOfSync => m::CAUSE_CTRL_HELD_OUT_OF_SYNC,
-            ImbalanceHeld::Reassigning => m::CAUSE_CTRL_HELD_REASSIGNING,
+            ImbalanceHeld::ReassignmentInProgress => m::CAUSE_CTRL_HELD_REASSIGNING,
         };
         tr.f(msg, &[("broker", &b)])
     }
@@ -283,6 +285,14 @@ pub enum ControllerCause {
     ShutdownCompleted,
     /// A reassignment began.
     ReassignmentStarted,
+    /// The AlterPartitionReassignments API's request refused (`validateReplicas`, 3.9.0): some
+    /// replicas it adds are not live brokers.
+    ReassignmentRefused {
+        /// The adding replicas that are not live.
+        not_live: Vec<BrokerId>,
+        /// The live brokers (`controllerContext.liveBrokerIds`: registered, not shutting down).
+        live: Vec<BrokerId>,
+    },
     /// A reassignment finished.
     ReassignmentCompleted {
         /// The replicas deleted (StopReplica).
@@ -374,6 +384,10 @@ impl ControllerCause {
             ControllerCause::TopicCreated => tr.t(m::CAUSE_CTRL_TOPIC_CREATED),
             ControllerCause::ShutdownCompleted => tr.t(m::CAUSE_CTRL_SHUTDOWN_COMPLETED),
             ControllerCause::ReassignmentStarted => tr.t(m::CAUSE_CTRL_REASSIGNMENT_STARTED),
+            ControllerCause::ReassignmentRefused { not_live, live } => tr.f(
+                m::CAUSE_CTRL_REASSIGNMENT_REFUSED,
+                &[("not_live", &list(not_live)), ("live", &list(live))],
+            ),
             ControllerCause::ReassignmentCompleted { removed } => {
                 if removed.is_empty() {
                     tr.t(m::CAUSE_CTRL_REASSIGNMENT_COMPLETED)

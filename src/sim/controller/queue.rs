@@ -279,6 +279,37 @@ impl Controller<'_> {
         self.zk_step(task, Phase::ReadStates(tps), retries, op);
     }
 
+    /// `PartitionStateMachine.triggerOnlinePartitionStateChange` (3.9.0, 2.4.1, 2.0.1; the loop
+    /// over `partitionState` in 0.10.2.2): only the partitions the controller holds in memory as
+    /// new (no state known) or offline (no leader, or a leader that is not live) are elected,
+    /// and so only their states are read; with none, ZooKeeper is not asked at all. `among`
+    /// narrows it to some partitions (one topic's, when unclean election is turned on for it).
+    fn new_or_offline(
+        &self,
+        reason: &Reason,
+        among: Option<&[TopicPartition]>,
+    ) -> Vec<TopicPartition> {
+        let live = self.live_set();
+        let ctx = &self.role.partitions;
+        let all;
+        let among = match among {
+            Some(tps) => tps,
+            None => {
+                all = ctx.partitions();
+                &all
+            }
+        };
+        among
+            .iter()
+            .filter(|tp| match (reason, ctx.states.get(tp)) {
+                (Reason::NewPartition, known) => known.is_none(),
+                (_, Some(k)) => !k.state.leader_id().is_some_and(|l| live.contains(&l)),
+                (_, None) => false,
+            })
+            .cloned()
+            .collect()
+    }
+
     /// A controlled shutdown's answer: the partitions the broker still leads (with other
     /// replicas to lead them), none once it is done (`KafkaController.processControlledShutdown`).
     #[inline(never)]
@@ -354,8 +385,14 @@ impl Controller<'_> {
                 };
                 self.zk_step(task, Phase::ListNotifications, 0, op);
             }
-            Task::Elect { partitions, .. } => {
-                let tps = partitions.clone().unwrap_or_else(|| ctx.partitions());
+            Task::Elect { reason, partitions } => {
+                let tps = match (reason, partitions) {
+                    (Reason::NewPartition | Reason::Offline | Reason::UncleanEnabled, tps) => {
+                        self.new_or_offline(reason, tps.as_deref())
+                    }
+                    (_, Some(tps)) => tps.clone(),
+                    (_, None) => ctx.partitions(),
+                };
                 if tps.is_empty() {
                     return;
                 }

@@ -8,9 +8,10 @@ use super::channels::Req;
 use super::queue::{Phase, Task};
 use super::{Controller, Exit, Known};
 use crate::collections::VecMap;
+use crate::sim::config::ReassignPath;
 use crate::sim::election;
 use crate::sim::event::EventKind;
-use crate::sim::message::{OpResult, ZkError, ZkOp};
+use crate::sim::message::{KafkaError, OpResult, ZkError, ZkOp};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
 use crate::sim::znodes::{
@@ -83,12 +84,41 @@ impl Controller<'_> {
     /// by the original replicas not in it (see [`election::reassignment_replicas`]), with the
     /// adding and removing replicas from 2.4. What follows is a [`Task::ReassignStep`].
     pub(super) fn begin_reassignment(&mut self, tp: TopicPartition, target: Vec<BrokerId>) {
+        let live = self.live_set();
         let role = &*self.role;
         let target_first = role.profile.lists_reassignment_target_first();
         let ctx = &role.partitions;
         let Some(original) = ctx.assignment(&tp).cloned() else {
             return;
         };
+        if role.profile.reassigns_through() == ReassignPath::Api {
+            // processApiPartitionReassignment → validateReplicas (3.9.0): the replicas the move
+            // adds must be among `controllerContext.liveBrokerIds` (registered, not shutting
+            // down); else INVALID_REPLICA_ASSIGNMENT, and nothing is written.
+            let live: Vec<BrokerId> = live
+                .iter()
+                .copied()
+                .filter(|b| !ctx.shutting_down.contains(b))
+                .collect();
+            let not_live: Vec<BrokerId> = target
+                .iter()
+                .copied()
+                .filter(|r| !original.contains(r) && !live.contains(r))
+                .collect();
+            if !not_live.is_empty() {
+                let me = self.me;
+                self.out.event(
+                    EventKind::ReassignmentRefused {
+                        partition: tp.to_string(),
+                        target,
+                        error: KafkaError::InvalidReplicaAssignment.name().into(),
+                        controller: Some(me),
+                    },
+                    ControllerCause::ReassignmentRefused { not_live, live },
+                );
+                return;
+            }
+        }
         let Some(mut parts) = ctx.topics.get(&tp.topic).cloned() else {
             return;
         };
@@ -259,13 +289,14 @@ impl Controller<'_> {
             data: a.to_json(),
             version: None,
         })];
-        if self.settings.profile.lists_reassignment_target_first() {
-            // From 2.4 the assignment znode was the only record of the move.
+        if self.settings.profile.reassigns_through() == ReassignPath::Api {
+            // Through the API (3.x) the assignment znode is the only record of the move.
         } else {
             let ctx = &mut self.role.partitions;
 
-            // Before 2.4: `removePartitionsFromReassignedPartitions` writes the ones left, or
-            // deletes /admin/reassign_partitions when none is (2.0.1).
+            // Through the tool: `removePartitionsFromReassignedPartitions` (2.0.1) or
+            // `maybeRemoveFromZkReassignment` (2.4.1) writes the ones left, or deletes
+            // /admin/reassign_partitions when none is.
             let mut left = ReassignPartitions {
                 version: 1,
                 partitions: Vec::new(),

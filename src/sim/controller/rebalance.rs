@@ -57,6 +57,11 @@ impl Controller<'_> {
         // The brokers above the threshold whose partitions stay, and why: the cause says so,
         // so that "nothing to move" beside a broker at 100 % reads as what it is.
         let mut held: Vec<(BrokerId, ImbalanceHeld)> = Vec::new();
+        // Up to 3.3 no candidate passes while any reassignment is in progress; from 3.4 a
+        // reassigning partition is a candidate like any other (see
+        // `Profile::rebalances_during_reassignment`).
+        let moves_held =
+            !ctx.reassigning.is_empty() && !self.settings.profile.rebalances_during_reassignment();
         for (b, idx) in &imbalanced {
             for &i in idx {
                 let tp = &tps[i];
@@ -65,8 +70,8 @@ impl Controller<'_> {
                     Some(ImbalanceHeld::Down)
                 } else if !in_sync {
                     Some(ImbalanceHeld::OutOfSync)
-                } else if ctx.reassigning.contains_key(tp) {
-                    Some(ImbalanceHeld::Reassigning)
+                } else if moves_held {
+                    Some(ImbalanceHeld::ReassignmentInProgress)
                 } else {
                     None
                 };

@@ -3,11 +3,12 @@
 //! it to the part it concerns (a broker, ZooKeeper, the network, the producer, the consumers)
 //! or, for an admin tool's write, to the controller.
 
-use super::causes::WorldCause;
+use super::causes::{ToolRefusal, WorldCause};
 use super::{Item, World};
 use crate::collections::VecSet;
 use crate::sim::broker::BrokerStatus;
 use crate::sim::commands::{check, scope, Command, Layout, Live};
+use crate::sim::config::ReassignPath;
 use crate::sim::consumer::ConsumerState;
 use crate::sim::event::EventKind;
 use crate::sim::message::{AdminRequest, Body, Out, Timer};
@@ -270,9 +271,24 @@ impl World {
                 partition,
                 replicas,
             } => {
-                if !self.settings.profile.lists_reassignment_target_first() {
-                    // kafka-reassign-partitions before 2.4 writes /admin/reassign_partitions,
-                    // which the controller watches and reads again after a failover.
+                let through = self.settings.profile.reassigns_through();
+                if through != ReassignPath::Api {
+                    if let Some(why) = self.reassign_tool_refusal(&replicas, through) {
+                        out.event(
+                            EventKind::ReassignmentRefused {
+                                partition: TopicPartition::new(&topic, partition).to_string(),
+                                target: replicas,
+                                error: why.kafka_text(),
+                                controller: None,
+                            },
+                            WorldCause::ReassignToolRefused(why),
+                        );
+                        self.finish(out);
+                        return Ok(());
+                    }
+                    // kafka-reassign-partitions before 3.0 writes /admin/reassign_partitions,
+                    // which the controller watches, reads again after a failover, and empties
+                    // as each partition's move completes.
                     let mut list = self
                         .zk
                         .node(REASSIGN_PARTITIONS_PATH)
@@ -321,6 +337,30 @@ impl World {
 
     /// An admin tool's znode write that the controller watches: delivered from ZooKeeper to
     /// the broker `/controller` names.
+    /// What `kafka-reassign-partitions --execute` of a release before 3.0 refuses, in its
+    /// order (`executeAssignment`: `parseAndValidate`, then the check for a reassignment in
+    /// progress).
+    fn reassign_tool_refusal(
+        &self,
+        replicas: &[BrokerId],
+        through: ReassignPath,
+    ) -> Option<ToolRefusal> {
+        if through == ReassignPath::ZnodeChecked {
+            let missing: Vec<BrokerId> = replicas
+                .iter()
+                .copied()
+                .filter(|b| self.zk.registration(*b).is_none())
+                .collect();
+            if !missing.is_empty() {
+                return Some(ToolRefusal::NonExistentBrokers(missing));
+            }
+        }
+        self.zk
+            .node(REASSIGN_PARTITIONS_PATH)
+            .is_some()
+            .then_some(ToolRefusal::InProgress)
+    }
+
     fn admin(&mut self, request: AdminRequest) {
         if let Some(c) = self.zk.controller() {
             self.send(Endpoint::Zk, Endpoint::Broker(c), Body::Admin(request));

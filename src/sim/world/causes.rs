@@ -28,8 +28,39 @@ pub enum WorldCause {
     SetConfigAction,
     /// `delete_controller`: an operator deletes `/controller` (zookeeper-shell).
     DeleteControllerAction,
+    /// `reassign` before 3.0: `kafka-reassign-partitions --execute` refused it and wrote
+    /// nothing.
+    ReassignToolRefused(ToolRefusal),
     /// The safety monitor found an invariant broken.
     MonitorCheck,
+}
+
+/// Why the reassignment tool of a release before 3.0 refused a `reassign`
+/// (`ReassignPartitionsCommand.executeAssignment`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolRefusal {
+    /// `parseAndValidate` (2.0.1, 2.4.1): some brokers of the proposed assignment are not in
+    /// `/brokers/ids`.
+    NonExistentBrokers(Vec<crate::sim::net::BrokerId>),
+    /// `/admin/reassign_partitions` exists: a reassignment is in progress (0.10.2.2, 2.0.1,
+    /// 2.4.1), and the tool only adjusts its throttle.
+    InProgress,
+}
+
+impl ToolRefusal {
+    /// What the tool prints, in Kafka's words.
+    pub fn kafka_text(&self) -> String {
+        match self {
+            ToolRefusal::NonExistentBrokers(ids) => format!(
+                "The proposed assignment contains non-existent brokerIDs: {}",
+                ids.iter()
+                    .map(|b| b.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            ToolRefusal::InProgress => "There is an existing assignment running.".into(),
+        }
+    }
 }
 
 impl WorldCause {
@@ -53,6 +84,16 @@ impl WorldCause {
             WorldCause::SetConfigAction => m::CAUSE_WORLD_SET_CONFIG_ACTION,
             WorldCause::DeleteControllerAction => m::CAUSE_WORLD_DELETE_CONTROLLER_ACTION,
             WorldCause::MonitorCheck => m::CAUSE_WORLD_MONITOR_CHECK,
+            WorldCause::ReassignToolRefused(ToolRefusal::NonExistentBrokers(ids)) => {
+                let ids: Vec<String> = ids.iter().map(|b| b.to_string()).collect();
+                return tr.f(
+                    m::CAUSE_WORLD_REASSIGN_NON_EXISTENT,
+                    &[("brokers", &ids.join(", "))],
+                );
+            }
+            WorldCause::ReassignToolRefused(ToolRefusal::InProgress) => {
+                m::CAUSE_WORLD_REASSIGN_IN_PROGRESS
+            }
         })
     }
 }
@@ -76,6 +117,8 @@ mod tests {
             (WorldCause::SetConfigAction, "set_config action: a dynamic configuration change (kafka-configs --alter)"),
             (WorldCause::DeleteControllerAction, "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first"),
             (WorldCause::MonitorCheck, "the safety monitor checks every invariant after every step"),
+            (WorldCause::ReassignToolRefused(ToolRefusal::NonExistentBrokers(vec![4, 5])), "reassign action before Kafka 3.0: kafka-reassign-partitions checks the proposed replicas against the brokers registered in /brokers/ids before it writes anything, and these brokers are not registered: 4, 5"),
+            (WorldCause::ReassignToolRefused(ToolRefusal::InProgress), "reassign action before Kafka 3.0: kafka-reassign-partitions starts nothing while /admin/reassign_partitions exists, that is while a reassignment is in progress; it waits for that one to complete"),
         ];
         let zh = crate::i18n::testing::zh();
         for (cause, text) in cases {
