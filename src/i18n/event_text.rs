@@ -8,6 +8,7 @@ use super::{Lang, Msg, Tr};
 use crate::sim::controller::causes::{ControllerCause, OfflineWhy, Offlined};
 use crate::sim::coordinator::causes::CoordinatorCause;
 use crate::sim::replication::causes::ReplicationCause;
+use crate::sim::world::causes::{ToolRefusal, WorldCause};
 use crate::sim::{fmt_ms, BrokerId, Cause, ElectionReason, Event, EventKind};
 use std::fmt::Display;
 
@@ -598,6 +599,22 @@ pub fn why(event: &Event, tr: &Tr) -> Option<String> {
         (EventKind::StaleRequestRejected { epoch, current, .. }, _) => {
             tr.f(m::WHY_FENCED, &[("epoch", epoch), ("current", current)])
         }
+        (EventKind::ReassignmentRefused { .. }, cause) => match cause {
+            Cause::Controller(ControllerCause::ReassignmentRefused { not_live, .. }) => tr.f(
+                m::WHY_REASSIGN_NOT_LIVE,
+                &[("brokers", &list(not_live, tr))],
+            ),
+            Cause::World(WorldCause::ReassignToolRefused(ToolRefusal::NonExistentBrokers(ids))) => {
+                tr.f(
+                    m::WHY_REASSIGN_NOT_REGISTERED,
+                    &[("brokers", &list(ids, tr))],
+                )
+            }
+            Cause::World(WorldCause::ReassignToolRefused(ToolRefusal::InProgress)) => {
+                tr.t(m::WHY_REASSIGN_IN_PROGRESS)
+            }
+            _ => return None,
+        },
         _ => return None,
     })
 }

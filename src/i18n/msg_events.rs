@@ -102,6 +102,9 @@ messages! {
     WHY_RECORDS_LOST = "They had been acknowledged, but the replica that leads now does not hold them, so they are gone.";
     WHY_FIRST_MEMBER = "It was the first member to join, and the first member leads.";
     WHY_LEADER_LEFT = "The previous leader, {left}, left; the coordinator picked the next member in its internal member order.";
+    WHY_REASSIGN_NOT_LIVE = "Kafka checks a move before it starts: broker {brokers} is not live (down, or shutting down), so the controller will not place a new replica there, and nothing changes.";
+    WHY_REASSIGN_NOT_REGISTERED = "The reassignment tool checks the brokers first: broker {brokers} is not registered in ZooKeeper, so it starts nothing.";
+    WHY_REASSIGN_IN_PROGRESS = "Another reassignment is still in progress, and before Kafka 3.0 the tool starts no new one until it has completed.";
     WHY_FENCED = "It came from an old controller (epoch {epoch}); this broker already follows epoch {current}, so it ignores it: that is how a zombie controller is fenced.";
 
     // The log's own words.

@@ -741,3 +741,51 @@ test("a paused story's play overlay leaves the graph once the clock is moved: a 
   await expect(mount('3.9').getByTestId('play')).toContainText('Play');
   await expect(mount('3.9').getByTestId('play-overlay')).toHaveCount(0);
 });
+
+// A reassignment Kafka itself refuses (issue 28): the log says so, in the reader's language, the
+// state is left as it was, and the API's event stream reports it. Under 3.9 the controller
+// refuses a move onto a broker that is not live; under 2.4 the tool refuses one onto a broker
+// that is not registered.
+for (const [profile, lang, words] of [
+  ['3.9', 'en', 'refused to reassign orders-0'],
+  ['2.4', 'zh-CN', '重分配工具拒绝把 orders-0 重分配到'],
+] as const) {
+  test(`a reassignment Kafka refuses is told in the log (${profile}, ${lang})`, async ({ page }) => {
+    await openExample(page);
+    const result = await page.evaluate(
+      ({ profile, lang }) => {
+        const w = window as any;
+        document.querySelector('main')!.insertAdjacentHTML('beforeend', '<div id="moves" style="height:560px"></div>');
+        const pg = w.KafkaElection.mount(document.getElementById('moves'), {
+          profile, lang, brokers: 4, partitions: 1, rf: 2, paused: true,
+        });
+        w.refusals = [];
+        pg.on('reassignment_refused', (e: any) => w.refusals.push(`${e.partition} ${e.error}`));
+        pg.seek(2000);
+        const replicas: number[] = pg.state().partitions['orders-0'].replicas;
+        const outsider = [1, 2, 3, 4].find((b) => !replicas.includes(b))!;
+        pg.apply({ do: 'crash', broker: outsider });
+        // Its ZooKeeper session ends (6 s under 2.4, 18 s under 3.9, on the next 3 s tick).
+        pg.seek(30000);
+        const before = pg.state().partitions['orders-0'];
+        pg.apply({ do: 'reassign', topic: 'orders', partition: 0, replicas: [replicas[0], outsider] });
+        pg.seek(31000);
+        const after = pg.state().partitions['orders-0'];
+        return { outsider, before, after };
+      },
+      { profile, lang },
+    );
+    // The API reports it as the page hears of it.
+    await expect.poll(() => page.evaluate(() => (window as any).refusals)).toEqual([
+      profile === '3.9'
+        ? 'orders-0 INVALID_REPLICA_ASSIGNMENT'
+        : `orders-0 The proposed assignment contains non-existent brokerIDs: ${result.outsider}`,
+    ]);
+    expect(result.after.replicas).toEqual(result.before.replicas);
+    expect(result.after.leader_epoch).toBe(result.before.leader_epoch);
+    const entry = page.locator('#moves [data-kind="reassignment_refused"]');
+    // A key event: listed with the log's default filter.
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText(words);
+  });
+}

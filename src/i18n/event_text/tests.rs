@@ -16,11 +16,11 @@ fn zh() -> Tr {
     )
 }
 
-/// The events of every story and lesson, and of free play with two consumers and its
-/// controller crashed.
+/// The events of every story, lesson and checked scenario, and of free play with two
+/// consumers and its controller crashed.
 fn all_events() -> Vec<Event> {
     let mut out = Vec::new();
-    for dir in ["www/scenarios", "www/lessons"] {
+    for dir in ["www/scenarios", "www/lessons", "tests/scenarios"] {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .expect("the folder reads")
