@@ -172,6 +172,112 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
             ],
         ),
         InvariantViolated { invariant, .. } => f(m::EV_INVARIANT, &[("invariant", invariant)]),
+        BrokerStartFailed { broker } => f(m::EV_BROKER_START_FAILED, &[("broker", broker)]),
+        BrokerPaused { broker, until_ms } => f(
+            m::EV_BROKER_PAUSED,
+            &[("broker", broker), ("until", &fmt_ms(*until_ms))],
+        ),
+        BrokerResumed { broker } => f(m::EV_BROKER_RESUMED, &[("broker", broker)]),
+        ControlledShutdownRequested { broker, attempt } => f(
+            m::EV_SHUTDOWN_REQUESTED,
+            &[("broker", broker), ("attempt", attempt)],
+        ),
+        LinkCut { from, to } => f(
+            m::EV_LINK_CUT,
+            &[("from", &endpoint(from, tr)), ("to", &endpoint(to, tr))],
+        ),
+        LinkHealed { from, to } => f(
+            m::EV_LINK_HEALED,
+            &[("from", &endpoint(from, tr)), ("to", &endpoint(to, tr))],
+        ),
+        SessionExpired { broker, .. } => f(m::EV_SESSION_EXPIRED, &[("broker", broker)]),
+        ControllerDeleted { controller } => {
+            f(m::EV_CONTROLLER_DELETED, &[("controller", controller)])
+        }
+        ReassignmentStarted {
+            partition,
+            controller,
+            target,
+        } => f(
+            m::EV_REASSIGNMENT_STARTED,
+            &[
+                ("controller", controller),
+                ("partition", partition),
+                ("target", &list(target, tr)),
+            ],
+        ),
+        ReassignmentRefused {
+            partition,
+            target,
+            error,
+            controller,
+        } => match controller {
+            Some(c) => f(
+                m::EV_REASSIGNMENT_REFUSED,
+                &[
+                    ("controller", c),
+                    ("partition", partition),
+                    ("target", &list(target, tr)),
+                    ("error", error),
+                ],
+            ),
+            None => f(
+                m::EV_REASSIGNMENT_REFUSED_TOOL,
+                &[
+                    ("partition", partition),
+                    ("target", &list(target, tr)),
+                    ("error", error),
+                ],
+            ),
+        },
+        ReassignmentCompleted {
+            partition,
+            replicas,
+            ..
+        } => f(
+            m::EV_REASSIGNMENT_COMPLETED,
+            &[("partition", partition), ("replicas", &list(replicas, tr))],
+        ),
+        ProducerStarted {
+            partition,
+            acks,
+            rate_per_s,
+        } => f(
+            m::EV_PRODUCER_STARTED,
+            &[
+                ("rate", rate_per_s),
+                ("partition", partition),
+                ("acks", acks),
+            ],
+        ),
+        ProducerStopped { partition } => f(m::EV_PRODUCER_STOPPED, &[("partition", partition)]),
+        ConfigChanged { key, value, topic } => match topic {
+            Some(t) => f(
+                m::EV_CONFIG_TOPIC,
+                &[("topic", t), ("key", key), ("value", value)],
+            ),
+            None => f(m::EV_CONFIG, &[("key", key), ("value", value)]),
+        },
+        FetcherStalled { broker, what } => f(
+            m::EV_FETCHER_STALLED,
+            &[("broker", broker), ("what", &scope(what, tr))],
+        ),
+        FetcherResumed { broker, what } => f(
+            m::EV_FETCHER_RESUMED,
+            &[("broker", broker), ("what", &scope(what, tr))],
+        ),
+        GroupMemberRemoved { group, member, .. } => f(
+            m::EV_MEMBER_REMOVED,
+            &[("member", member), ("group", group)],
+        ),
+        ConsumerCrashed { group, member } => f(
+            m::EV_CONSUMER_CRASHED,
+            &[("member", member), ("group", group)],
+        ),
+        ConsumerLeaving { group, member } => f(
+            m::EV_CONSUMER_LEAVING,
+            &[("member", member), ("group", group)],
+        ),
         // The other kinds, in a function of its own: the page's first view shows only these
         // (the log's key events and what the page announces), and the build leaves the rest to
         // the module's second part.
@@ -185,16 +291,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
     use EventKind::*;
     let f = |msg: Msg, args: &[(&str, &dyn Display)]| tr.f(msg, args);
     match kind {
-        BrokerStartFailed { broker } => f(m::EV_BROKER_START_FAILED, &[("broker", broker)]),
-        BrokerPaused { broker, until_ms } => f(
-            m::EV_BROKER_PAUSED,
-            &[("broker", broker), ("until", &fmt_ms(*until_ms))],
-        ),
-        BrokerResumed { broker } => f(m::EV_BROKER_RESUMED, &[("broker", broker)]),
-        ControlledShutdownRequested { broker, attempt } => f(
-            m::EV_SHUTDOWN_REQUESTED,
-            &[("broker", broker), ("attempt", attempt)],
-        ),
         ControlledShutdownFailed { broker, attempt } => f(
             m::EV_SHUTDOWN_FAILED,
             &[("broker", broker), ("attempt", attempt)],
@@ -202,14 +298,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
         ControlledShutdownCompleted { broker, controller } => f(
             m::EV_SHUTDOWN_COMPLETED,
             &[("broker", broker), ("controller", controller)],
-        ),
-        LinkCut { from, to } => f(
-            m::EV_LINK_CUT,
-            &[("from", &endpoint(from, tr)), ("to", &endpoint(to, tr))],
-        ),
-        LinkHealed { from, to } => f(
-            m::EV_LINK_HEALED,
-            &[("from", &endpoint(from, tr)), ("to", &endpoint(to, tr))],
         ),
         ZkSessionCreated {
             broker, timeout_ms, ..
@@ -219,7 +307,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
         ),
         ZkDisconnected { broker, .. } => f(m::EV_ZK_DISCONNECTED, &[("broker", broker)]),
         ZkReconnected { broker, .. } => f(m::EV_ZK_RECONNECTED, &[("broker", broker)]),
-        SessionExpired { broker, .. } => f(m::EV_SESSION_EXPIRED, &[("broker", broker)]),
         SessionClosed { broker, .. } => f(m::EV_SESSION_CLOSED, &[("broker", broker)]),
         SessionExpiryNoticed { broker, .. } => {
             f(m::EV_SESSION_EXPIRY_NOTICED, &[("broker", broker)])
@@ -236,9 +323,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
         },
         ControllerZnodeCreated { broker } => {
             f(m::EV_CONTROLLER_ZNODE_CREATED, &[("broker", broker)])
-        }
-        ControllerDeleted { controller } => {
-            f(m::EV_CONTROLLER_DELETED, &[("controller", controller)])
         }
         BrokerOnline {
             controller, broker, ..
@@ -346,63 +430,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
                 )
             }
         }
-        ReassignmentStarted {
-            partition,
-            controller,
-            target,
-        } => f(
-            m::EV_REASSIGNMENT_STARTED,
-            &[
-                ("controller", controller),
-                ("partition", partition),
-                ("target", &list(target, tr)),
-            ],
-        ),
-        ReassignmentRefused {
-            partition,
-            target,
-            error,
-            controller,
-        } => match controller {
-            Some(c) => f(
-                m::EV_REASSIGNMENT_REFUSED,
-                &[
-                    ("controller", c),
-                    ("partition", partition),
-                    ("target", &list(target, tr)),
-                    ("error", error),
-                ],
-            ),
-            None => f(
-                m::EV_REASSIGNMENT_REFUSED_TOOL,
-                &[
-                    ("partition", partition),
-                    ("target", &list(target, tr)),
-                    ("error", error),
-                ],
-            ),
-        },
-        ReassignmentCompleted {
-            partition,
-            replicas,
-            ..
-        } => f(
-            m::EV_REASSIGNMENT_COMPLETED,
-            &[("partition", partition), ("replicas", &list(replicas, tr))],
-        ),
-        ProducerStarted {
-            partition,
-            acks,
-            rate_per_s,
-        } => f(
-            m::EV_PRODUCER_STARTED,
-            &[
-                ("rate", rate_per_s),
-                ("partition", partition),
-                ("acks", acks),
-            ],
-        ),
-        ProducerStopped { partition } => f(m::EV_PRODUCER_STOPPED, &[("partition", partition)]),
         ProduceFailed {
             partition, error, ..
         } => f(
@@ -453,21 +480,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
                 ("partition", partition),
             ],
         ),
-        ConfigChanged { key, value, topic } => match topic {
-            Some(t) => f(
-                m::EV_CONFIG_TOPIC,
-                &[("topic", t), ("key", key), ("value", value)],
-            ),
-            None => f(m::EV_CONFIG, &[("key", key), ("value", value)]),
-        },
-        FetcherStalled { broker, what } => f(
-            m::EV_FETCHER_STALLED,
-            &[("broker", broker), ("what", &scope(what, tr))],
-        ),
-        FetcherResumed { broker, what } => f(
-            m::EV_FETCHER_RESUMED,
-            &[("broker", broker), ("what", &scope(what, tr))],
-        ),
         GroupMemberJoined { group, member, .. } => {
             f(m::EV_MEMBER_JOINED, &[("member", member), ("group", group)])
         }
@@ -484,10 +496,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
             m::EV_GROUP_EMPTY,
             &[("group", group), ("generation", generation)],
         ),
-        GroupMemberRemoved { group, member, .. } => f(
-            m::EV_MEMBER_REMOVED,
-            &[("member", member), ("group", group)],
-        ),
         CoordinatorMoved {
             group,
             broker,
@@ -500,14 +508,6 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
                 ("group", group),
                 ("generation", generation),
             ],
-        ),
-        ConsumerCrashed { group, member } => f(
-            m::EV_CONSUMER_CRASHED,
-            &[("member", member), ("group", group)],
-        ),
-        ConsumerLeaving { group, member } => f(
-            m::EV_CONSUMER_LEAVING,
-            &[("member", member), ("group", group)],
         ),
         CoordinatorFound {
             member,
@@ -529,6 +529,25 @@ fn what_rest(kind: &EventKind, tr: &Tr) -> String {
         | InvariantViolated { .. }
         | IsrShrunk { .. }
         | IsrExpanded { .. }
+        | BrokerStartFailed { .. }
+        | BrokerPaused { .. }
+        | BrokerResumed { .. }
+        | ControlledShutdownRequested { .. }
+        | LinkCut { .. }
+        | LinkHealed { .. }
+        | SessionExpired { .. }
+        | ControllerDeleted { .. }
+        | ReassignmentStarted { .. }
+        | ReassignmentRefused { .. }
+        | ReassignmentCompleted { .. }
+        | ProducerStarted { .. }
+        | ProducerStopped { .. }
+        | ConfigChanged { .. }
+        | FetcherStalled { .. }
+        | FetcherResumed { .. }
+        | GroupMemberRemoved { .. }
+        | ConsumerCrashed { .. }
+        | ConsumerLeaving { .. }
         | StaleRequestRejected { .. } => what(kind, tr),
     }
 }
