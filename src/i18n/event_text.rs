@@ -618,6 +618,31 @@ pub fn why(event: &Event, tr: &Tr) -> Option<String> {
         (EventKind::StaleRequestRejected { epoch, current, .. }, _) => {
             tr.f(m::WHY_FENCED, &[("epoch", epoch), ("current", current)])
         }
+        (EventKind::BrokerCrashed { .. }, _) => tr.t(m::WHY_CRASHED),
+        (EventKind::BrokerStarted { .. }, Cause::World(WorldCause::StartInOrder)) => {
+            tr.t(m::WHY_STARTED_IN_ORDER)
+        }
+        (EventKind::BrokerStarted { .. }, _) => tr.t(m::WHY_STARTED),
+        (EventKind::BrokerStartFailed { .. }, _) => tr.t(m::WHY_START_FAILED),
+        (EventKind::BrokerStopped { .. }, _) => tr.t(m::WHY_STOPPED),
+        (EventKind::BrokerPaused { .. }, _) => tr.t(m::WHY_PAUSED),
+        (EventKind::BrokerResumed { .. }, _) => tr.t(m::WHY_RESUMED),
+        (EventKind::ControlledShutdownRequested { .. }, _) => tr.t(m::WHY_SHUTDOWN_REQUESTED),
+        (EventKind::LinkCut { .. }, _) => tr.t(m::WHY_LINK_CUT),
+        (EventKind::LinkHealed { .. }, _) => tr.t(m::WHY_LINK_HEALED),
+        (EventKind::SessionExpired { .. }, _) => tr.t(m::WHY_SESSION_EXPIRED),
+        (EventKind::ControllerResigned { .. }, _) => tr.t(m::WHY_RESIGNED),
+        (EventKind::ControllerDeleted { .. }, _) => tr.t(m::WHY_CONTROLLER_DELETED),
+        (EventKind::ConfigChanged { .. }, _) => tr.t(m::WHY_CONFIG_CHANGED),
+        (EventKind::FetcherStalled { .. }, _) => tr.t(m::WHY_FETCHER_STALLED),
+        (EventKind::FetcherResumed { .. }, _) => tr.t(m::WHY_FETCHER_RESUMED),
+        (EventKind::ProducerStarted { .. }, _) => tr.t(m::WHY_PRODUCER_STARTED),
+        (EventKind::ProducerStopped { .. }, _) => tr.t(m::WHY_PRODUCER_STOPPED),
+        (EventKind::ConsumerCrashed { .. }, _) => tr.t(m::WHY_CONSUMER_CRASHED),
+        (EventKind::ConsumerLeaving { .. }, _) => tr.t(m::WHY_CONSUMER_LEAVING),
+        (EventKind::GroupMemberRemoved { .. }, _) => tr.t(m::WHY_MEMBER_REMOVED),
+        (EventKind::ReassignmentStarted { .. }, _) => tr.t(m::WHY_REASSIGNMENT_STARTED),
+        (EventKind::ReassignmentCompleted { .. }, _) => tr.t(m::WHY_REASSIGNMENT_COMPLETED),
         (EventKind::ReassignmentRefused { .. }, cause) => match cause {
             Cause::Controller(ControllerCause::ReassignmentRefused { not_live, .. }) => tr.f(
                 m::WHY_REASSIGN_NOT_LIVE,

@@ -6,8 +6,13 @@ use super::event::EventKind;
 use super::message::KafkaError;
 
 impl EventKind {
-    /// Whether a learner should notice the event: the page's "key events" filter. Only a new
-    /// controller; a partition leader change of a user topic (any election, or the leader
+    /// Whether a learner should notice the event: the page's "key events" filter, its "just
+    /// now" line and what it announces. What the learner did (a broker crashed, started,
+    /// stopped, paused or resumed, a link cut or healed, `/controller` deleted, a setting
+    /// changed, a fetcher stalled or resumed, a stream started or stopped, a consumer crashed or
+    /// leaving, a reassignment started or finished); the end of what that leaves them waiting
+    /// for (a broker's ZooKeeper session expired, a member removed from its group); a
+    /// controller resigning and a new one; a partition leader change of a user topic (any election, or the leader
     /// going to none when the partition goes offline); an ISR change of a user topic; lost
     /// acknowledged records; a group leader chosen; a request fenced because it came from an
     /// older controller epoch; a reassignment refused (the learner asked for it, and nothing
@@ -17,7 +22,32 @@ impl EventKind {
     pub fn is_key(&self) -> bool {
         use EventKind::*;
         match self {
-            ControllerElected { .. }
+            // What the learner did (a click, an action of a story or a lesson)...
+            BrokerCrashed { .. }
+            | BrokerStarted { .. }
+            | BrokerStopped { .. }
+            | BrokerPaused { .. }
+            | BrokerResumed { .. }
+            | BrokerStartFailed { .. }
+            | ControlledShutdownRequested { .. }
+            | LinkCut { .. }
+            | LinkHealed { .. }
+            | ControllerDeleted { .. }
+            | ConfigChanged { .. }
+            | FetcherStalled { .. }
+            | FetcherResumed { .. }
+            | ProducerStarted { .. }
+            | ProducerStopped { .. }
+            | ConsumerCrashed { .. }
+            | ConsumerLeaving { .. }
+            | ReassignmentStarted { .. }
+            | ReassignmentCompleted { .. }
+            // ... and the end of what it then waits for: a broker's ZooKeeper session running
+            // out, a consumer's membership ending.
+            | SessionExpired { .. }
+            | GroupMemberRemoved { .. }
+            | ControllerResigned { .. }
+            | ControllerElected { .. }
             | ReassignmentRefused { .. }
             | RecordsLost { .. }
             | GroupLeaderChosen { .. }
@@ -98,8 +128,21 @@ mod tests {
             controller: Some(1),
         }
         .is_key());
-        for minor in [
+        for action in [
+            EventKind::BrokerCrashed { broker: 1 },
             EventKind::BrokerStarted { broker: 1 },
+            EventKind::SessionExpired {
+                broker: 1,
+                session: 0x1001,
+            },
+        ] {
+            assert!(action.is_key(), "{action:?}");
+        }
+        for minor in [
+            EventKind::BrokerRegistered {
+                broker: 1,
+                broker_epoch: 6,
+            },
             EventKind::WatchFired {
                 broker: 1,
                 path: "/controller".into(),

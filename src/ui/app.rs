@@ -873,7 +873,7 @@ pub fn App(props: &AppProps) -> Html {
                     <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                               title_id={m.chrome.id("log-title")}
                               key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} tr={tr.clone()}
-                              also={shown_decider(m)} />
+                              also={shown_decider(m)} shown={current == Tab::Log} />
                 </div>
                 }
             </main>

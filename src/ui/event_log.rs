@@ -227,6 +227,10 @@ pub struct EventLogProps {
     /// of the lesson step shown, which the log marks.
     #[prop_or_default]
     pub also: Option<usize>,
+    /// Whether the log's tab is the one shown (on a narrow page, where the log is a tab): when
+    /// it comes into view the log follows the newest entry again, unless the reader scrolled up.
+    #[prop_or_default]
+    pub shown: bool,
 }
 
 impl PartialEq for EventLogProps {
@@ -240,6 +244,7 @@ impl PartialEq for EventLogProps {
             && self.title_id == o.title_id
             && self.tr.lang() == o.tr.lang()
             && self.also == o.also
+            && self.shown == o.shown
     }
 }
 
@@ -260,7 +265,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         let list = list.clone();
         let stick = *stick;
         use_effect_with(
-            (props.count, props.generation, key_only, stick),
+            (props.count, props.generation, key_only, stick, props.shown),
             move |_| {
                 if stick {
                     if let Some(el) = list.cast::<web_sys::Element>() {

@@ -1,35 +1,18 @@
 //! What the page says about the moment: the latest key event as the event log's sentence for
 //! it (read out to screen readers and shown beside the graph as "just now"), and what to try
-//! next in free play. Only the events a learner watches for are announced: a new controller,
-//! a partition leader change, a broker crashing, stopping or starting, a partition going
-//! offline, a group leader chosen.
+//! next in free play. The key events are the log's own ([`EventKind::is_key`]): the strip, the
+//! screen reader and the log's default filter pick the same events.
 
-use super::format::{click_starts, is_internal};
+use super::format::click_starts;
 use crate::i18n::event_text::what;
 use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{fmt_ms, BrokerState, ClusterState, ControllerRole, Event, EventKind, History};
 
-/// The sentence announcing `kind` in the reader's language, if it is one of the key events: the
-/// event log's own plain sentence for it ([`what`]), so the strip, the screen reader and the log
-/// say the same thing.
+/// The sentence announcing `kind` in the reader's language, if it is a key event: the event
+/// log's own plain sentence for it ([`what`]), so the strip, the screen reader and the log say
+/// the same thing.
 pub fn announcement(kind: &EventKind, tr: &Tr) -> Option<String> {
-    let announced = match kind {
-        EventKind::LeaderElected { partition, .. }
-        | EventKind::PartitionOffline { partition, .. } => !is_internal(topic_of(partition)),
-        EventKind::ControllerElected { .. }
-        | EventKind::BrokerCrashed { .. }
-        | EventKind::BrokerStopped { .. }
-        | EventKind::BrokerStarted { .. }
-        | EventKind::ControllerResigned { .. }
-        | EventKind::GroupLeaderChosen { .. } => true,
-        _ => false,
-    };
-    announced.then(|| what(kind, tr))
-}
-
-/// The topic of a partition key (`orders-0` → `orders`).
-fn topic_of(partition: &str) -> &str {
-    partition.rsplit_once('-').map_or(partition, |(t, _)| t)
+    kind.is_key().then(|| what(kind, tr))
 }
 
 /// The latest key event of `events`: its index, its time and its sentence.
