@@ -10,7 +10,8 @@ use crate::sim::message::{Body, KafkaError};
 use crate::sim::net::Endpoint;
 
 /// 3.9: a Stable generation 1 of c-1 (the leader) and c-2; their sessions are timers 3 and 4,
-/// due at 606 s; c-1 heartbeats at 300 s (timer 5, due at 900 s).
+/// due at 606 s; the answer to c-1's SyncGroup sets its next (timer 5), and c-1 heartbeats at
+/// 300 s (timer 6, due at 900 s).
 fn stable() -> Harness {
     let mut h = Harness::new(Profile::V3_9);
     h.join_new(0, 1, "c1", "c-1");
@@ -19,7 +20,7 @@ fn stable() -> Harness {
     h.sync(6_100, 1, "c-1", Vec::new());
     h.heartbeat(300_000, 1, "c-1");
     assert_eq!(h.state(), (GroupState::Stable, 1, 2));
-    assert_eq!(h.node.timer_ids(), [3, 4, 5]);
+    assert_eq!(h.node.timer_ids(), [3, 4, 5, 6]);
     h
 }
 
@@ -41,17 +42,17 @@ fn a_heartbeat_in_time_sets_a_new_session_deadline() {
         c.on_heartbeat(Endpoint::Consumer(2), (G.into(), 1, "c-2".into()))
     });
     assert_eq!(out.sends, [heartbeat_response(2, None)]);
-    assert_eq!(out.timers, [group_timer(400_000 + SESSION_TIMEOUT, 6)]);
+    assert_eq!(out.timers, [group_timer(400_000 + SESSION_TIMEOUT, 7)]);
     assert!(out.events.is_empty());
     assert_eq!(
-        h.node.state.timers[&6],
+        h.node.state.timers[&7],
         GroupTimer::Session {
             group: G.into(),
             member_id: "c-2".into(),
-            seq: 6
+            seq: 7
         }
     );
-    assert_eq!(h.group().members["c-2"].session_timer, 6);
+    assert_eq!(h.group().members["c-2"].session_timer, 7);
     // The older session timer of c-2 (4) is void now.
     let (out, _) = h.node.input(606_000, |c| c.on_timer(4));
     assert!(out.sends.is_empty() && out.timers.is_empty() && out.events.is_empty());
@@ -64,7 +65,7 @@ fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
     let (out, appended) = h.node.input(606_000, |c| c.on_timer(4));
     assert!(appended.is_empty());
     assert!(out.sends.is_empty());
-    assert_eq!(out.timers, [group_timer(606_000 + REBALANCE_TIMEOUT, 6)]);
+    assert_eq!(out.timers, [group_timer(606_000 + REBALANCE_TIMEOUT, 7)]);
     assert_eq!(
         out.events,
         [
@@ -115,14 +116,15 @@ fn a_heartbeat_after_the_session_timeout_is_from_an_unknown_member() {
         out.sends,
         [heartbeat_response(1, Some(KafkaError::RebalanceInProgress))]
     );
-    assert_eq!(out.timers, [group_timer(606_200 + SESSION_TIMEOUT, 7)]);
+    assert_eq!(out.timers, [group_timer(606_200 + SESSION_TIMEOUT, 8)]);
 }
 
 #[test]
 fn a_member_waiting_in_joingroup_is_kept_alive_by_its_session_timer() {
-    // shouldKeepAlive. A rebalance timeout (1000 s) longer than the session timeout: c-1 and
-    // c-2 heartbeat at 300 s and 305 s (timers 5 and 6), c-1 rejoins at 310 s (deadline timer
-    // 7) and still waits for c-2 when its session timer fires at 900 s: it sets another.
+    // shouldKeepAlive. A rebalance timeout (1000 s) longer than the session timeout: c-1's
+    // SyncGroup answer sets its session (timer 5), c-1 and c-2 heartbeat at 300 s and 305 s
+    // (timers 6 and 7), c-1 rejoins at 310 s (deadline timer 8) and still waits for c-2 when
+    // its session timer fires at 900 s: it sets another.
     let mut h = Harness::new(Profile::V3_9);
     h.rebalance_timeout = 1_000_000;
     h.join_new(0, 1, "c1", "c-1");
@@ -134,10 +136,80 @@ fn a_member_waiting_in_joingroup_is_kept_alive_by_its_session_timer() {
     h.join_raw(310_000, 1, "c1", "c-1", "unused", &["orders"]);
     h.advance(899_999);
     assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
-    assert_eq!(h.node.timer_ids(), [5, 6, 7]);
-    let (out, _) = h.node.input(900_000, |c| c.on_timer(5));
+    assert_eq!(h.node.timer_ids(), [6, 7, 8]);
+    let (out, _) = h.node.input(900_000, |c| c.on_timer(6));
     assert!(out.sends.is_empty() && out.events.is_empty());
-    assert_eq!(out.timers, [group_timer(900_000 + SESSION_TIMEOUT, 8)]);
-    assert_eq!(h.group().members["c-1"].session_timer, 8);
+    assert_eq!(out.timers, [group_timer(900_000 + SESSION_TIMEOUT, 9)]);
+    assert_eq!(h.group().members["c-1"].session_timer, 9);
     assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
+}
+
+#[test]
+fn a_member_waiting_for_its_syncgroup_answer_is_kept_alive_and_the_answer_sets_its_session() {
+    // shouldKeepMemberAlive (0.10.2.2, 2.0.1), MemberMetadata.hasSatisfiedHeartbeat (2.4.1,
+    // 3.9.0): c-2 sent its SyncGroup at 6.05 s and waits for the leader's, which never comes.
+    // Both sessions (timers 3 and 4) end at 606 s: c-2's expiration is ignored; c-1's removes
+    // it, and the rebalance answers c-2 (REBALANCE_IN_PROGRESS) with a fresh session deadline
+    // (propagateAssignment).
+    for profile in [Profile::V0_10, Profile::V2_0, Profile::V2_4, Profile::V3_9] {
+        let mut h = Harness::new(profile);
+        h.join_new(0, 1, "c1", "c-1");
+        h.join_new(1_000, 2, "c2", "c-2");
+        h.advance(6_000);
+        // 0.10 has no initial delay: c-1's join made generation 1 at once, and c-2's started
+        // another rebalance, which c-1's rejoin completes.
+        let generation = if profile == Profile::V0_10 {
+            h.join_raw(6_000, 1, "c1", "c-1", "unused", &["orders"]);
+            2
+        } else {
+            1
+        };
+        assert_eq!(
+            h.state(),
+            (GroupState::CompletingRebalance, generation, 2),
+            "{profile:?}"
+        );
+        let ids: Vec<u64> = ["c-1", "c-2"]
+            .iter()
+            .map(|m| h.group().members[*m].session_timer)
+            .collect();
+        let out = h.sync(6_050, 2, "c-2", Vec::new());
+        assert!(out.sends.is_empty() && out.timers.is_empty(), "{profile:?}");
+        let at = h.group().members["c-2"].last_heard_ms + SESSION_TIMEOUT;
+        let (out, _) = h.node.input(at, |c| c.on_timer(ids[1]));
+        assert!(
+            out.sends.is_empty() && out.timers.is_empty() && out.events.is_empty(),
+            "{profile:?}"
+        );
+        assert_eq!(
+            h.state(),
+            (GroupState::CompletingRebalance, generation, 2),
+            "{profile:?}"
+        );
+        let (out, _) = h.node.input(at, |c| c.on_timer(ids[0]));
+        assert_eq!(
+            out.sends,
+            [(
+                Endpoint::Broker(1),
+                Endpoint::Consumer(2),
+                Body::SyncGroupResponse {
+                    group: G.into(),
+                    result: Err(KafkaError::RebalanceInProgress)
+                }
+            )],
+            "{profile:?}"
+        );
+        let fresh = h.group().members["c-2"].session_timer;
+        assert_eq!(
+            out.timers[0],
+            group_timer(at + SESSION_TIMEOUT, fresh),
+            "{profile:?}"
+        );
+        assert_eq!(
+            h.state(),
+            (GroupState::PreparingRebalance, generation, 1),
+            "{profile:?}"
+        );
+        assert_eq!(h.group().leader.as_deref(), Some("c-2"), "{profile:?}");
+    }
 }

@@ -214,8 +214,11 @@ impl Coordinator<'_> {
         let Some(group) = self.state.groups.get_mut(group_id) else {
             return;
         };
+        let mut answered = Vec::new();
         if group.state == GroupState::CompletingRebalance {
-            // The members waiting for their assignment must rejoin.
+            // The members waiting for their assignment must rejoin
+            // (`resetAndPropagateAssignmentError`); `propagateAssignment` gives each a fresh
+            // session deadline, since an expiration while it waited was ignored.
             for m in std::mem::take(&mut group.awaiting_sync) {
                 if let Some(member) = group.members.get(&m) {
                     self.out.send(
@@ -226,9 +229,16 @@ impl Coordinator<'_> {
                             result: Err(KafkaError::RebalanceInProgress),
                         },
                     );
+                    answered.push((m, member.session_timeout_ms));
                 }
             }
         }
+        for (m, timeout) in answered {
+            self.schedule_session(group_id, &m, timeout);
+        }
+        let Some(group) = self.state.groups.get_mut(group_id) else {
+            return;
+        };
         let was_empty = group.state == GroupState::Empty;
         // prepareRebalance (2.0.1, 2.4.1, 3.9.0): an Empty group gets an `InitialDelayedJoin` of
         // `groupInitialRebalanceDelayMs` with `remainingMs = max(rebalanceTimeoutMs - delay, 0)`,

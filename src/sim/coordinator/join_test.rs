@@ -483,12 +483,13 @@ fn the_last_rejoin_completes_an_ordinary_rebalance() {
         ]
     );
     // Timers 1 and 2: the initial delay and its extension; 3 and 4: generation 1's sessions;
-    // 5: the rebalance's deadline; now generation 2's sessions.
+    // 5: c-1's, set by the answer to its SyncGroup; 6: the rebalance's deadline; now
+    // generation 2's sessions.
     assert_eq!(
         out.timers,
         [
-            group_timer(7_100 + SESSION_TIMEOUT, 6),
-            group_timer(7_100 + SESSION_TIMEOUT, 7)
+            group_timer(7_100 + SESSION_TIMEOUT, 7),
+            group_timer(7_100 + SESSION_TIMEOUT, 8)
         ]
     );
     assert!(out.events.is_empty(), "same leader, no new member");

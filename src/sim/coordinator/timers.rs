@@ -114,16 +114,26 @@ impl Coordinator<'_> {
                 member_id,
                 seq,
             } => {
-                let Some(m) = self
+                let Some(g) = self
                     .state
                     .groups
                     .get(&group)
                     .filter(|g| g.state != GroupState::Dead)
-                    .and_then(|g| g.members.get(&member_id))
                 else {
                     return;
                 };
+                let Some(m) = g.members.get(&member_id) else {
+                    return;
+                };
                 if m.session_timer != seq {
+                    return;
+                }
+                if g.awaiting_sync.contains(&member_id) {
+                    // A member waiting for its SyncGroup answer is kept alive, and this
+                    // expiration is ignored: `shouldKeepMemberAlive` (0.10.2.2, 2.0.1:
+                    // `awaitingSyncCallback != null`), `MemberMetadata.hasSatisfiedHeartbeat`
+                    // (2.4.1, 3.9.0: `isAwaitingSync`). The answer sets its next deadline
+                    // (`GroupCoordinator.propagateAssignment`).
                     return;
                 }
                 if m.awaiting_join {
