@@ -9,9 +9,10 @@ use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError};
 use crate::sim::net::Endpoint;
 
-/// 3.9: a Stable generation 1 of c-1 (the leader) and c-2; their sessions are timers 3 and 4,
-/// due at 606 s; the answer to c-1's SyncGroup sets its next (timer 5), and c-1 heartbeats at
-/// 300 s (timer 6, due at 900 s).
+/// 3.9: a Stable generation 1 of c-1 (the leader) and c-2 (timers 1 and 3 were their expiries
+/// as pending members, 2 and 4 the initial delay and its extension); their sessions are timers
+/// 5 and 6, due at 606 s; the answer to c-1's SyncGroup sets its next (timer 7), and c-1
+/// heartbeats at 300 s (timer 8, due at 900 s).
 fn stable() -> Harness {
     let mut h = Harness::new(Profile::V3_9);
     h.join_new(0, 1, "c1", "c-1");
@@ -20,7 +21,7 @@ fn stable() -> Harness {
     h.sync(6_100, 1, "c-1", Vec::new());
     h.heartbeat(300_000, 1, "c-1");
     assert_eq!(h.state(), (GroupState::Stable, 1, 2));
-    assert_eq!(h.node.timer_ids(), [3, 4, 5, 6]);
+    assert_eq!(h.node.timer_ids(), [5, 6, 7, 8]);
     h
 }
 
@@ -42,19 +43,19 @@ fn a_heartbeat_in_time_sets_a_new_session_deadline() {
         c.on_heartbeat(Endpoint::Consumer(2), (G.into(), 1, "c-2".into()))
     });
     assert_eq!(out.sends, [heartbeat_response(2, None)]);
-    assert_eq!(out.timers, [group_timer(400_000 + SESSION_TIMEOUT, 7)]);
+    assert_eq!(out.timers, [group_timer(400_000 + SESSION_TIMEOUT, 9)]);
     assert!(out.events.is_empty());
     assert_eq!(
-        h.node.state.timers[&7],
+        h.node.state.timers[&9],
         GroupTimer::Session {
             group: G.into(),
             member_id: "c-2".into(),
-            seq: 7
+            seq: 9
         }
     );
-    assert_eq!(h.group().members["c-2"].session_timer, 7);
-    // The older session timer of c-2 (4) is void now.
-    let (out, _) = h.node.input(606_000, |c| c.on_timer(4));
+    assert_eq!(h.group().members["c-2"].session_timer, 9);
+    // The older session timer of c-2 (6) is void now.
+    let (out, _) = h.node.input(606_000, |c| c.on_timer(6));
     assert!(out.sends.is_empty() && out.timers.is_empty() && out.events.is_empty());
     assert_eq!(h.state(), (GroupState::Stable, 1, 2));
 }
@@ -62,10 +63,10 @@ fn a_heartbeat_in_time_sets_a_new_session_deadline() {
 #[test]
 fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
     let mut h = stable();
-    let (out, appended) = h.node.input(606_000, |c| c.on_timer(4));
+    let (out, appended) = h.node.input(606_000, |c| c.on_timer(6));
     assert!(appended.is_empty());
     assert!(out.sends.is_empty());
-    assert_eq!(out.timers, [group_timer(606_000 + REBALANCE_TIMEOUT, 7)]);
+    assert_eq!(out.timers, [group_timer(606_000 + REBALANCE_TIMEOUT, 9)]);
     assert_eq!(
         out.events,
         [
@@ -99,7 +100,7 @@ fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
 #[test]
 fn a_heartbeat_after_the_session_timeout_is_from_an_unknown_member() {
     let mut h = stable();
-    h.node.input(606_000, |c| c.on_timer(4));
+    h.node.input(606_000, |c| c.on_timer(6));
     let (out, _) = h.node.input(606_100, |c| {
         c.on_heartbeat(Endpoint::Consumer(2), (G.into(), 1, "c-2".into()))
     });
@@ -116,15 +117,16 @@ fn a_heartbeat_after_the_session_timeout_is_from_an_unknown_member() {
         out.sends,
         [heartbeat_response(1, Some(KafkaError::RebalanceInProgress))]
     );
-    assert_eq!(out.timers, [group_timer(606_200 + SESSION_TIMEOUT, 8)]);
+    assert_eq!(out.timers, [group_timer(606_200 + SESSION_TIMEOUT, 10)]);
 }
 
 #[test]
 fn a_member_waiting_in_joingroup_is_kept_alive_by_its_session_timer() {
-    // shouldKeepAlive. A rebalance timeout (1000 s) longer than the session timeout: c-1's
-    // SyncGroup answer sets its session (timer 5), c-1 and c-2 heartbeat at 300 s and 305 s
-    // (timers 6 and 7), c-1 rejoins at 310 s (deadline timer 8) and still waits for c-2 when
-    // its session timer fires at 900 s: it sets another.
+    // shouldKeepAlive. A rebalance timeout (1000 s) longer than the session timeout: after
+    // the pending members' expiries (1, 3), the initial delay (2, 4) and generation 1's
+    // sessions (5, 6), c-1's SyncGroup answer sets its session (timer 7), c-1 and c-2
+    // heartbeat at 300 s and 305 s (timers 8 and 9), c-1 rejoins at 310 s (deadline timer 10)
+    // and still waits for c-2 when its session timer fires at 900 s: it sets another.
     let mut h = Harness::new(Profile::V3_9);
     h.rebalance_timeout = 1_000_000;
     h.join_new(0, 1, "c1", "c-1");
@@ -136,11 +138,11 @@ fn a_member_waiting_in_joingroup_is_kept_alive_by_its_session_timer() {
     h.join_raw(310_000, 1, "c1", "c-1", "unused", &["orders"]);
     h.advance(899_999);
     assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
-    assert_eq!(h.node.timer_ids(), [6, 7, 8]);
-    let (out, _) = h.node.input(900_000, |c| c.on_timer(6));
+    assert_eq!(h.node.timer_ids(), [8, 9, 10]);
+    let (out, _) = h.node.input(900_000, |c| c.on_timer(8));
     assert!(out.sends.is_empty() && out.events.is_empty());
-    assert_eq!(out.timers, [group_timer(900_000 + SESSION_TIMEOUT, 9)]);
-    assert_eq!(h.group().members["c-1"].session_timer, 9);
+    assert_eq!(out.timers, [group_timer(900_000 + SESSION_TIMEOUT, 11)]);
+    assert_eq!(h.group().members["c-1"].session_timer, 11);
     assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
 }
 

@@ -77,7 +77,7 @@ impl Coordinator<'_> {
                 members: VecMap::new(),
                 order: MemberOrder::new(settings.profile.scala_version()),
                 new_member_added: false,
-                pending: VecSet::new(),
+                pending: VecMap::new(),
                 awaiting_sync: VecSet::new(),
                 rebalance: None,
                 joined_order: Vec::new(),
@@ -94,11 +94,22 @@ impl Coordinator<'_> {
         // (`addMemberAndRebalance` makes it); from 2.2 it is told its id and must join again.
         let (member_id, fresh) = if member_id.is_empty() {
             if member_ids_required(settings.profile) {
-                group.pending.insert(new_member_id.clone());
+                // doUnknownJoinGroup (2.4.1) / doDynamicNewMemberJoinGroup (3.9.0):
+                // `group.addPendingMember`, and `addPendingMemberExpiration` with the
+                // JoinGroup's session timeout.
+                let timer = self.state.next_timer + 1;
+                group.pending.insert(new_member_id.clone(), timer);
                 reply(
-                    Err((KafkaError::MemberIdRequired, new_member_id)),
+                    Err((KafkaError::MemberIdRequired, new_member_id.clone())),
                     self.out,
                     me,
+                );
+                self.set_timer(
+                    now + session_timeout_ms,
+                    GroupTimer::PendingMember {
+                        group: group_id.clone(),
+                        member_id: new_member_id,
+                    },
                 );
                 return;
             }
@@ -107,9 +118,14 @@ impl Coordinator<'_> {
             (member_id, false)
         };
         let known = group.members.contains_key(&member_id);
-        if !known && !fresh && !group.pending.remove(&member_id) {
-            reply(Err((KafkaError::UnknownMemberId, member_id)), self.out, me);
-            return;
+        if !known && !fresh {
+            // A pending member joins: its expiration is done with (`tryCompleteHeartbeat`
+            // completes the DelayedHeartbeat of a pending member the group now has).
+            let Some(timer) = group.pending.remove(&member_id) else {
+                reply(Err((KafkaError::UnknownMemberId, member_id)), self.out, me);
+                return;
+            };
+            self.state.timers.remove(&timer);
         }
         if known {
             // GroupCoordinator.doJoinGroup (0.10.2.2, 2.0.1, 2.4.1) / doCurrentMemberJoinGroup
@@ -314,7 +330,9 @@ impl Coordinator<'_> {
     }
 
     /// `tryCompleteJoin` (what `DelayedJoin.tryComplete` asks): the join completes once every
-    /// member has (re)joined; an `InitialDelayedJoin` never completes early.
+    /// member has (re)joined and no pending member is left (`GroupMetadata.hasAllMembersJoined`:
+    /// `members.size == numMembersAwaitingJoin && pendingMembers.isEmpty`, 2.4.1, 3.9.0; before
+    /// KIP-394 there are none); an `InitialDelayedJoin` never completes early.
     pub(super) fn try_complete_join(&mut self, group_id: &str) {
         let Some(group) = self.state.groups.get(group_id) else {
             return;
@@ -329,7 +347,7 @@ impl Coordinator<'_> {
         {
             return;
         }
-        if group.members.values().all(|m| m.awaiting_join) {
+        if group.members.values().all(|m| m.awaiting_join) && group.pending.is_empty() {
             self.complete_join(group_id);
         }
     }

@@ -291,7 +291,7 @@ fn findcoordinator_names_the_leader_of_the_groups_offsets_partition_from_the_met
 }
 
 #[test]
-fn from_2_4_a_join_without_a_member_id_is_told_its_id_and_nothing_else_happens() {
+fn from_2_4_a_join_without_a_member_id_is_told_its_id_and_is_pending_until_its_session_ends() {
     let mut node = Node::new(Profile::V3_9);
     let out = first_join(&mut node, 0, "", "c-1");
     let required = Body::JoinGroupResponse {
@@ -302,9 +302,19 @@ fn from_2_4_a_join_without_a_member_id_is_told_its_id_and_nothing_else_happens()
         out.sends,
         [(Endpoint::Broker(1), Endpoint::Consumer(1), required)]
     );
-    assert!(out.timers.is_empty() && out.events.is_empty());
+    // addPendingMemberExpiration: the pending member expires after its session timeout.
+    assert_eq!(out.timers, [group_timer(SESSION_TIMEOUT, 1)]);
+    assert_eq!(
+        node.state.timers[&1],
+        GroupTimer::PendingMember {
+            group: G.into(),
+            member_id: "c-1".into()
+        }
+    );
+    assert!(out.events.is_empty());
     assert_eq!(node.summary(), (GroupState::Empty, 0, 0));
-    assert_eq!(node.group().pending.iter().collect::<Vec<_>>(), ["c-1"]);
+    let pending: Vec<(&String, &u64)> = node.group().pending.iter().collect();
+    assert_eq!(pending, [(&"c-1".to_string(), &1)]);
     // The id handed out is accepted once; an id never handed out is not.
     let out = first_join(&mut node, 10, "c-9", "unused");
     let unknown = Body::JoinGroupResponse {
@@ -330,7 +340,10 @@ fn the_first_join_of_an_empty_group_waits_the_initial_rebalance_delay() {
             out.sends.is_empty(),
             "{profile:?}: it waits for more members"
         );
-        assert_eq!(out.timers, [group_timer(3_000, 1)], "{profile:?}");
+        // In 3.9 timer 1 was the pending member's expiry, done with now that it joined.
+        let t = if id.is_empty() { 1 } else { 2 };
+        assert_eq!(node.timer_ids(), [t], "{profile:?}");
+        assert_eq!(out.timers, [group_timer(3_000, t)], "{profile:?}");
         assert_eq!(
             out.events,
             [
@@ -348,7 +361,7 @@ fn the_first_join_of_an_empty_group_waits_the_initial_rebalance_delay() {
             "{profile:?}"
         );
         assert_eq!(
-            node.state.timers[&1],
+            node.state.timers[&t],
             GroupTimer::InitialDelay {
                 group: G.into(),
                 seq: 1
@@ -416,12 +429,13 @@ fn kafka_0_10_s_first_join_completes_the_rebalance_at_once() {
 #[test]
 fn the_end_of_the_initial_delay_completes_the_join_and_the_first_member_leads() {
     // 3.9: c-1 and c-2 join at 0 (c-2 during the delay, so it is extended once, to 6 s).
+    // Timers 1 and 3 were their expiries as pending members, 2 the initial delay.
     let mut h = Harness::new(Profile::V3_9);
     h.join_new(0, 1, "c1", "c-1");
     h.join_new(0, 2, "c2", "c-2");
     h.advance(3_000);
-    assert_eq!(h.node.timer_ids(), [2], "the extension");
-    let (out, appended) = h.node.input(6_000, |c| c.on_timer(2));
+    assert_eq!(h.node.timer_ids(), [4], "the extension");
+    let (out, appended) = h.node.input(6_000, |c| c.on_timer(4));
     assert!(appended.is_empty());
     // Every member gets the new generation; the leader the member list in the map's order.
     assert_eq!(
@@ -434,8 +448,8 @@ fn the_end_of_the_initial_delay_completes_the_join_and_the_first_member_leads() 
     assert_eq!(
         out.timers,
         [
-            group_timer(6_000 + SESSION_TIMEOUT, 3),
-            group_timer(6_000 + SESSION_TIMEOUT, 4)
+            group_timer(6_000 + SESSION_TIMEOUT, 5),
+            group_timer(6_000 + SESSION_TIMEOUT, 6)
         ]
     );
     assert_eq!(
@@ -494,4 +508,84 @@ fn the_last_rejoin_completes_an_ordinary_rebalance() {
     );
     assert!(out.events.is_empty(), "same leader, no new member");
     assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 2));
+}
+
+/// 3.9, a rebalance timeout of 1000 s: a Stable generation 1 of c-1 (the leader) and c-2; c-3
+/// joins at 7 s (a rebalance starts), c-4 is told its id at 7.01 s (pending), c-1 and c-2
+/// rejoin at 7.02 s and 7.03 s.
+fn waiting_for_a_pending_member() -> Harness {
+    let mut h = Harness::new(Profile::V3_9);
+    h.rebalance_timeout = 1_000_000;
+    h.join_new(0, 1, "c1", "c-1");
+    h.join_new(1_000, 2, "c2", "c-2");
+    h.advance(6_000);
+    h.sync(6_100, 1, "c-1", Vec::new());
+    h.join_new(7_000, 3, "c3", "c-3");
+    let out = h.join_raw(7_010, 4, "c4", "", "c-4", &["orders"]);
+    assert!(matches!(
+        &out.sends[..],
+        [(
+            _,
+            _,
+            Body::JoinGroupResponse {
+                result: Err((KafkaError::MemberIdRequired, _)),
+                ..
+            }
+        )]
+    ));
+    h.join_raw(7_020, 1, "c1", "c-1", "unused", &["orders"]);
+    let out = h.join_raw(7_030, 2, "c2", "c-2", "unused", &["orders"]);
+    // Every member has rejoined, but GroupMetadata.hasAllMembersJoined also wants no pending
+    // member (2.4.1, 3.9.0): the join waits.
+    assert!(out.sends.is_empty() && out.events.is_empty());
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 3));
+    h
+}
+
+#[test]
+fn from_2_4_a_rebalance_waits_for_a_pending_member_and_its_join_completes_it() {
+    let mut h = waiting_for_a_pending_member();
+    let out = h.join_raw(7_040, 4, "c4", "c-4", "unused", &["orders"]);
+    assert_eq!(kinds(&out), ["member_joined"]);
+    assert_eq!(out.sends.len(), 4, "the four JoinGroup answers");
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 4));
+    assert!(h.group().pending.is_empty());
+}
+
+#[test]
+fn from_2_4_a_pending_member_that_does_not_join_expires_and_the_join_completes() {
+    let mut h = waiting_for_a_pending_member();
+    // addPendingMemberExpiration: c-4's JoinGroup session timeout after it was told its id.
+    h.advance(7_010 + SESSION_TIMEOUT - 1);
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 3));
+    let out = h.advance(7_010 + SESSION_TIMEOUT);
+    assert_eq!(out.sends.len(), 3, "the three JoinGroup answers");
+    assert!(h.group().pending.is_empty());
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 3));
+}
+
+#[test]
+fn from_2_4_a_pending_members_leavegroup_drops_it_and_the_join_completes() {
+    // handleLeaveGroup: removePendingMemberAndUpdateGroup.
+    let mut h = waiting_for_a_pending_member();
+    let expiry = h.group().pending["c-4"];
+    assert_eq!(
+        h.node.state.timers[&expiry],
+        GroupTimer::PendingMember {
+            group: G.into(),
+            member_id: "c-4".into()
+        }
+    );
+    let out = h.leave(7_040, 4, "c-4");
+    assert_eq!(
+        out.sends.len(),
+        4,
+        "the LeaveGroup answer and three JoinGroup answers"
+    );
+    assert!(h.group().pending.is_empty());
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 3));
+    assert!(
+        !h.node.state.timers.contains_key(&expiry),
+        "its expiry is done with"
+    );
 }

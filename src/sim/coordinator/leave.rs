@@ -105,6 +105,18 @@ impl Coordinator<'_> {
         if self.group_check(&group_id).is_err() {
             return;
         }
+        // handleLeaveGroup (2.4.1, 3.9.0): a pending member's LeaveGroup drops it
+        // (`removePendingMemberAndUpdateGroup`), which may complete a join that waited for it.
+        if let Some(g) = self.state.groups.get_mut(&group_id) {
+            if let Some(timer) = g.pending.remove(&member_id) {
+                let preparing = g.state == GroupState::PreparingRebalance;
+                self.state.timers.remove(&timer);
+                if preparing {
+                    self.try_complete_join(&group_id);
+                }
+                return;
+            }
+        }
         self.member_gone(&group_id, &member_id, CoordinatorCause::LeftCleanly);
     }
 

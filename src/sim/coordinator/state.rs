@@ -90,8 +90,10 @@ pub struct Group {
     /// `GroupMetadata.newMemberAdded`: a member was added during the initial delay of a brand-new
     /// group (generation 0), so the delay may be extended. Only `InitialDelayedJoin` clears it.
     pub new_member_added: bool,
-    /// Member ids handed out with MEMBER_ID_REQUIRED and not yet used (KIP-394).
-    pub pending: VecSet<String>,
+    /// Member ids handed out with MEMBER_ID_REQUIRED and not yet used (KIP-394), each with
+    /// the number of its expiry timer: a rebalance waits for them too
+    /// (`GroupMetadata.hasAllMembersJoined`, 2.4.1, 3.9.0).
+    pub pending: VecMap<String, u64>,
     /// Members waiting for their SyncGroup answer.
     pub awaiting_sync: VecSet<String>,
     /// The rebalance in progress.
@@ -116,6 +118,14 @@ pub enum GroupTimer {
         group: String,
         /// The rebalance it belongs to.
         seq: u64,
+    },
+    /// A pending member (told its id with MEMBER_ID_REQUIRED, KIP-394) may not have joined
+    /// within its session timeout (`GroupCoordinator.addPendingMemberExpiration`, 2.4.1, 3.9.0).
+    PendingMember {
+        /// The group.
+        group: String,
+        /// The member id it was given.
+        member_id: String,
     },
     /// A member's session may have expired.
     Session {

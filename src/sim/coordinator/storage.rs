@@ -128,7 +128,7 @@ impl Coordinator<'_> {
                         )
                     })
                     .collect(),
-                pending: VecSet::new(),
+                pending: VecMap::new(),
                 awaiting_sync: VecSet::new(),
                 rebalance: None,
                 joined_order,

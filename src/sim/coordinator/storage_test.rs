@@ -199,11 +199,11 @@ fn after_losing_its_offsets_partition_the_coordinator_refuses_requests_and_its_t
         )]
     );
     assert!(out.timers.is_empty() && out.events.is_empty());
-    // Timers 3 and 4 were generation 1's sessions, 5 c-1's set by the answer to its SyncGroup,
-    // 6 the rebalance's deadline, 7 and 8 are generation 2's sessions: none does anything in
-    // the Dead group.
-    assert_eq!(h.node.timer_ids(), [3, 4, 5, 6, 7, 8]);
-    for id in [5, 6, 7, 8] {
+    // Timers 5 and 6 were generation 1's sessions, 7 c-1's set by the answer to its
+    // SyncGroup, 8 the rebalance's deadline, 9 and 10 are generation 2's sessions: none does
+    // anything in the Dead group.
+    assert_eq!(h.node.timer_ids(), [5, 6, 7, 8, 9, 10]);
+    for id in [7, 8, 9, 10] {
         let (out, _) = h.node.input(800_000, |c| c.on_timer(id));
         assert!(out.sends.is_empty() && out.timers.is_empty() && out.events.is_empty());
     }

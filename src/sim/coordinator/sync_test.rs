@@ -140,17 +140,18 @@ fn the_commit_makes_the_group_stable_and_answers_the_members_waiting() {
             sync_response(2, Ok(vec![orders(1)]))
         ]
     );
-    // propagateAssignment: each member answered gets a fresh session deadline (timers 1 and 2
-    // were the initial delay and its extension, 3 and 4 generation 1's sessions).
+    // propagateAssignment: each member answered gets a fresh session deadline (timers 1 and 3
+    // were the members' expiries as pending members, 2 and 4 the initial delay and its
+    // extension, 5 and 6 generation 1's sessions).
     assert_eq!(
         out.timers,
         [
-            group_timer(6_200 + SESSION_TIMEOUT, 5),
-            group_timer(6_200 + SESSION_TIMEOUT, 6)
+            group_timer(6_200 + SESSION_TIMEOUT, 7),
+            group_timer(6_200 + SESSION_TIMEOUT, 8)
         ]
     );
-    assert_eq!(h.group().members["c-1"].session_timer, 5);
-    assert_eq!(h.group().members["c-2"].session_timer, 6);
+    assert_eq!(h.group().members["c-1"].session_timer, 7);
+    assert_eq!(h.group().members["c-2"].session_timer, 8);
     assert_eq!(
         out.events,
         [(
@@ -180,7 +181,7 @@ fn the_commit_makes_the_group_stable_and_answers_the_members_waiting() {
     assert!(appended.is_empty());
     assert_eq!(out.sends, [sync_response(2, Ok(vec![orders(1)]))]);
     // ... and a fresh session deadline (doSyncGroup's Stable case).
-    assert_eq!(out.timers, [group_timer(7_000 + SESSION_TIMEOUT, 7)]);
+    assert_eq!(out.timers, [group_timer(7_000 + SESSION_TIMEOUT, 9)]);
 }
 
 #[test]

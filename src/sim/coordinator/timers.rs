@@ -109,6 +109,25 @@ impl Coordinator<'_> {
                     self.complete_join(&group);
                 }
             }
+            GroupTimer::PendingMember { group, member_id } => {
+                // onExpireHeartbeat with `isPending` (2.4.1, 3.9.0): a pending member that did
+                // not join in time is dropped (`removePendingMemberAndUpdateGroup`), which may
+                // complete a join that waited for it. One that joined meanwhile completed its
+                // DelayedHeartbeat (`tryCompleteHeartbeat`: `group.has(memberId)`).
+                let Some(g) = self
+                    .state
+                    .groups
+                    .get_mut(&group)
+                    .filter(|g| g.state != GroupState::Dead)
+                else {
+                    return;
+                };
+                if g.pending.remove(&member_id).is_some()
+                    && g.state == GroupState::PreparingRebalance
+                {
+                    self.try_complete_join(&group);
+                }
+            }
             GroupTimer::Session {
                 group,
                 member_id,
