@@ -9,10 +9,11 @@ use crate::sim::event::EventKind;
 use crate::sim::message::{Body, KafkaError};
 use crate::sim::net::Endpoint;
 
-/// 3.9: a Stable generation 1 of c-1 (the leader) and c-2 (timers 1 and 3 were their expiries
-/// as pending members, 2 and 4 the initial delay and its extension); their sessions are timers
-/// 5 and 6, due at 606 s; the answer to c-1's SyncGroup sets its next (timer 7), and c-1
-/// heartbeats at 300 s (timer 8, due at 900 s).
+/// 3.9: a Stable generation 1 of c-1 (the leader) and c-2. Timers 1 and 4 were their expiries
+/// as pending members, 2 and 5 the expiries of their JoinGroups as new members (due at 300 s
+/// and 301 s, void now), 3 and 6 the initial delay and its extension; their sessions are
+/// timers 7 and 8, due at 606 s; the answer to c-1's SyncGroup sets its next (timer 9), and c-1
+/// heartbeats at 300 s (timer 10, due at 900 s).
 fn stable() -> Harness {
     let mut h = Harness::new(Profile::V3_9);
     h.join_new(0, 1, "c1", "c-1");
@@ -21,7 +22,7 @@ fn stable() -> Harness {
     h.sync(6_100, 1, "c-1", Vec::new());
     h.heartbeat(300_000, 1, "c-1");
     assert_eq!(h.state(), (GroupState::Stable, 1, 2));
-    assert_eq!(h.node.timer_ids(), [5, 6, 7, 8]);
+    assert_eq!(h.node.timer_ids(), [2, 5, 7, 8, 9, 10]);
     h
 }
 
@@ -43,19 +44,19 @@ fn a_heartbeat_in_time_sets_a_new_session_deadline() {
         c.on_heartbeat(Endpoint::Consumer(2), (G.into(), 1, "c-2".into()))
     });
     assert_eq!(out.sends, [heartbeat_response(2, None)]);
-    assert_eq!(out.timers, [group_timer(400_000 + SESSION_TIMEOUT, 9)]);
+    assert_eq!(out.timers, [group_timer(400_000 + SESSION_TIMEOUT, 11)]);
     assert!(out.events.is_empty());
     assert_eq!(
-        h.node.state.timers[&9],
+        h.node.state.timers[&11],
         GroupTimer::Session {
             group: G.into(),
             member_id: "c-2".into(),
-            seq: 9
+            seq: 11
         }
     );
-    assert_eq!(h.group().members["c-2"].session_timer, 9);
-    // The older session timer of c-2 (6) is void now.
-    let (out, _) = h.node.input(606_000, |c| c.on_timer(6));
+    assert_eq!(h.group().members["c-2"].session_timer, 11);
+    // The older session timer of c-2 (8) is void now.
+    let (out, _) = h.node.input(606_000, |c| c.on_timer(8));
     assert!(out.sends.is_empty() && out.timers.is_empty() && out.events.is_empty());
     assert_eq!(h.state(), (GroupState::Stable, 1, 2));
 }
@@ -63,10 +64,10 @@ fn a_heartbeat_in_time_sets_a_new_session_deadline() {
 #[test]
 fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
     let mut h = stable();
-    let (out, appended) = h.node.input(606_000, |c| c.on_timer(6));
+    let (out, appended) = h.node.input(606_000, |c| c.on_timer(8));
     assert!(appended.is_empty());
     assert!(out.sends.is_empty());
-    assert_eq!(out.timers, [group_timer(606_000 + REBALANCE_TIMEOUT, 9)]);
+    assert_eq!(out.timers, [group_timer(606_000 + REBALANCE_TIMEOUT, 11)]);
     assert_eq!(
         out.events,
         [
@@ -100,7 +101,7 @@ fn a_session_that_expires_removes_the_member_and_starts_a_rebalance() {
 #[test]
 fn a_heartbeat_after_the_session_timeout_is_from_an_unknown_member() {
     let mut h = stable();
-    h.node.input(606_000, |c| c.on_timer(6));
+    h.node.input(606_000, |c| c.on_timer(8));
     let (out, _) = h.node.input(606_100, |c| {
         c.on_heartbeat(Endpoint::Consumer(2), (G.into(), 1, "c-2".into()))
     });
@@ -117,16 +118,17 @@ fn a_heartbeat_after_the_session_timeout_is_from_an_unknown_member() {
         out.sends,
         [heartbeat_response(1, Some(KafkaError::RebalanceInProgress))]
     );
-    assert_eq!(out.timers, [group_timer(606_200 + SESSION_TIMEOUT, 10)]);
+    assert_eq!(out.timers, [group_timer(606_200 + SESSION_TIMEOUT, 12)]);
 }
 
 #[test]
 fn a_member_waiting_in_joingroup_is_kept_alive_by_its_session_timer() {
     // shouldKeepAlive. A rebalance timeout (1000 s) longer than the session timeout: after
-    // the pending members' expiries (1, 3), the initial delay (2, 4) and generation 1's
-    // sessions (5, 6), c-1's SyncGroup answer sets its session (timer 7), c-1 and c-2
-    // heartbeat at 300 s and 305 s (timers 8 and 9), c-1 rejoins at 310 s (deadline timer 10)
-    // and still waits for c-2 when its session timer fires at 900 s: it sets another.
+    // the pending members' expiries (1, 4), the new members' join expiries (2, 5), the initial
+    // delay (3, 6) and generation 1's sessions (7, 8), c-1's SyncGroup answer sets its session
+    // (timer 9), c-1 and c-2 heartbeat at 300 s and 305 s (timers 10 and 11), c-1 rejoins at
+    // 310 s (deadline timer 12) and still waits for c-2 when its session timer fires at 900 s:
+    // it sets another.
     let mut h = Harness::new(Profile::V3_9);
     h.rebalance_timeout = 1_000_000;
     h.join_new(0, 1, "c1", "c-1");
@@ -134,15 +136,16 @@ fn a_member_waiting_in_joingroup_is_kept_alive_by_its_session_timer() {
     h.advance(6_000);
     h.sync(6_100, 1, "c-1", Vec::new());
     h.heartbeat(300_000, 1, "c-1");
+    h.advance(301_000);
     h.heartbeat(305_000, 2, "c-2");
     h.join_raw(310_000, 1, "c1", "c-1", "unused", &["orders"]);
     h.advance(899_999);
     assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
-    assert_eq!(h.node.timer_ids(), [8, 9, 10]);
-    let (out, _) = h.node.input(900_000, |c| c.on_timer(8));
+    assert_eq!(h.node.timer_ids(), [10, 11, 12]);
+    let (out, _) = h.node.input(900_000, |c| c.on_timer(10));
     assert!(out.sends.is_empty() && out.events.is_empty());
-    assert_eq!(out.timers, [group_timer(900_000 + SESSION_TIMEOUT, 11)]);
-    assert_eq!(h.group().members["c-1"].session_timer, 11);
+    assert_eq!(out.timers, [group_timer(900_000 + SESSION_TIMEOUT, 13)]);
+    assert_eq!(h.group().members["c-1"].session_timer, 13);
     assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
 }
 

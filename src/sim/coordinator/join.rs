@@ -10,8 +10,9 @@
 
 use super::causes::CoordinatorCause;
 use super::state::GroupTimer;
+use super::state::NEW_MEMBER_JOIN_TIMEOUT_MS;
 use super::state::{Group, GroupState, Member, Rebalance};
-use super::{group_partition, member_ids_required, Coordinator};
+use super::{group_partition, member_ids_required, new_members_expire, Coordinator};
 use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::group_order::MemberOrder;
@@ -181,6 +182,7 @@ impl Coordinator<'_> {
                     last_heard_ms: now,
                     awaiting_join: true,
                     session_timer: 0,
+                    is_new: new_members_expire(settings.profile),
                 },
             );
             group.order.insert(&member_id);
@@ -208,12 +210,19 @@ impl Coordinator<'_> {
             m.consumer = consumer;
             m.last_heard_ms = now;
         }
+        let state = group.state;
+        if !known && new_members_expire(settings.profile) {
+            // addMemberAndRebalance (2.4.1, 3.9.0): `completeAndScheduleNextExpiration(group,
+            // member, NewMemberJoinTimeoutMs)`: a new member cannot heartbeat while its JoinGroup
+            // waits, so the JoinGroup itself expires.
+            self.schedule_session(&group_id, &member_id, NEW_MEMBER_JOIN_TIMEOUT_MS);
+        }
         let reason = if known {
             format!("member {client_id} rejoined")
         } else {
             format!("member {client_id} joined")
         };
-        match group.state {
+        match state {
             GroupState::Empty | GroupState::Stable | GroupState::CompletingRebalance => {
                 self.prepare_rebalance(&group_id, &reason)
             }
@@ -421,6 +430,8 @@ impl Coordinator<'_> {
         let everyone = member_list(group);
         for m in group.members.values_mut() {
             m.awaiting_join = false;
+            // onCompleteJoin: `member.isNew = false`; the session timeout applies from now.
+            m.is_new = false;
             m.last_heard_ms = now;
             let joined = Joined {
                 generation,

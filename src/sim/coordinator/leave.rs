@@ -13,7 +13,7 @@ use super::Coordinator;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::group_order::{java_string_hash_code, MemberOrder, ScalaVersion};
-use crate::sim::message::Body;
+use crate::sim::message::{Body, KafkaError};
 use crate::sim::net::Endpoint;
 
 /// Why `next` (named `name`) is the first key of `order`, in the words of the profile's Scala
@@ -53,6 +53,18 @@ impl Coordinator<'_> {
         let Some(m) = group.members.remove(member_id) else {
             return;
         };
+        if m.awaiting_join && profile >= Profile::V2_4 {
+            // removeMemberAndUpdateGroup (2.4.1, 3.9.0): a member removed while its JoinGroup
+            // waits is answered UNKNOWN_MEMBER_ID, so that a live consumer joins again.
+            self.out.send(
+                Endpoint::Broker(coordinator),
+                Endpoint::Consumer(m.consumer),
+                Body::JoinGroupResponse {
+                    group: group_id.to_string(),
+                    result: Err((KafkaError::UnknownMemberId, String::new())),
+                },
+            );
+        }
         group.order.remove(member_id);
         group.awaiting_sync.remove(member_id);
         group.joined_order.retain(|x| x != member_id);

@@ -87,6 +87,11 @@ fn member_ids_required(profile: Profile) -> bool {
     profile >= Profile::V2_4
 }
 
+fn new_members_expire(profile: Profile) -> bool {
+    // KAFKA-7610 (2.2): a new member's JoinGroup expires after NewMemberJoinTimeoutMs.
+    profile >= Profile::V2_4
+}
+
 fn tp_list(a: &[(String, u32)]) -> Vec<TopicPartition> {
     a.iter().map(|(t, p)| TopicPartition::new(t, *p)).collect()
 }

@@ -35,7 +35,14 @@ pub struct Member {
     pub awaiting_join: bool,
     /// The number of its current session timer (not in the group record).
     pub session_timer: u64,
+    /// `MemberMetadata.isNew` (2.4.1, 3.9.0): added and not yet through a completed join; its
+    /// JoinGroup expires after `NEW_MEMBER_JOIN_TIMEOUT_MS` (not in the group record).
+    pub is_new: bool,
 }
+
+/// `GroupCoordinator.NewMemberJoinTimeoutMs` (5 minutes, 2.4.1, 3.9.0): how long a new member's
+/// JoinGroup may wait for the rebalance to complete before the member is removed.
+pub const NEW_MEMBER_JOIN_TIMEOUT_MS: u64 = 5 * 60 * 1000;
 
 impl Member {
     /// The member as the group record holds it (`GroupMetadataManager.groupMetadataValue`
@@ -48,6 +55,7 @@ impl Member {
             last_heard_ms: 0,
             awaiting_join: false,
             session_timer: 0,
+            is_new: false,
             ..self.clone()
         }
     }

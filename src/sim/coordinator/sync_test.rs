@@ -140,18 +140,18 @@ fn the_commit_makes_the_group_stable_and_answers_the_members_waiting() {
             sync_response(2, Ok(vec![orders(1)]))
         ]
     );
-    // propagateAssignment: each member answered gets a fresh session deadline (timers 1 and 3
-    // were the members' expiries as pending members, 2 and 4 the initial delay and its
-    // extension, 5 and 6 generation 1's sessions).
+    // propagateAssignment: each member answered gets a fresh session deadline (timers 1 and 4
+    // were the members' expiries as pending members, 2 and 5 their JoinGroups' as new members,
+    // 3 and 6 the initial delay and its extension, 7 and 8 generation 1's sessions).
     assert_eq!(
         out.timers,
         [
-            group_timer(6_200 + SESSION_TIMEOUT, 7),
-            group_timer(6_200 + SESSION_TIMEOUT, 8)
+            group_timer(6_200 + SESSION_TIMEOUT, 9),
+            group_timer(6_200 + SESSION_TIMEOUT, 10)
         ]
     );
-    assert_eq!(h.group().members["c-1"].session_timer, 7);
-    assert_eq!(h.group().members["c-2"].session_timer, 8);
+    assert_eq!(h.group().members["c-1"].session_timer, 9);
+    assert_eq!(h.group().members["c-2"].session_timer, 10);
     assert_eq!(
         out.events,
         [(
@@ -181,7 +181,7 @@ fn the_commit_makes_the_group_stable_and_answers_the_members_waiting() {
     assert!(appended.is_empty());
     assert_eq!(out.sends, [sync_response(2, Ok(vec![orders(1)]))]);
     // ... and a fresh session deadline (doSyncGroup's Stable case).
-    assert_eq!(out.timers, [group_timer(7_000 + SESSION_TIMEOUT, 9)]);
+    assert_eq!(out.timers, [group_timer(7_000 + SESSION_TIMEOUT, 11)]);
 }
 
 #[test]

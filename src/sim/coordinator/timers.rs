@@ -147,6 +147,16 @@ impl Coordinator<'_> {
                 if m.session_timer != seq {
                     return;
                 }
+                if m.is_new {
+                    // A new member's JoinGroup expired (2.4.1: `shouldKeepAlive`, `isNew`:
+                    // `latestHeartbeat + NewMemberJoinTimeoutMs`; 3.9.0: `hasSatisfiedHeartbeat`
+                    // checks `isNew` first): it goes even though it waits in JoinGroup.
+                    let why = CoordinatorCause::NewMemberJoinTimedOut {
+                        timeout_ms: super::state::NEW_MEMBER_JOIN_TIMEOUT_MS,
+                    };
+                    self.member_gone(&group, &member_id, why);
+                    return;
+                }
                 if g.awaiting_sync.contains(&member_id) {
                     // A member waiting for its SyncGroup answer is kept alive, and this
                     // expiration is ignored: `shouldKeepMemberAlive` (0.10.2.2, 2.0.1:
