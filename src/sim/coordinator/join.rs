@@ -12,7 +12,7 @@ use super::causes::CoordinatorCause;
 use super::state::GroupTimer;
 use super::state::NEW_MEMBER_JOIN_TIMEOUT_MS;
 use super::state::{Group, GroupState, Member, Rebalance};
-use super::{group_partition, member_ids_required, new_members_expire, Coordinator};
+use super::{group_partition, member_ids_required, new_members_expire, sync_expires, Coordinator};
 use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::group_order::MemberOrder;
@@ -80,6 +80,7 @@ impl Coordinator<'_> {
                 new_member_added: false,
                 pending: VecMap::new(),
                 awaiting_sync: VecSet::new(),
+                pending_sync: VecSet::new(),
                 rebalance: None,
                 joined_order: Vec::new(),
             });
@@ -264,6 +265,8 @@ impl Coordinator<'_> {
         let Some(group) = self.state.groups.get_mut(group_id) else {
             return;
         };
+        // removeSyncExpiration: a rebalance ends the wait for the generation's SyncGroups.
+        group.pending_sync.clear();
         let was_empty = group.state == GroupState::Empty;
         // prepareRebalance (2.0.1, 2.4.1, 3.9.0): an Empty group gets an `InitialDelayedJoin` of
         // `groupInitialRebalanceDelayMs` with `remainingMs = max(rebalanceTimeoutMs - delay, 0)`,
@@ -458,8 +461,28 @@ impl Coordinator<'_> {
             .values()
             .map(|m| (m.member_id.clone(), m.session_timeout_ms))
             .collect();
+        let rebalance_timeout = group
+            .members
+            .values()
+            .map(|m| m.rebalance_timeout_ms)
+            .max()
+            .unwrap_or(0);
+        if sync_expires(self.settings.profile) {
+            // onCompleteJoin (3.0+): `group.addPendingSyncMember` for every member, then
+            // `schedulePendingSync`: a DelayedSync of the group's rebalance timeout.
+            group.pending_sync = group.members.keys().cloned().collect();
+        }
         for (id, timeout) in ids {
             self.schedule_session(group_id, &id, timeout);
+        }
+        if sync_expires(self.settings.profile) {
+            self.set_timer(
+                now + rebalance_timeout,
+                GroupTimer::SyncDeadline {
+                    group: group_id.to_string(),
+                    generation,
+                },
+            );
         }
     }
 }

@@ -464,7 +464,9 @@ fn the_end_of_the_initial_delay_completes_the_join_and_the_first_member_leads() 
         out.timers,
         [
             group_timer(6_000 + SESSION_TIMEOUT, 7),
-            group_timer(6_000 + SESSION_TIMEOUT, 8)
+            group_timer(6_000 + SESSION_TIMEOUT, 8),
+            // 3.0's DelayedSync: the SyncGroups are due within the rebalance timeout.
+            group_timer(6_000 + REBALANCE_TIMEOUT, 9)
         ]
     );
     assert_eq!(

@@ -67,6 +67,7 @@ impl Coordinator<'_> {
         }
         group.order.remove(member_id);
         group.awaiting_sync.remove(member_id);
+        group.pending_sync.remove(member_id);
         group.joined_order.retain(|x| x != member_id);
         self.out.event(
             EventKind::GroupMemberRemoved {

@@ -104,6 +104,10 @@ pub struct Group {
     pub pending: VecMap<String, u64>,
     /// Members waiting for their SyncGroup answer.
     pub awaiting_sync: VecSet<String>,
+    /// 3.0+ (KAFKA-12890): the members of the generation whose SyncGroup has not arrived yet
+    /// (`GroupMetadata.pendingSyncMembers`); a `GroupTimer::SyncDeadline` removes those still
+    /// here after the rebalance timeout.
+    pub pending_sync: VecSet<String>,
     /// The rebalance in progress.
     pub rebalance: Option<Rebalance>,
     /// The members in the order they were added (for the event log's comparison).
@@ -126,6 +130,14 @@ pub enum GroupTimer {
         group: String,
         /// The rebalance it belongs to.
         seq: u64,
+    },
+    /// 3.0+: the members of `generation` that have not sent SyncGroup by now are removed
+    /// (`DelayedSync`, `GroupCoordinator.onExpirePendingSync`).
+    SyncDeadline {
+        /// The group.
+        group: String,
+        /// The generation whose SyncGroups it waits for.
+        generation: u32,
     },
     /// A pending member (told its id with MEMBER_ID_REQUIRED, KIP-394) may not have joined
     /// within its session timeout (`GroupCoordinator.addPendingMemberExpiration`, 2.4.1, 3.9.0).

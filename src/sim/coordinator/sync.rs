@@ -53,6 +53,8 @@ impl Coordinator<'_> {
         match group.state {
             GroupState::PreparingRebalance => reply(Err(KafkaError::RebalanceInProgress), self.out),
             GroupState::Stable => {
+                // removePendingSyncMember (3.0+).
+                group.pending_sync.remove(&member_id);
                 let m = &group.members[&member_id];
                 let (a, timeout) = (tp_list(&m.assignment), m.session_timeout_ms);
                 reply(Ok(a), self.out);
@@ -62,6 +64,8 @@ impl Coordinator<'_> {
             }
             GroupState::CompletingRebalance => {
                 group.awaiting_sync.insert(member_id.clone());
+                // removePendingSyncMember (3.0+).
+                group.pending_sync.remove(&member_id);
                 if group.leader.as_deref() == Some(&member_id) {
                     let mut map: VecMap<String, Vec<(String, u32)>> = VecMap::new();
                     for (m, tps) in assignment {

@@ -109,6 +109,44 @@ impl Coordinator<'_> {
                     self.complete_join(&group);
                 }
             }
+            GroupTimer::SyncDeadline { group, generation } => {
+                // onExpirePendingSync (3.0+): in the same generation, while CompletingRebalance
+                // or Stable, the members that have not sent SyncGroup are removed and the group
+                // rebalances. A rebalance since then cleared them (removeSyncExpiration).
+                let Some(g) = self.state.groups.get(&group) else {
+                    return;
+                };
+                if g.generation != generation
+                    || !matches!(
+                        g.state,
+                        GroupState::CompletingRebalance | GroupState::Stable
+                    )
+                    || g.pending_sync.is_empty()
+                {
+                    return;
+                }
+                let late: Vec<String> = g
+                    .order
+                    .keys()
+                    .into_iter()
+                    .filter(|id| g.pending_sync.contains(id))
+                    .collect();
+                let rebalance_timeout_ms = g
+                    .members
+                    .values()
+                    .map(|m| m.rebalance_timeout_ms)
+                    .max()
+                    .unwrap_or(0);
+                let why = CoordinatorCause::NoSyncInTime {
+                    rebalance_timeout_ms,
+                };
+                let words = why.english();
+                let name = words.split(':').next().unwrap_or(&words).to_string();
+                for id in late {
+                    self.remove_member(&group, &id, why.clone());
+                }
+                self.prepare_rebalance(&group, &format!("a member left the group ({name})"));
+            }
             GroupTimer::PendingMember { group, member_id } => {
                 // onExpireHeartbeat with `isPending` (2.4.1, 3.9.0): a pending member that did
                 // not join in time is dropped (`removePendingMemberAndUpdateGroup`), which may
