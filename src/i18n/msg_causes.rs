@@ -129,6 +129,8 @@ messages! {
     CAUSE_COORD_LEFT_CLEANLY = "LeaveGroup: the consumer left cleanly";
     CAUSE_COORD_SESSION_EXPIRED = "session expired: no heartbeat within session.timeout.ms ({session_timeout_ms} ms)";
     CAUSE_COORD_DID_NOT_REJOIN = "it did not rejoin within the rebalance timeout (max.poll.interval.ms)";
+    CAUSE_COORD_NO_SYNC_IN_TIME = "no SyncGroup in time: the member had not sent SyncGroup within the rebalance timeout (max.poll.interval.ms, {rebalance_timeout_ms} ms) after the join completed, so the coordinator removes it and rebalances (KAFKA-12890, 3.0)";
+    CAUSE_COORD_NEW_MEMBER_JOIN_TIMED_OUT = "new member's JoinGroup expired: the rebalance did not complete within NewMemberJoinTimeoutMs ({timeout_ms} ms) of its joining, so the coordinator removes it and answers UNKNOWN_MEMBER_ID; the consumer joins again as a new member";
     CAUSE_COORD_NO_INITIAL_DELAY = "Kafka 0.10 has no initial rebalance delay (KIP-134 came in 0.11): the join completes as soon as every member has joined, here at once; a later member starts another rebalance";
     CAUSE_COORD_EVERY_MEMBER_REJOINS = "every member must rejoin (JoinGroup) before the new generation starts; max.poll.interval.ms bounds the wait";
     CAUSE_COORD_INITIAL_DELAY_NEW_GROUP = "a brand-new group (generation 0) waits group.initial.rebalance.delay.ms ({delay_ms} ms) for more members, and another delay (up to max.poll.interval.ms in all) each time a new member arrived during the last one, then completes the join";

@@ -118,6 +118,18 @@ pub enum CoordinatorCause {
     },
     /// The member did not rejoin within the rebalance timeout.
     DidNotRejoin,
+    /// 3.0+: the member had not sent SyncGroup within the rebalance timeout after the join
+    /// completed (`DelayedSync`, `onExpirePendingSync`, KAFKA-12890).
+    NoSyncInTime {
+        /// The group's rebalance timeout (the largest `max.poll.interval.ms` of its members).
+        rebalance_timeout_ms: u64,
+    },
+    /// A new member's JoinGroup waited `NewMemberJoinTimeoutMs` without the rebalance
+    /// completing (2.4.1, 3.9.0: `addMemberAndRebalance`, `onExpireHeartbeat`).
+    NewMemberJoinTimedOut {
+        /// `GroupCoordinator.NewMemberJoinTimeoutMs`.
+        timeout_ms: u64,
+    },
     /// 0.10: no initial rebalance delay (KIP-134 came in 0.11).
     NoInitialDelay,
     /// A rebalance of a non-empty group: every member must rejoin.
@@ -191,6 +203,16 @@ impl CoordinatorCause {
                 &[("session_timeout_ms", session_timeout_ms)],
             ),
             CoordinatorCause::DidNotRejoin => tr.t(m::CAUSE_COORD_DID_NOT_REJOIN),
+            CoordinatorCause::NoSyncInTime {
+                rebalance_timeout_ms,
+            } => tr.f(
+                m::CAUSE_COORD_NO_SYNC_IN_TIME,
+                &[("rebalance_timeout_ms", rebalance_timeout_ms)],
+            ),
+            CoordinatorCause::NewMemberJoinTimedOut { timeout_ms } => tr.f(
+                m::CAUSE_COORD_NEW_MEMBER_JOIN_TIMED_OUT,
+                &[("timeout_ms", timeout_ms)],
+            ),
             CoordinatorCause::NoInitialDelay => tr.t(m::CAUSE_COORD_NO_INITIAL_DELAY),
             CoordinatorCause::EveryMemberRejoins => tr.t(m::CAUSE_COORD_EVERY_MEMBER_REJOINS),
             CoordinatorCause::InitialDelayNewGroup { delay_ms } => tr.f(
@@ -251,6 +273,8 @@ mod tests {
             (CoordinatorCause::LeftCleanly, "LeaveGroup: the consumer left cleanly".into()),
             (CoordinatorCause::SessionExpired { session_timeout_ms: 10_000 }, "session expired: no heartbeat within session.timeout.ms (10000 ms)".into()),
             (CoordinatorCause::DidNotRejoin, "it did not rejoin within the rebalance timeout (max.poll.interval.ms)".into()),
+            (CoordinatorCause::NoSyncInTime { rebalance_timeout_ms: 300_000 }, "no SyncGroup in time: the member had not sent SyncGroup within the rebalance timeout (max.poll.interval.ms, 300000 ms) after the join completed, so the coordinator removes it and rebalances (KAFKA-12890, 3.0)".into()),
+            (CoordinatorCause::NewMemberJoinTimedOut { timeout_ms: 300_000 }, "new member's JoinGroup expired: the rebalance did not complete within NewMemberJoinTimeoutMs (300000 ms) of its joining, so the coordinator removes it and answers UNKNOWN_MEMBER_ID; the consumer joins again as a new member".into()),
             (CoordinatorCause::NoInitialDelay, "Kafka 0.10 has no initial rebalance delay (KIP-134 came in 0.11): the join completes as soon as every member has joined, here at once; a later member starts another rebalance".into()),
             (CoordinatorCause::EveryMemberRejoins, "every member must rejoin (JoinGroup) before the new generation starts; max.poll.interval.ms bounds the wait".into()),
             (CoordinatorCause::InitialDelayNewGroup { delay_ms: 3_000 }, "a brand-new group (generation 0) waits group.initial.rebalance.delay.ms (3000 ms) for more members, and another delay (up to max.poll.interval.ms in all) each time a new member arrived during the last one, then completes the join".into()),

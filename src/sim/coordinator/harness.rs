@@ -140,6 +140,8 @@ pub(super) struct Harness {
     timers: BTreeSet<(u64, u64)>,
     /// The rebalance timeout the members send.
     pub(super) rebalance_timeout: u64,
+    /// The session timeout the members send.
+    pub(super) session_timeout: u64,
 }
 
 impl Harness {
@@ -148,6 +150,7 @@ impl Harness {
             node: Node::new(profile),
             timers: BTreeSet::new(),
             rebalance_timeout: REBALANCE_TIMEOUT,
+            session_timeout: SESSION_TIMEOUT,
         }
     }
 
@@ -205,7 +208,7 @@ impl Harness {
         topics: &[&str],
     ) -> Out {
         self.no_timer_due_before(at);
-        let rebalance_timeout = self.rebalance_timeout;
+        let (rebalance_timeout, session_timeout) = (self.rebalance_timeout, self.session_timeout);
         self.feed(at, |co| {
             co.on_join_group(
                 Endpoint::Consumer(c),
@@ -214,7 +217,7 @@ impl Harness {
                     topics.iter().map(|t| t.to_string()).collect(),
                     "range".into(),
                 ),
-                (SESSION_TIMEOUT, rebalance_timeout),
+                (session_timeout, rebalance_timeout),
                 new_id.into(),
             )
         })

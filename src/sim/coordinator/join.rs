@@ -10,8 +10,9 @@
 
 use super::causes::CoordinatorCause;
 use super::state::GroupTimer;
+use super::state::NEW_MEMBER_JOIN_TIMEOUT_MS;
 use super::state::{Group, GroupState, Member, Rebalance};
-use super::{group_partition, member_ids_required, Coordinator};
+use super::{group_partition, member_ids_required, new_members_expire, sync_expires, Coordinator};
 use crate::collections::{VecMap, VecSet};
 use crate::sim::event::EventKind;
 use crate::sim::group_order::MemberOrder;
@@ -77,8 +78,9 @@ impl Coordinator<'_> {
                 members: VecMap::new(),
                 order: MemberOrder::new(settings.profile.scala_version()),
                 new_member_added: false,
-                pending: VecSet::new(),
+                pending: VecMap::new(),
                 awaiting_sync: VecSet::new(),
+                pending_sync: VecSet::new(),
                 rebalance: None,
                 joined_order: Vec::new(),
             });
@@ -94,11 +96,22 @@ impl Coordinator<'_> {
         // (`addMemberAndRebalance` makes it); from 2.2 it is told its id and must join again.
         let (member_id, fresh) = if member_id.is_empty() {
             if member_ids_required(settings.profile) {
-                group.pending.insert(new_member_id.clone());
+                // doUnknownJoinGroup (2.4.1) / doDynamicNewMemberJoinGroup (3.9.0):
+                // `group.addPendingMember`, and `addPendingMemberExpiration` with the
+                // JoinGroup's session timeout.
+                let timer = self.state.next_timer + 1;
+                group.pending.insert(new_member_id.clone(), timer);
                 reply(
-                    Err((KafkaError::MemberIdRequired, new_member_id)),
+                    Err((KafkaError::MemberIdRequired, new_member_id.clone())),
                     self.out,
                     me,
+                );
+                self.set_timer(
+                    now + session_timeout_ms,
+                    GroupTimer::PendingMember {
+                        group: group_id.clone(),
+                        member_id: new_member_id,
+                    },
                 );
                 return;
             }
@@ -107,9 +120,14 @@ impl Coordinator<'_> {
             (member_id, false)
         };
         let known = group.members.contains_key(&member_id);
-        if !known && !fresh && !group.pending.remove(&member_id) {
-            reply(Err((KafkaError::UnknownMemberId, member_id)), self.out, me);
-            return;
+        if !known && !fresh {
+            // A pending member joins: its expiration is done with (`tryCompleteHeartbeat`
+            // completes the DelayedHeartbeat of a pending member the group now has).
+            let Some(timer) = group.pending.remove(&member_id) else {
+                reply(Err((KafkaError::UnknownMemberId, member_id)), self.out, me);
+                return;
+            };
+            self.state.timers.remove(&timer);
         }
         if known {
             // GroupCoordinator.doJoinGroup (0.10.2.2, 2.0.1, 2.4.1) / doCurrentMemberJoinGroup
@@ -165,6 +183,7 @@ impl Coordinator<'_> {
                     last_heard_ms: now,
                     awaiting_join: true,
                     session_timer: 0,
+                    is_new: new_members_expire(settings.profile),
                 },
             );
             group.order.insert(&member_id);
@@ -192,12 +211,19 @@ impl Coordinator<'_> {
             m.consumer = consumer;
             m.last_heard_ms = now;
         }
+        let state = group.state;
+        if !known && new_members_expire(settings.profile) {
+            // addMemberAndRebalance (2.4.1, 3.9.0): `completeAndScheduleNextExpiration(group,
+            // member, NewMemberJoinTimeoutMs)`: a new member cannot heartbeat while its JoinGroup
+            // waits, so the JoinGroup itself expires.
+            self.schedule_session(&group_id, &member_id, NEW_MEMBER_JOIN_TIMEOUT_MS);
+        }
         let reason = if known {
             format!("member {client_id} rejoined")
         } else {
             format!("member {client_id} joined")
         };
-        match group.state {
+        match state {
             GroupState::Empty | GroupState::Stable | GroupState::CompletingRebalance => {
                 self.prepare_rebalance(&group_id, &reason)
             }
@@ -214,8 +240,11 @@ impl Coordinator<'_> {
         let Some(group) = self.state.groups.get_mut(group_id) else {
             return;
         };
+        let mut answered = Vec::new();
         if group.state == GroupState::CompletingRebalance {
-            // The members waiting for their assignment must rejoin.
+            // The members waiting for their assignment must rejoin
+            // (`resetAndPropagateAssignmentError`); `propagateAssignment` gives each a fresh
+            // session deadline, since an expiration while it waited was ignored.
             for m in std::mem::take(&mut group.awaiting_sync) {
                 if let Some(member) = group.members.get(&m) {
                     self.out.send(
@@ -226,9 +255,18 @@ impl Coordinator<'_> {
                             result: Err(KafkaError::RebalanceInProgress),
                         },
                     );
+                    answered.push((m, member.session_timeout_ms));
                 }
             }
         }
+        for (m, timeout) in answered {
+            self.schedule_session(group_id, &m, timeout);
+        }
+        let Some(group) = self.state.groups.get_mut(group_id) else {
+            return;
+        };
+        // removeSyncExpiration: a rebalance ends the wait for the generation's SyncGroups.
+        group.pending_sync.clear();
         let was_empty = group.state == GroupState::Empty;
         // prepareRebalance (2.0.1, 2.4.1, 3.9.0): an Empty group gets an `InitialDelayedJoin` of
         // `groupInitialRebalanceDelayMs` with `remainingMs = max(rebalanceTimeoutMs - delay, 0)`,
@@ -304,7 +342,9 @@ impl Coordinator<'_> {
     }
 
     /// `tryCompleteJoin` (what `DelayedJoin.tryComplete` asks): the join completes once every
-    /// member has (re)joined; an `InitialDelayedJoin` never completes early.
+    /// member has (re)joined and no pending member is left (`GroupMetadata.hasAllMembersJoined`:
+    /// `members.size == numMembersAwaitingJoin && pendingMembers.isEmpty`, 2.4.1, 3.9.0; before
+    /// KIP-394 there are none); an `InitialDelayedJoin` never completes early.
     pub(super) fn try_complete_join(&mut self, group_id: &str) {
         let Some(group) = self.state.groups.get(group_id) else {
             return;
@@ -319,7 +359,7 @@ impl Coordinator<'_> {
         {
             return;
         }
-        if group.members.values().all(|m| m.awaiting_join) {
+        if group.members.values().all(|m| m.awaiting_join) && group.pending.is_empty() {
             self.complete_join(group_id);
         }
     }
@@ -393,6 +433,8 @@ impl Coordinator<'_> {
         let everyone = member_list(group);
         for m in group.members.values_mut() {
             m.awaiting_join = false;
+            // onCompleteJoin: `member.isNew = false`; the session timeout applies from now.
+            m.is_new = false;
             m.last_heard_ms = now;
             let joined = Joined {
                 generation,
@@ -419,8 +461,28 @@ impl Coordinator<'_> {
             .values()
             .map(|m| (m.member_id.clone(), m.session_timeout_ms))
             .collect();
+        let rebalance_timeout = group
+            .members
+            .values()
+            .map(|m| m.rebalance_timeout_ms)
+            .max()
+            .unwrap_or(0);
+        if sync_expires(self.settings.profile) {
+            // onCompleteJoin (3.0+): `group.addPendingSyncMember` for every member, then
+            // `schedulePendingSync`: a DelayedSync of the group's rebalance timeout.
+            group.pending_sync = group.members.keys().cloned().collect();
+        }
         for (id, timeout) in ids {
             self.schedule_session(group_id, &id, timeout);
+        }
+        if sync_expires(self.settings.profile) {
+            self.set_timer(
+                now + rebalance_timeout,
+                GroupTimer::SyncDeadline {
+                    group: group_id.to_string(),
+                    generation,
+                },
+            );
         }
     }
 }

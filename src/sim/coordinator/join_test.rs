@@ -6,7 +6,7 @@ use super::harness::{
     cause_of, group_timer, joined, kinds, Harness, Node, G, REBALANCE_TIMEOUT, SESSION_TIMEOUT,
 };
 use super::state::GroupState;
-use super::state::GroupTimer;
+use super::state::{GroupTimer, NEW_MEMBER_JOIN_TIMEOUT_MS};
 use crate::sim::cause::Cause;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
@@ -87,7 +87,11 @@ fn the_initial_delay_is_not_clamped_and_sets_no_other_deadline() {
     h.rebalance_timeout = 1_000;
     let out = h.join_new(0, 1, "c1", "c-1");
     let at: Vec<u64> = out.timers.iter().map(|(at, _, _)| *at).collect();
-    assert_eq!(at, [3_000], "one timer: the initial delay");
+    assert_eq!(
+        at,
+        [NEW_MEMBER_JOIN_TIMEOUT_MS, 3_000],
+        "the new member's JoinGroup expiry and the initial delay, no other deadline"
+    );
     h.join_new(500, 2, "c2", "c-2");
     h.advance(2_999);
     assert_eq!(h.state(), (GroupState::PreparingRebalance, 0, 2));
@@ -291,7 +295,7 @@ fn findcoordinator_names_the_leader_of_the_groups_offsets_partition_from_the_met
 }
 
 #[test]
-fn from_2_4_a_join_without_a_member_id_is_told_its_id_and_nothing_else_happens() {
+fn from_2_4_a_join_without_a_member_id_is_told_its_id_and_is_pending_until_its_session_ends() {
     let mut node = Node::new(Profile::V3_9);
     let out = first_join(&mut node, 0, "", "c-1");
     let required = Body::JoinGroupResponse {
@@ -302,9 +306,19 @@ fn from_2_4_a_join_without_a_member_id_is_told_its_id_and_nothing_else_happens()
         out.sends,
         [(Endpoint::Broker(1), Endpoint::Consumer(1), required)]
     );
-    assert!(out.timers.is_empty() && out.events.is_empty());
+    // addPendingMemberExpiration: the pending member expires after its session timeout.
+    assert_eq!(out.timers, [group_timer(SESSION_TIMEOUT, 1)]);
+    assert_eq!(
+        node.state.timers[&1],
+        GroupTimer::PendingMember {
+            group: G.into(),
+            member_id: "c-1".into()
+        }
+    );
+    assert!(out.events.is_empty());
     assert_eq!(node.summary(), (GroupState::Empty, 0, 0));
-    assert_eq!(node.group().pending.iter().collect::<Vec<_>>(), ["c-1"]);
+    let pending: Vec<(&String, &u64)> = node.group().pending.iter().collect();
+    assert_eq!(pending, [(&"c-1".to_string(), &1)]);
     // The id handed out is accepted once; an id never handed out is not.
     let out = first_join(&mut node, 10, "c-9", "unused");
     let unknown = Body::JoinGroupResponse {
@@ -330,7 +344,20 @@ fn the_first_join_of_an_empty_group_waits_the_initial_rebalance_delay() {
             out.sends.is_empty(),
             "{profile:?}: it waits for more members"
         );
-        assert_eq!(out.timers, [group_timer(3_000, 1)], "{profile:?}");
+        // In 3.9 timer 1 was the pending member's expiry, done with now that it joined, and
+        // timer 2 is the expiry of its JoinGroup as a new member (NewMemberJoinTimeoutMs).
+        let (t, timers) = if id.is_empty() {
+            (1, vec![group_timer(3_000, 1)])
+        } else {
+            (
+                3,
+                vec![
+                    group_timer(NEW_MEMBER_JOIN_TIMEOUT_MS, 2),
+                    group_timer(3_000, 3),
+                ],
+            )
+        };
+        assert_eq!(out.timers, timers, "{profile:?}");
         assert_eq!(
             out.events,
             [
@@ -348,7 +375,7 @@ fn the_first_join_of_an_empty_group_waits_the_initial_rebalance_delay() {
             "{profile:?}"
         );
         assert_eq!(
-            node.state.timers[&1],
+            node.state.timers[&t],
             GroupTimer::InitialDelay {
                 group: G.into(),
                 seq: 1
@@ -416,12 +443,14 @@ fn kafka_0_10_s_first_join_completes_the_rebalance_at_once() {
 #[test]
 fn the_end_of_the_initial_delay_completes_the_join_and_the_first_member_leads() {
     // 3.9: c-1 and c-2 join at 0 (c-2 during the delay, so it is extended once, to 6 s).
+    // Timers 1 and 4 were their expiries as pending members, 2 and 5 are their JoinGroups'
+    // as new members, 3 the initial delay.
     let mut h = Harness::new(Profile::V3_9);
     h.join_new(0, 1, "c1", "c-1");
     h.join_new(0, 2, "c2", "c-2");
     h.advance(3_000);
-    assert_eq!(h.node.timer_ids(), [2], "the extension");
-    let (out, appended) = h.node.input(6_000, |c| c.on_timer(2));
+    assert_eq!(h.node.timer_ids(), [2, 5, 6], "the extension is 6");
+    let (out, appended) = h.node.input(6_000, |c| c.on_timer(6));
     assert!(appended.is_empty());
     // Every member gets the new generation; the leader the member list in the map's order.
     assert_eq!(
@@ -434,8 +463,10 @@ fn the_end_of_the_initial_delay_completes_the_join_and_the_first_member_leads() 
     assert_eq!(
         out.timers,
         [
-            group_timer(6_000 + SESSION_TIMEOUT, 3),
-            group_timer(6_000 + SESSION_TIMEOUT, 4)
+            group_timer(6_000 + SESSION_TIMEOUT, 7),
+            group_timer(6_000 + SESSION_TIMEOUT, 8),
+            // 3.0's DelayedSync: the SyncGroups are due within the rebalance timeout.
+            group_timer(6_000 + REBALANCE_TIMEOUT, 9)
         ]
     );
     assert_eq!(
@@ -483,14 +514,175 @@ fn the_last_rejoin_completes_an_ordinary_rebalance() {
         ]
     );
     // Timers 1 and 2: the initial delay and its extension; 3 and 4: generation 1's sessions;
-    // 5: the rebalance's deadline; now generation 2's sessions.
+    // 5: c-1's, set by the answer to its SyncGroup; 6: the rebalance's deadline; now
+    // generation 2's sessions.
     assert_eq!(
         out.timers,
         [
-            group_timer(7_100 + SESSION_TIMEOUT, 6),
-            group_timer(7_100 + SESSION_TIMEOUT, 7)
+            group_timer(7_100 + SESSION_TIMEOUT, 7),
+            group_timer(7_100 + SESSION_TIMEOUT, 8)
         ]
     );
     assert!(out.events.is_empty(), "same leader, no new member");
     assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 2));
+}
+
+/// 3.9, a rebalance timeout of 1000 s: a Stable generation 1 of c-1 (the leader) and c-2; c-3
+/// joins at 7 s (a rebalance starts), c-4 is told its id at 7.01 s (pending), c-1 and c-2
+/// rejoin at 7.02 s and 7.03 s.
+fn waiting_for_a_pending_member() -> Harness {
+    let mut h = Harness::new(Profile::V3_9);
+    h.rebalance_timeout = 1_000_000;
+    h.join_new(0, 1, "c1", "c-1");
+    h.join_new(1_000, 2, "c2", "c-2");
+    h.advance(6_000);
+    h.sync(6_100, 1, "c-1", Vec::new());
+    h.join_new(7_000, 3, "c3", "c-3");
+    // c-4 asks for a session of 100 s: as a pending member it expires before c-3's JoinGroup
+    // does (NewMemberJoinTimeoutMs, 300 s).
+    h.session_timeout = 100_000;
+    let out = h.join_raw(7_010, 4, "c4", "", "c-4", &["orders"]);
+    h.session_timeout = SESSION_TIMEOUT;
+    assert!(matches!(
+        &out.sends[..],
+        [(
+            _,
+            _,
+            Body::JoinGroupResponse {
+                result: Err((KafkaError::MemberIdRequired, _)),
+                ..
+            }
+        )]
+    ));
+    h.join_raw(7_020, 1, "c1", "c-1", "unused", &["orders"]);
+    let out = h.join_raw(7_030, 2, "c2", "c-2", "unused", &["orders"]);
+    // Every member has rejoined, but GroupMetadata.hasAllMembersJoined also wants no pending
+    // member (2.4.1, 3.9.0): the join waits.
+    assert!(out.sends.is_empty() && out.events.is_empty());
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 3));
+    h
+}
+
+#[test]
+fn from_2_4_a_rebalance_waits_for_a_pending_member_and_its_join_completes_it() {
+    let mut h = waiting_for_a_pending_member();
+    let out = h.join_raw(7_040, 4, "c4", "c-4", "unused", &["orders"]);
+    assert_eq!(kinds(&out), ["member_joined"]);
+    assert_eq!(out.sends.len(), 4, "the four JoinGroup answers");
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 4));
+    assert!(h.group().pending.is_empty());
+}
+
+#[test]
+fn from_2_4_a_pending_member_that_does_not_join_expires_and_the_join_completes() {
+    let mut h = waiting_for_a_pending_member();
+    // addPendingMemberExpiration: c-4's JoinGroup session timeout after it was told its id.
+    h.advance(7_010 + 100_000 - 1);
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 3));
+    let out = h.advance(7_010 + 100_000);
+    assert_eq!(out.sends.len(), 3, "the three JoinGroup answers");
+    assert!(h.group().pending.is_empty());
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 3));
+}
+
+#[test]
+fn from_2_4_a_pending_members_leavegroup_drops_it_and_the_join_completes() {
+    // handleLeaveGroup: removePendingMemberAndUpdateGroup.
+    let mut h = waiting_for_a_pending_member();
+    let expiry = h.group().pending["c-4"];
+    assert_eq!(
+        h.node.state.timers[&expiry],
+        GroupTimer::PendingMember {
+            group: G.into(),
+            member_id: "c-4".into()
+        }
+    );
+    let out = h.leave(7_040, 4, "c-4");
+    assert_eq!(
+        out.sends.len(),
+        4,
+        "the LeaveGroup answer and three JoinGroup answers"
+    );
+    assert!(h.group().pending.is_empty());
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 2, 3));
+    assert!(
+        !h.node.state.timers.contains_key(&expiry),
+        "its expiry is done with"
+    );
+}
+
+#[test]
+fn from_2_4_a_new_members_joingroup_expires_after_five_minutes() {
+    // addMemberAndRebalance schedules the new member's expiration after NewMemberJoinTimeoutMs
+    // (2.4.1, 3.9.0; not in 2.0.1). A rebalance timeout of 1000 s: c-2 joins the Stable
+    // generation 1 of c-1 at 7 s, c-1 never rejoins and its session lasts until 606.1 s.
+    for profile in [Profile::V2_0, Profile::V2_4, Profile::V3_9] {
+        let mut h = Harness::new(profile);
+        h.rebalance_timeout = 1_000_000;
+        h.join_new(0, 1, "c1", "c-1");
+        h.advance(6_000);
+        h.sync(6_100, 1, "c-1", Vec::new());
+        h.join_new(7_000, 2, "c2", "c-2");
+        assert_eq!(
+            h.state(),
+            (GroupState::PreparingRebalance, 1, 2),
+            "{profile:?}"
+        );
+        let out = h.advance(7_000 + NEW_MEMBER_JOIN_TIMEOUT_MS - 1);
+        assert!(out.events.is_empty(), "{profile:?}");
+        let out = h.advance(7_000 + NEW_MEMBER_JOIN_TIMEOUT_MS);
+        if profile == Profile::V2_0 {
+            assert!(out.events.is_empty() && out.sends.is_empty(), "{profile:?}");
+            assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 2));
+            continue;
+        }
+        // removeMemberAndUpdateGroup answers the waiting JoinGroup with UNKNOWN_MEMBER_ID.
+        assert_eq!(
+            out.sends,
+            [(
+                Endpoint::Broker(1),
+                Endpoint::Consumer(2),
+                Body::JoinGroupResponse {
+                    group: G.into(),
+                    result: Err((KafkaError::UnknownMemberId, String::new())),
+                }
+            )],
+            "{profile:?}"
+        );
+        assert_eq!(
+            out.events,
+            [(
+                EventKind::GroupMemberRemoved {
+                    group: G.into(),
+                    member: "c2".into(),
+                    member_id: "c-2".into(),
+                    coordinator: 1,
+                },
+                CoordinatorCause::NewMemberJoinTimedOut {
+                    timeout_ms: 300_000
+                }
+                .into()
+            )],
+            "{profile:?}"
+        );
+        assert_eq!(
+            h.state(),
+            (GroupState::PreparingRebalance, 1, 1),
+            "{profile:?}"
+        );
+        assert_eq!(h.group().leader.as_deref(), Some("c-1"));
+    }
+}
+
+#[test]
+fn a_completed_join_ends_a_new_members_join_expiry() {
+    // onCompleteJoin: `member.isNew = false`, and the session timeout applies from then on.
+    let mut h = Harness::new(Profile::V3_9);
+    h.join_new(0, 1, "c1", "c-1");
+    h.advance(6_000);
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 1, 1));
+    assert!(!h.group().members["c-1"].is_new);
+    let out = h.advance(NEW_MEMBER_JOIN_TIMEOUT_MS);
+    assert!(out.events.is_empty() && out.sends.is_empty());
+    assert_eq!(h.state(), (GroupState::CompletingRebalance, 1, 1));
 }

@@ -13,7 +13,7 @@ use super::Coordinator;
 use crate::sim::config::Profile;
 use crate::sim::event::EventKind;
 use crate::sim::group_order::{java_string_hash_code, MemberOrder, ScalaVersion};
-use crate::sim::message::Body;
+use crate::sim::message::{Body, KafkaError};
 use crate::sim::net::Endpoint;
 
 /// Why `next` (named `name`) is the first key of `order`, in the words of the profile's Scala
@@ -53,8 +53,21 @@ impl Coordinator<'_> {
         let Some(m) = group.members.remove(member_id) else {
             return;
         };
+        if m.awaiting_join && profile >= Profile::V2_4 {
+            // removeMemberAndUpdateGroup (2.4.1, 3.9.0): a member removed while its JoinGroup
+            // waits is answered UNKNOWN_MEMBER_ID, so that a live consumer joins again.
+            self.out.send(
+                Endpoint::Broker(coordinator),
+                Endpoint::Consumer(m.consumer),
+                Body::JoinGroupResponse {
+                    group: group_id.to_string(),
+                    result: Err((KafkaError::UnknownMemberId, String::new())),
+                },
+            );
+        }
         group.order.remove(member_id);
         group.awaiting_sync.remove(member_id);
+        group.pending_sync.remove(member_id);
         group.joined_order.retain(|x| x != member_id);
         self.out.event(
             EventKind::GroupMemberRemoved {
@@ -104,6 +117,18 @@ impl Coordinator<'_> {
         );
         if self.group_check(&group_id).is_err() {
             return;
+        }
+        // handleLeaveGroup (2.4.1, 3.9.0): a pending member's LeaveGroup drops it
+        // (`removePendingMemberAndUpdateGroup`), which may complete a join that waited for it.
+        if let Some(g) = self.state.groups.get_mut(&group_id) {
+            if let Some(timer) = g.pending.remove(&member_id) {
+                let preparing = g.state == GroupState::PreparingRebalance;
+                self.state.timers.remove(&timer);
+                if preparing {
+                    self.try_complete_join(&group_id);
+                }
+                return;
+            }
         }
         self.member_gone(&group_id, &member_id, CoordinatorCause::LeftCleanly);
     }

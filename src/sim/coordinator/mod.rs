@@ -87,6 +87,17 @@ fn member_ids_required(profile: Profile) -> bool {
     profile >= Profile::V2_4
 }
 
+fn sync_expires(profile: Profile) -> bool {
+    // KAFKA-12890 (3.0): members that do not send SyncGroup within the rebalance timeout are
+    // removed (`DelayedSync`).
+    profile >= Profile::V3_9
+}
+
+fn new_members_expire(profile: Profile) -> bool {
+    // KAFKA-7610 (2.2): a new member's JoinGroup expires after NewMemberJoinTimeoutMs.
+    profile >= Profile::V2_4
+}
+
 fn tp_list(a: &[(String, u32)]) -> Vec<TopicPartition> {
     a.iter().map(|(t, p)| TopicPartition::new(t, *p)).collect()
 }

@@ -35,7 +35,14 @@ pub struct Member {
     pub awaiting_join: bool,
     /// The number of its current session timer (not in the group record).
     pub session_timer: u64,
+    /// `MemberMetadata.isNew` (2.4.1, 3.9.0): added and not yet through a completed join; its
+    /// JoinGroup expires after `NEW_MEMBER_JOIN_TIMEOUT_MS` (not in the group record).
+    pub is_new: bool,
 }
+
+/// `GroupCoordinator.NewMemberJoinTimeoutMs` (5 minutes, 2.4.1, 3.9.0): how long a new member's
+/// JoinGroup may wait for the rebalance to complete before the member is removed.
+pub const NEW_MEMBER_JOIN_TIMEOUT_MS: u64 = 5 * 60 * 1000;
 
 impl Member {
     /// The member as the group record holds it (`GroupMetadataManager.groupMetadataValue`
@@ -48,6 +55,7 @@ impl Member {
             last_heard_ms: 0,
             awaiting_join: false,
             session_timer: 0,
+            is_new: false,
             ..self.clone()
         }
     }
@@ -90,10 +98,16 @@ pub struct Group {
     /// `GroupMetadata.newMemberAdded`: a member was added during the initial delay of a brand-new
     /// group (generation 0), so the delay may be extended. Only `InitialDelayedJoin` clears it.
     pub new_member_added: bool,
-    /// Member ids handed out with MEMBER_ID_REQUIRED and not yet used (KIP-394).
-    pub pending: VecSet<String>,
+    /// Member ids handed out with MEMBER_ID_REQUIRED and not yet used (KIP-394), each with
+    /// the number of its expiry timer: a rebalance waits for them too
+    /// (`GroupMetadata.hasAllMembersJoined`, 2.4.1, 3.9.0).
+    pub pending: VecMap<String, u64>,
     /// Members waiting for their SyncGroup answer.
     pub awaiting_sync: VecSet<String>,
+    /// 3.0+ (KAFKA-12890): the members of the generation whose SyncGroup has not arrived yet
+    /// (`GroupMetadata.pendingSyncMembers`); a `GroupTimer::SyncDeadline` removes those still
+    /// here after the rebalance timeout.
+    pub pending_sync: VecSet<String>,
     /// The rebalance in progress.
     pub rebalance: Option<Rebalance>,
     /// The members in the order they were added (for the event log's comparison).
@@ -116,6 +130,22 @@ pub enum GroupTimer {
         group: String,
         /// The rebalance it belongs to.
         seq: u64,
+    },
+    /// 3.0+: the members of `generation` that have not sent SyncGroup by now are removed
+    /// (`DelayedSync`, `GroupCoordinator.onExpirePendingSync`).
+    SyncDeadline {
+        /// The group.
+        group: String,
+        /// The generation whose SyncGroups it waits for.
+        generation: u32,
+    },
+    /// A pending member (told its id with MEMBER_ID_REQUIRED, KIP-394) may not have joined
+    /// within its session timeout (`GroupCoordinator.addPendingMemberExpiration`, 2.4.1, 3.9.0).
+    PendingMember {
+        /// The group.
+        group: String,
+        /// The member id it was given.
+        member_id: String,
     },
     /// A member's session may have expired.
     Session {

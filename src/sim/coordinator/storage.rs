@@ -128,8 +128,9 @@ impl Coordinator<'_> {
                         )
                     })
                     .collect(),
-                pending: VecSet::new(),
+                pending: VecMap::new(),
                 awaiting_sync: VecSet::new(),
+                pending_sync: VecSet::new(),
                 rebalance: None,
                 joined_order,
             };
@@ -168,6 +169,7 @@ impl Coordinator<'_> {
                 g.state = GroupState::Dead;
                 g.rebalance = None;
                 g.awaiting_sync.clear();
+                g.pending_sync.clear();
             }
         }
         self.state.writes.retain(|w| w.tp != *tp);

@@ -199,10 +199,12 @@ fn after_losing_its_offsets_partition_the_coordinator_refuses_requests_and_its_t
         )]
     );
     assert!(out.timers.is_empty() && out.events.is_empty());
-    // Timers 3 and 4 were generation 1's sessions, 5 the rebalance's deadline, 6 and 7 are
-    // generation 2's sessions: none does anything in the Dead group.
-    assert_eq!(h.node.timer_ids(), [3, 4, 5, 6, 7]);
-    for id in [5, 6, 7] {
+    // Timers 2 and 5 were the new members' JoinGroup expiries, 7 and 8 generation 1's
+    // sessions, 9 its SyncGroup deadline, 10 c-1's session set by the answer to its SyncGroup,
+    // 11 the rebalance's deadline, 12 and 13 are generation 2's sessions and 14 its SyncGroup
+    // deadline: none does anything in the Dead group.
+    assert_eq!(h.node.timer_ids(), [2, 5, 7, 8, 9, 10, 11, 12, 13, 14]);
+    for id in [2, 5, 9, 10, 11, 12, 13, 14] {
         let (out, _) = h.node.input(800_000, |c| c.on_timer(id));
         assert!(out.sends.is_empty() && out.timers.is_empty() && out.events.is_empty());
     }

@@ -53,11 +53,19 @@ impl Coordinator<'_> {
         match group.state {
             GroupState::PreparingRebalance => reply(Err(KafkaError::RebalanceInProgress), self.out),
             GroupState::Stable => {
-                let a = tp_list(&group.members[&member_id].assignment);
+                // removePendingSyncMember (3.0+).
+                group.pending_sync.remove(&member_id);
+                let m = &group.members[&member_id];
+                let (a, timeout) = (tp_list(&m.assignment), m.session_timeout_ms);
                 reply(Ok(a), self.out);
+                // doSyncGroup, Stable: the current assignment, and
+                // `completeAndScheduleNextHeartbeatExpiration` (0.10.2.2 to 3.9.0).
+                self.schedule_session(&group_id, &member_id, timeout);
             }
             GroupState::CompletingRebalance => {
                 group.awaiting_sync.insert(member_id.clone());
+                // removePendingSyncMember (3.0+).
+                group.pending_sync.remove(&member_id);
                 if group.leader.as_deref() == Some(&member_id) {
                     let mut map: VecMap<String, Vec<(String, u32)>> = VecMap::new();
                     for (m, tps) in assignment {
@@ -102,6 +110,7 @@ impl Coordinator<'_> {
                 m.assignment = assignment.get(id).cloned().unwrap_or_default();
             }
             group.state = GroupState::Stable;
+            let mut answered = Vec::new();
             for id in std::mem::take(&mut group.awaiting_sync) {
                 if let Some(m) = group.members.get(&id) {
                     self.out.send(
@@ -112,6 +121,7 @@ impl Coordinator<'_> {
                             result: Ok(tp_list(&m.assignment)),
                         },
                     );
+                    answered.push((id, m.session_timeout_ms));
                 }
             }
             let summary: Vec<String> = group
@@ -138,6 +148,12 @@ impl Coordinator<'_> {
                     tp: w.tp.clone(),
                 },
             );
+            // propagateAssignment (0.10.2.2 to 3.9.0): each member answered gets a fresh
+            // session deadline (`completeAndScheduleNextHeartbeatExpiration`), since an
+            // expiration while it waited was ignored.
+            for (id, timeout) in answered {
+                self.schedule_session(&w.group, &id, timeout);
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 //! committed.
 
 use super::causes::CoordinatorCause;
-use super::harness::{Harness, G};
+use super::harness::{group_timer, kinds, Harness, G, REBALANCE_TIMEOUT, SESSION_TIMEOUT};
 use super::state::{GroupState, GroupWrite};
 use crate::collections::VecMap;
 use crate::sim::config::Profile;
@@ -140,7 +140,19 @@ fn the_commit_makes_the_group_stable_and_answers_the_members_waiting() {
             sync_response(2, Ok(vec![orders(1)]))
         ]
     );
-    assert!(out.timers.is_empty());
+    // propagateAssignment: each member answered gets a fresh session deadline (timers 1 and 4
+    // were the members' expiries as pending members, 2 and 5 their JoinGroups' as new members,
+    // 3 and 6 the initial delay and its extension, 7 and 8 generation 1's sessions, 9 its
+    // SyncGroup deadline).
+    assert_eq!(
+        out.timers,
+        [
+            group_timer(6_200 + SESSION_TIMEOUT, 10),
+            group_timer(6_200 + SESSION_TIMEOUT, 11)
+        ]
+    );
+    assert_eq!(h.group().members["c-1"].session_timer, 10);
+    assert_eq!(h.group().members["c-2"].session_timer, 11);
     assert_eq!(
         out.events,
         [(
@@ -169,6 +181,8 @@ fn the_commit_makes_the_group_stable_and_answers_the_members_waiting() {
     });
     assert!(appended.is_empty());
     assert_eq!(out.sends, [sync_response(2, Ok(vec![orders(1)]))]);
+    // ... and a fresh session deadline (doSyncGroup's Stable case).
+    assert_eq!(out.timers, [group_timer(7_000 + SESSION_TIMEOUT, 12)]);
 }
 
 #[test]
@@ -210,4 +224,81 @@ fn a_syncgroup_of_another_generation_or_during_a_rebalance_is_refused() {
         out.sends,
         [sync_response(2, Err(KafkaError::RebalanceInProgress))]
     );
+}
+
+fn no_sync_in_time() -> CoordinatorCause {
+    CoordinatorCause::NoSyncInTime {
+        rebalance_timeout_ms: REBALANCE_TIMEOUT,
+    }
+}
+
+#[test]
+fn from_3_0_a_follower_without_a_syncgroup_is_removed_after_the_rebalance_timeout() {
+    // DelayedSync (KAFKA-12890): the join completed at 6 s; the leader's SyncGroup makes the
+    // group Stable, c-2's never comes. At 6 s + the rebalance timeout c-2 is removed (its
+    // session would last to 606 s) and the group rebalances.
+    let mut h = completing();
+    h.sync(6_100, 1, "c-1", Vec::new());
+    assert_eq!(h.state(), (GroupState::Stable, 1, 2));
+    let out = h.advance(6_000 + REBALANCE_TIMEOUT - 1);
+    assert!(out.events.is_empty());
+    let out = h.advance(6_000 + REBALANCE_TIMEOUT);
+    assert_eq!(
+        out.events,
+        [
+            (
+                EventKind::GroupMemberRemoved {
+                    group: G.into(),
+                    member: "c2".into(),
+                    member_id: "c-2".into(),
+                    coordinator: 1,
+                },
+                no_sync_in_time().into()
+            ),
+            (
+                EventKind::RebalanceStarted {
+                    group: G.into(),
+                    generation: 1,
+                    reason: "a member left the group (no SyncGroup in time)".into(),
+                    coordinator: 1,
+                },
+                CoordinatorCause::EveryMemberRejoins.into()
+            ),
+        ]
+    );
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 1));
+    assert_eq!(h.group().leader.as_deref(), Some("c-1"));
+}
+
+#[test]
+fn from_3_0_a_leader_without_a_syncgroup_is_removed_and_the_waiting_followers_told_to_rejoin() {
+    let mut h = completing();
+    h.sync(6_100, 2, "c-2", Vec::new());
+    let out = h.advance(6_000 + REBALANCE_TIMEOUT);
+    assert_eq!(kinds(&out), ["member_removed", "rebalance_started"]);
+    assert_eq!(
+        out.sends,
+        [sync_response(2, Err(KafkaError::RebalanceInProgress))]
+    );
+    assert_eq!(h.state(), (GroupState::PreparingRebalance, 1, 1));
+    assert_eq!(h.group().leader.as_deref(), Some("c-2"));
+}
+
+#[test]
+fn the_syncgroup_deadline_does_nothing_once_every_member_synced_or_before_3_0() {
+    let mut h = completing();
+    h.sync(6_100, 1, "c-1", Vec::new());
+    h.sync(6_200, 2, "c-2", Vec::new());
+    let out = h.advance(6_000 + REBALANCE_TIMEOUT);
+    assert!(out.events.is_empty() && out.sends.is_empty());
+    assert_eq!(h.state(), (GroupState::Stable, 1, 2));
+    // 2.4 has no DelayedSync: a member that never syncs stays until its session ends.
+    let mut h = Harness::new(Profile::V2_4);
+    h.join_new(0, 1, "c1", "c-1");
+    h.join_new(1_000, 2, "c2", "c-2");
+    h.advance(6_000);
+    h.sync(6_100, 1, "c-1", Vec::new());
+    let out = h.advance(6_000 + REBALANCE_TIMEOUT);
+    assert!(out.events.is_empty() && out.sends.is_empty());
+    assert_eq!(h.state(), (GroupState::Stable, 1, 2));
 }

@@ -109,21 +109,98 @@ impl Coordinator<'_> {
                     self.complete_join(&group);
                 }
             }
+            GroupTimer::SyncDeadline { group, generation } => {
+                // onExpirePendingSync (3.0+): in the same generation, while CompletingRebalance
+                // or Stable, the members that have not sent SyncGroup are removed and the group
+                // rebalances. A rebalance since then cleared them (removeSyncExpiration).
+                let Some(g) = self.state.groups.get(&group) else {
+                    return;
+                };
+                if g.generation != generation
+                    || !matches!(
+                        g.state,
+                        GroupState::CompletingRebalance | GroupState::Stable
+                    )
+                    || g.pending_sync.is_empty()
+                {
+                    return;
+                }
+                let late: Vec<String> = g
+                    .order
+                    .keys()
+                    .into_iter()
+                    .filter(|id| g.pending_sync.contains(id))
+                    .collect();
+                let rebalance_timeout_ms = g
+                    .members
+                    .values()
+                    .map(|m| m.rebalance_timeout_ms)
+                    .max()
+                    .unwrap_or(0);
+                let why = CoordinatorCause::NoSyncInTime {
+                    rebalance_timeout_ms,
+                };
+                let words = why.english();
+                let name = words.split(':').next().unwrap_or(&words).to_string();
+                for id in late {
+                    self.remove_member(&group, &id, why.clone());
+                }
+                self.prepare_rebalance(&group, &format!("a member left the group ({name})"));
+            }
+            GroupTimer::PendingMember { group, member_id } => {
+                // onExpireHeartbeat with `isPending` (2.4.1, 3.9.0): a pending member that did
+                // not join in time is dropped (`removePendingMemberAndUpdateGroup`), which may
+                // complete a join that waited for it. One that joined meanwhile completed its
+                // DelayedHeartbeat (`tryCompleteHeartbeat`: `group.has(memberId)`).
+                let Some(g) = self
+                    .state
+                    .groups
+                    .get_mut(&group)
+                    .filter(|g| g.state != GroupState::Dead)
+                else {
+                    return;
+                };
+                if g.pending.remove(&member_id).is_some()
+                    && g.state == GroupState::PreparingRebalance
+                {
+                    self.try_complete_join(&group);
+                }
+            }
             GroupTimer::Session {
                 group,
                 member_id,
                 seq,
             } => {
-                let Some(m) = self
+                let Some(g) = self
                     .state
                     .groups
                     .get(&group)
                     .filter(|g| g.state != GroupState::Dead)
-                    .and_then(|g| g.members.get(&member_id))
                 else {
                     return;
                 };
+                let Some(m) = g.members.get(&member_id) else {
+                    return;
+                };
                 if m.session_timer != seq {
+                    return;
+                }
+                if m.is_new {
+                    // A new member's JoinGroup expired (2.4.1: `shouldKeepAlive`, `isNew`:
+                    // `latestHeartbeat + NewMemberJoinTimeoutMs`; 3.9.0: `hasSatisfiedHeartbeat`
+                    // checks `isNew` first): it goes even though it waits in JoinGroup.
+                    let why = CoordinatorCause::NewMemberJoinTimedOut {
+                        timeout_ms: super::state::NEW_MEMBER_JOIN_TIMEOUT_MS,
+                    };
+                    self.member_gone(&group, &member_id, why);
+                    return;
+                }
+                if g.awaiting_sync.contains(&member_id) {
+                    // A member waiting for its SyncGroup answer is kept alive, and this
+                    // expiration is ignored: `shouldKeepMemberAlive` (0.10.2.2, 2.0.1:
+                    // `awaitingSyncCallback != null`), `MemberMetadata.hasSatisfiedHeartbeat`
+                    // (2.4.1, 3.9.0: `isAwaitingSync`). The answer sets its next deadline
+                    // (`GroupCoordinator.propagateAssignment`).
                     return;
                 }
                 if m.awaiting_join {
