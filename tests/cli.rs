@@ -440,3 +440,29 @@ fn a_partition_action_on_a_missing_topic_exits_2() {
         stderr(&o)
     );
 }
+
+/// The lesson docs' worked example ("were records lost?") prints what the docs show, and every
+/// committed lesson's report names its id as the file does, in lowercase.
+#[test]
+fn the_lesson_docs_worked_example_prints_what_the_docs_show() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/lesson-format.md"),
+    )
+    .unwrap();
+    let command = "$ cargo run --release --bin kafka-election -- lesson docs/examples/lessons/records-lost.json\n";
+    let start = doc.find(command).expect("the docs show the command") + command.len();
+    let shown = &doc[start..start + doc[start..].find("\n```").expect("the block ends")];
+    let o = cli(&["lesson", "docs/examples/lessons/records-lost.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim_end(), shown);
+    for entry in std::fs::read_dir("www/lessons").unwrap() {
+        let path = entry.unwrap().path();
+        let id = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if id == "index" {
+            continue;
+        }
+        let o = cli(&["lesson", path.to_str().unwrap()]);
+        let first = stdout(&o).lines().next().unwrap_or_default().to_string();
+        assert!(first.starts_with(&format!("{id}: ")), "{first}");
+    }
+}

@@ -149,6 +149,7 @@ messages! {
     LOG_COUNT_SHOWN = "{shown} of {total} events";
     LOG_LIST_LABEL = "Events, oldest first";
     LOG_EMPTY = "No events yet: press play.";
+    LOG_EMPTY_ASKING = "No events yet: the run starts once you answer the question.";
     LOG_NEWEST = "↓ newest";
     // The page's own errors and notes (a core error quoted in them keeps its English).
     ERR_ADDRESS = "Page address: {problems}";

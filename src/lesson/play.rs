@@ -119,6 +119,21 @@ impl Play {
         }
     }
 
+    /// The score as far as the run has shown it: the questions answered right and the
+    /// questions answered, counting a step's answer only once its moment is shown (an answer
+    /// whose run is still going on to show it is not graded yet, for the learner).
+    pub fn revealed(&self) -> (usize, usize) {
+        let shown =
+            |step: usize| step < self.step || matches!(self.phase, Phase::Shown | Phase::Done);
+        let graded: Vec<&Grade> = self
+            .answers
+            .iter()
+            .filter(|(step, _)| shown(**step))
+            .map(|(_, (_, g))| g)
+            .collect();
+        (graded.iter().filter(|g| g.correct).count(), graded.len())
+    }
+
     /// The questions answered right, and the questions the lesson has.
     pub fn score(&self, lesson: &Lesson) -> (usize, usize) {
         let right = self.answers.values().filter(|(_, g)| g.correct).count();

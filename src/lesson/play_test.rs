@@ -137,3 +137,27 @@ fn stored_progress_that_does_not_fit_is_refused() {
         "an answer to a step that asks nothing"
     );
 }
+
+#[test]
+fn the_score_counts_an_answer_once_the_run_has_shown_it() {
+    let (l, r) = first();
+    let mut p = Play::start(&l);
+    assert_eq!(p.revealed(), (0, 0));
+    p.answer(&l, &r, Answer::Node(1)).unwrap();
+    // Answered, but the run still goes on to show it: not graded for the learner yet.
+    assert_eq!(p.phase, Phase::Running);
+    assert_eq!(p.revealed(), (0, 0));
+    assert!(p.reached(&l, 1_000));
+    assert_eq!(p.revealed(), (1, 1));
+    p.next(&l);
+    assert!(p.reached(&l, 5_000));
+    p.next(&l);
+    p.answer(&l, &r, Answer::Choice(1)).unwrap();
+    assert_eq!(
+        p.revealed(),
+        (1, 1),
+        "the wrong answer waits for its moment"
+    );
+    assert!(p.reached(&l, 15_000));
+    assert_eq!(p.revealed(), (1, 2));
+}

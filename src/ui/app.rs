@@ -19,8 +19,8 @@ use super::hooks::use_animation_frames;
 use super::i18n::{lang_switch, load, mark_document, rich};
 use super::later::{use_later, waiting};
 use super::lesson::{
-    asks_for_a_broker, graph_commands, lesson_card, lessons_button, shown_decider, use_lessons,
-    LessonList,
+    asks_for_a_broker, graph_commands, lesson_card, lessons_button, question_waits, shown_decider,
+    use_lessons, LessonList,
 };
 use super::model::{Action, Model};
 use super::overlay::play_overlay;
@@ -42,6 +42,7 @@ use crate::view::menu::broker_menu;
 use crate::view::shortcuts::{
     lookup, Focus, BROKER_MENU, HELP, JUMP_NEXT, PLAY_PAUSE, STEP_BACK, STEP_FORWARD,
 };
+use crate::view::waits::without_forecasts;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
@@ -74,7 +75,9 @@ fn controller_stat(state: &ClusterState, tr: &Tr) -> Html {
         None => tr.t(msg::STAT_NONE),
     };
     html! {
-        <p class={classes!("stat", state.controller.is_none().then_some("vacant"))}
+        // No controller is an alarm once there was one (epoch 1 or more); before the first
+        // election it is only the cluster starting.
+        <p class={classes!("stat", (state.controller.is_none() && state.controller_epoch > 0).then_some("vacant"))}
            data-testid="controller-epoch">
             <span class="stat-label">{ tr.t(msg::STAT_CONTROLLER) }</span>
             <strong>{ who }</strong>
@@ -659,7 +662,10 @@ pub fn App(props: &AppProps) -> Html {
     let m: &Model = &model;
     let host = m.host.borrow();
     let world = host.world();
-    let state = world.state();
+    let mut state = world.state();
+    if question_waits(m) {
+        without_forecasts(&mut state);
+    }
     let settings = world.settings();
     let cut_links = cut_broker_links(world);
     let topics = world.topics();
@@ -782,13 +788,16 @@ pub fn App(props: &AppProps) -> Html {
     let embed = m.chrome.embed;
     html! {
         <div class={classes!("page", embed.then_some("embed"), in_lesson.then_some("in-lesson"), asks_for_a_broker(m).then_some("lesson-pick"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
-            <main class="layout" inert={*help}>
+            <main class={classes!("layout", m.lessons_open.then_some("lessons-open"))} inert={*help}>
                 <div class="stage">
                     <header class="top">
                         if !embed {
                             <h1>{ tr.t(msg::TITLE_MAIN) }<span class="hide-phone">{ tr.t(msg::TITLE_REST) }</span></h1>
                         }
-                        { controller_stat(&state, &tr) }
+                        // The lesson list is about no cluster: no controller to show.
+                        if !m.lessons_open {
+                            { controller_stat(&state, &tr) }
+                        }
                         // Embed mode keeps to one row: `lang` (the parameter or the API's
                         // option) sets its language.
                         if !embed {
@@ -873,7 +882,7 @@ pub fn App(props: &AppProps) -> Html {
                     <EventLog host={m.host.clone()} count={event_count} generation={m.generation}
                               title_id={m.chrome.id("log-title")}
                               key_only={m.key_only} {keep_internal} {on_key_only} {on_pick} tr={tr.clone()}
-                              also={shown_decider(m)} shown={current == Tab::Log} />
+                              also={shown_decider(m)} shown={current == Tab::Log} asking={question_waits(m)} />
                 </div>
                 }
             </main>

@@ -1,5 +1,6 @@
 //! The toolbar: play/pause, next event, speed, reset, broker count, profile, seed and the virtual clock.
 
+use super::lesson::run_waits_for_answer;
 use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
 use super::stories::{self, STORIES};
 use crate::i18n::{msg, Tr};
@@ -109,14 +110,21 @@ pub fn controls(
         ("▶", msg::PLAY, msg::PLAY_TITLE)
     };
 
+    // While a lesson's question waits at its point, the run waits for the answer.
+    let held = run_waits_for_answer(m, now_ms);
+    let play_title = if held {
+        tr.t(crate::i18n::msg_lessons::LESSON_ANSWER_FIRST)
+    } else {
+        tr.t(play_title)
+    };
     html! {
         <div class="toolbar" role="toolbar" aria-label={tr.t(msg::TOOLBAR_LABEL)}>
             <div class="group run-group">
-                <button class="primary play" data-testid="play" onclick={play}
-                        title={tr.t(play_title)}>
+                <button class="primary play" data-testid="play" onclick={play} disabled={held}
+                        title={play_title}>
                     <span class="icon" aria-hidden="true">{ play_icon }</span>{ tr.t(play_text) }
                 </button>
-                <button class="next-event" data-testid="jump-next" onclick={jump}
+                <button class="next-event" data-testid="jump-next" onclick={jump} disabled={held}
                         title={tr.t(msg::NEXT_EVENT_TITLE)}
                         aria-label={tr.t(msg::NEXT_EVENT_LABEL)}>
                     <span class="icon" aria-hidden="true">{ "»" }</span><span class="hide-narrow">{ tr.t(msg::NEXT_EVENT) }</span>

@@ -231,6 +231,9 @@ pub struct EventLogProps {
     /// it comes into view the log follows the newest entry again, unless the reader scrolled up.
     #[prop_or_default]
     pub shown: bool,
+    /// Whether a lesson's question waits for its answer (the run waits with it).
+    #[prop_or_default]
+    pub asking: bool,
 }
 
 impl PartialEq for EventLogProps {
@@ -245,6 +248,7 @@ impl PartialEq for EventLogProps {
             && self.tr.lang() == o.tr.lang()
             && self.also == o.also
             && self.shown == o.shown
+            && self.asking == o.asking
     }
 }
 
@@ -385,7 +389,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             </header>
             <ol class="events" ref={list} {onscroll} tabindex="0" aria-label={tr.t(msg::LOG_LIST_LABEL)}>
                 if rows.is_empty() {
-                    <li class="empty">{ tr.t(msg::LOG_EMPTY) }</li>
+                    <li class="empty">{ tr.t(if props.asking { msg::LOG_EMPTY_ASKING } else { msg::LOG_EMPTY }) }</li>
                 }
                 { for rows }
             </ol>

@@ -175,7 +175,6 @@ pub fn LessonList(props: &LessonListProps) -> Html {
                 <button class="ghost" onclick={back} data-testid="lessons-back">{ tr.t(msg::LESSONS_BACK) }</button>
             </header>
             <p class="lessons-intro">{ tr.t(msg::LESSONS_INTRO) }</p>
-            { body }
             <div class="lessons-tools">
                 <label class="button-like">
                     { tr.t(msg::LESSONS_FILE) }
@@ -193,6 +192,7 @@ pub fn LessonList(props: &LessonListProps) -> Html {
                     <button class="ghost" onclick={ask_reset} data-testid="reset-progress">{ tr.t(msg::LESSONS_RESET) }</button>
                 }
             </div>
+            { body }
         </section>
     }
 }
@@ -311,6 +311,7 @@ pub fn lesson_card(m: &Model, dispatch: &Callback<Action>, tr: &Tr) -> Html {
     let play = &run.play;
     let step = &lesson.steps[play.step.min(lesson.steps.len().saturating_sub(1))];
     let (right, total) = play.score(lesson);
+    let (shown_right, shown_answered) = play.revealed();
     let cb = |a: Action| {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(a.clone()))
@@ -331,8 +332,8 @@ pub fn lesson_card(m: &Model, dispatch: &Callback<Action>, tr: &Tr) -> Html {
             </p>
             <p class="lesson-progress">
                 <span data-testid="lesson-step">{ tr.f(msg::LESSON_STEP, &[("step", &(play.step + 1)), ("steps", &lesson.steps.len())]) }</span>
-                if !play.answers.is_empty() && play.phase != Phase::Done {
-                    { " · " }{ tr.f(msg::LESSON_SCORE, &[("right", &right), ("answered", &play.answers.len())]) }
+                if shown_answered > 0 && play.phase != Phase::Done {
+                    { " · " }{ tr.f(msg::LESSON_SCORE, &[("right", &shown_right), ("answered", &shown_answered)]) }
                 }
             </p>
             <div class="lesson-nav">
@@ -691,8 +692,67 @@ pub fn use_lessons(model: &UseReducerHandle<Model>, root: &NodeRef) {
         });
     }
     let decider = shown_decider(model);
+    {
+        let root = root.clone();
+        use_effect(move || mark_decider(&root, decider));
+    }
+    // A step's verdict or the lesson's end, once shown, is brought into view: a learner who
+    // answered by tapping a broker further down (a phone), or who watched the graph, would not
+    // see it appear above.
+    let shown_step = model
+        .lesson
+        .as_ref()
+        .filter(|r| !r.left && matches!(r.play.phase, Phase::Shown | Phase::Done))
+        .map(|r| {
+            (
+                r.lesson.id.clone(),
+                r.play.step,
+                r.play.phase == Phase::Done,
+            )
+        });
     let root = root.clone();
-    use_effect(move || mark_decider(&root, decider));
+    use_effect_with(shown_step, move |shown| {
+        if shown.is_some() {
+            reveal_card(&root);
+        }
+    });
+}
+
+/// Scrolls the lesson's card into view when its top is above the viewport or its verdict
+/// below it.
+fn reveal_card(root: &NodeRef) {
+    let Some(root) = root.cast::<Element>() else {
+        return;
+    };
+    let Ok(Some(card)) = root.query_selector("[data-testid=\"lesson\"]") else {
+        return;
+    };
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let r = card.get_bounding_client_rect();
+    if r.top() < 0.0 || r.top() > height * 0.6 {
+        let opts = web_sys::ScrollIntoViewOptions::new();
+        opts.set_block(web_sys::ScrollLogicalPosition::Start);
+        card.scroll_into_view_with_scroll_into_view_options(&opts);
+    }
+}
+
+/// Whether a lesson's question waits for the learner's answer now.
+pub fn question_waits(m: &Model) -> bool {
+    m.lesson
+        .as_ref()
+        .is_some_and(|r| !r.left && r.play.phase == Phase::Ask)
+}
+
+/// Whether the run has reached the point where the question waiting for its answer is asked:
+/// the clock cannot go on until it is answered, so play and next-event wait too.
+pub fn run_waits_for_answer(m: &Model, now_ms: u64) -> bool {
+    question_waits(m)
+        && m.lesson
+            .as_ref()
+            .is_some_and(|r| now_ms >= r.play.stop_ms(&r.lesson))
 }
 
 /// The index of the event that decided the answer of the lesson step shown, if any.

@@ -232,3 +232,23 @@ pub fn sync_wait(group: &GroupView, tr: &Tr) -> Option<String> {
         ],
     ))
 }
+
+/// The state as the page shows it while a lesson's question waits for its answer: every
+/// countdown taken out (a session's expiry, an ISR check, a follower's lag, a rebalance's wait,
+/// a member's session at the coordinator). A countdown forecasts the run, which is what a
+/// question asks the learner to work out: "16 s after the crash, which broker does /controller
+/// name?" answers itself beside "ZK session expires in 20.1 s". What has happened stays shown.
+pub fn without_forecasts(state: &mut ClusterState) {
+    for b in state.brokers.values_mut() {
+        b.session_expires_in_ms = None;
+        b.session_countdown_ms = None;
+    }
+    for p in state.partitions.values_mut() {
+        p.isr_expiry_in_ms.clear();
+        p.isr_check_in_ms = None;
+    }
+    for g in state.groups.values_mut() {
+        g.rebalance_countdown = None;
+        g.session_expiry_in_ms.clear();
+    }
+}

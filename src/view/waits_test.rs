@@ -202,3 +202,31 @@ fn a_sync_group_waits_for_the_groups_record_on_the_isr() {
     let json = serde_json::to_value(&s).unwrap();
     assert!(json["groups"]["my-group"].get("sync_wait").is_none());
 }
+
+#[test]
+fn a_waiting_question_sees_no_countdown_but_what_happened() {
+    let mut world = crate::view::frame::default_world();
+    world.advance_to(3_000);
+    let c = world.state().controller.expect("a controller by 3 s");
+    world.apply(crate::sim::Command::Crash(c)).expect("crash");
+    world.advance_to(4_000);
+    let mut state = world.state();
+    assert!(state.brokers[&c].session_countdown_ms.is_some());
+    assert!(state
+        .partitions
+        .values()
+        .any(|p| p.isr_check_in_ms.is_some()));
+    super::waits::without_forecasts(&mut state);
+    let b = &state.brokers[&c];
+    assert_eq!(
+        (b.session_countdown_ms, b.session_expires_in_ms),
+        (None, None)
+    );
+    assert!(state
+        .partitions
+        .values()
+        .all(|p| p.isr_check_in_ms.is_none() && p.isr_expiry_in_ms.is_empty()));
+    // The crash itself, and who /controller names, are still there.
+    assert_eq!(b.state, crate::sim::BrokerState::Crashed);
+    assert_eq!(state.controller, Some(c));
+}

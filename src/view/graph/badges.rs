@@ -131,11 +131,9 @@ pub fn badges(v: &GraphView<'_>, id: BrokerId, text: BadgeText) -> (Vec<Badge>, 
 /// Every broker's badges, said as fully as fits in [`MAX_BADGE_ROWS`] rows, with the most
 /// rows any broker needs.
 pub fn all_badges(v: &GraphView<'_>) -> (Vec<(BrokerId, Vec<Badge>)>, usize) {
-    let tiers: &[BadgeText] = if v.compact {
-        &[BadgeText::NoEpoch, BadgeText::Short]
-    } else {
-        &[BadgeText::Full, BadgeText::NoEpoch, BadgeText::Short]
-    };
+    // A narrow graph tries the leader epoch too: it is what a learner follows through an
+    // election, and drops it only where the badges would not fit.
+    let tiers: &[BadgeText] = &[BadgeText::Full, BadgeText::NoEpoch, BadgeText::Short];
     let mut best = (Vec::new(), 0);
     for &t in tiers {
         let mut rows = 0;

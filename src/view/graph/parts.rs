@@ -185,6 +185,10 @@ pub struct FlightDot {
     pub label: Option<String>,
 }
 
+/// The part of a message's way (as a share of it) where its name is drawn.
+const LABEL_FROM: f64 = 0.25;
+const LABEL_TO: f64 = 0.75;
+
 /// The messages in the air. At slow speeds the oldest message in the air on each link,
 /// either way (heartbeats aside), carries its name: a request before its reply.
 pub fn flights(v: &GraphView<'_>, layout: &Layout) -> Vec<FlightDot> {
@@ -234,7 +238,10 @@ fn flight(
     } else {
         1.0 - ((t - 0.9) / 0.1).clamp(0.0, 1.0)
     };
-    let label = labelled.then(|| {
+    // The name shows only while the dot is well away from both ends: near a node it would
+    // cover the node's own words (its number, its state, its countdown).
+    let away_from_nodes = (LABEL_FROM..=LABEL_TO).contains(&t);
+    let label = (labelled && away_from_nodes).then(|| {
         let name = flight_label(&f.words, tr);
         let mut text: String = name.chars().take(30).collect();
         if name.chars().count() > 30 {
