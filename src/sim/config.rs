@@ -205,6 +205,15 @@ impl Profile {
         self >= Profile::V2_0
     }
 
+    /// Whether a known member's JoinGroup also updates its session and rebalance timeouts
+    /// (`GroupMetadata.updateMember` sets `member.rebalanceTimeoutMs` and
+    /// `member.sessionTimeoutMs`, KAFKA-14009, 3.4; 3.9.0). Before, `updateMember` (2.4.1) and
+    /// `updateMemberAndRebalance` (2.0.1) replace only the protocols: the member keeps the
+    /// timeouts of its first JoinGroup.
+    pub fn updates_member_timeouts_on_rejoin(self) -> bool {
+        self >= Profile::V3_9
+    }
+
     /// The Scala library of the profile's recommended Kafka download, whose
     /// `mutable.HashMap` orders a group's members (and so picks the next group leader):
     /// 2.11 for 0.10.2 and 2.0 (`gradle.properties` `scalaVersion=2.11.12` at 2.0.1), 2.12

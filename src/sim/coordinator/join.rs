@@ -203,10 +203,17 @@ impl Coordinator<'_> {
                 CoordinatorCause::MemberAdded,
             );
         } else {
-            // updateMemberAndRebalance: the new protocols, then the rebalance.
+            // updateMemberAndRebalance: the new protocols, then the rebalance. From 3.4 the
+            // timeouts of this JoinGroup too (`GroupMetadata.updateMember`, KAFKA-14009; 3.9.0),
+            // so the next rebalance waits for the largest rebalance timeout now asked for and the
+            // session timer runs with the new session timeout.
             let m = group.members.get_mut(&member_id).expect("known");
             m.topics = topics;
             m.assignor = assignor;
+            if settings.profile.updates_member_timeouts_on_rejoin() {
+                m.session_timeout_ms = session_timeout_ms;
+                m.rebalance_timeout_ms = rebalance_timeout_ms;
+            }
             m.awaiting_join = true;
             m.consumer = consumer;
             m.last_heard_ms = now;

@@ -158,6 +158,45 @@ fn kafka_0_10_completes_the_first_join_at_once() {
 // ---- a known member's JoinGroup ------------------------------------------------------
 
 #[test]
+fn a_known_members_join_group_updates_its_timeouts_from_3_4() {
+    // GroupMetadata.updateMember (KAFKA-14009, 3.4; 3.9.0) takes the rebalance and session
+    // timeouts of the new JoinGroup; 2.4.1's updateMember and 2.0.1's updateMemberAndRebalance
+    // replace only the protocols.
+    for (profile, updated) in [
+        (Profile::V2_0, false),
+        (Profile::V2_4, false),
+        (Profile::V3_9, true),
+    ] {
+        let mut h = Harness::new(profile);
+        h.join_new(0, 1, "c1", "c-1");
+        h.advance(6_000);
+        assert_eq!(h.state(), (GroupState::CompletingRebalance, 1, 1));
+        // c1 joins again with other timeouts and another subscription (so a rebalance starts).
+        let out = h.feed(6_100, |co| {
+            co.on_join_group(
+                Endpoint::Consumer(1),
+                (G.into(), "c-1".into(), "c1".into()),
+                (vec!["orders".into(), "payments".into()], "range".into()),
+                (20_000, 120_000),
+                "unused".into(),
+            )
+        });
+        assert_eq!(kinds(&out), ["rebalance_started"], "{profile:?}");
+        let m = &h.group().members["c-1"];
+        let expected = if updated {
+            (20_000, 120_000)
+        } else {
+            (SESSION_TIMEOUT, REBALANCE_TIMEOUT)
+        };
+        assert_eq!(
+            (m.session_timeout_ms, m.rebalance_timeout_ms),
+            expected,
+            "{profile:?}"
+        );
+    }
+}
+
+#[test]
 fn a_rejoin_in_completing_rebalance_with_unchanged_metadata_gets_the_current_generation() {
     // Member ids c-1 (the leader) and c-2: the leader's member list is in map order,
     // c-2 (bucket 12) before c-1 (bucket 9) under Scala 2.11/2.12, c-1 (bucket 6) before
