@@ -160,6 +160,22 @@ fn docs_table() -> BTreeMap<String, (usize, usize, usize)> {
     rows
 }
 
+/// The total row of `docs/kafka-tests.md`: `| total | read | ported | not expressible |`.
+fn docs_total() -> (usize, usize, usize) {
+    let text = std::fs::read_to_string(root().join("docs/kafka-tests.md")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("| total |"))
+        .expect("docs/kafka-tests.md has a total row");
+    let cells: Vec<usize> = line
+        .split('|')
+        .map(str::trim)
+        .filter_map(|c| c.parse().ok())
+        .collect();
+    assert_eq!(cells.len(), 3, "the total row: {line}");
+    (cells[0], cells[1], cells[2])
+}
+
 #[test]
 fn the_docs_table_counts_what_is_here() {
     let table = docs_table();
@@ -176,6 +192,12 @@ fn the_docs_table_counts_what_is_here() {
             "{class}: read = ported + not expressible"
         );
     }
+    let total = docs_total();
+    let sum = table
+        .values()
+        .fold((0, 0, 0), |(r, p, n), &(a, b, c)| (r + a, p + b, n + c));
+    assert_eq!(total, sum, "the docs' total row sums the classes' rows");
+    assert_eq!(total.1, names.len(), "the docs' total counts every port");
     assert!(
         names.len() >= 50,
         "at least 50 of Kafka's tests are ported ({} are)",
