@@ -132,7 +132,7 @@ test('in Chinese the graph, the broker panel and the tables speak Chinese; Engli
   const partitions = page.getByTestId('partitions');
   await expect(partitions.locator('h2')).toHaveText('分区');
   await expect(page.getByTestId('preferred-election').first()).toHaveText('优先副本选举');
-  await expect(page.getByTestId('group-panel')).toContainText('协调者');
+  await expect(page.getByTestId('group-panel')).toContainText('协调器');
   await expect(page.getByTestId('add-consumer')).toContainText('添加消费者');
   // Crash broker 2: its node says so in Chinese.
   await broker(page, 2).click();
