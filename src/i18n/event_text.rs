@@ -70,6 +70,28 @@ fn scope(what: &str, tr: &Tr) -> String {
     }
 }
 
+/// The message of a safety invariant the core names (`sim::invariants`), if it is one.
+fn invariant_msg(name: &str) -> Option<Msg> {
+    use crate::sim::invariants as inv;
+    Some(match name {
+        inv::ONE_CONTROLLER_PER_EPOCH => m::INV_ONE_CONTROLLER_PER_EPOCH,
+        inv::EPOCHS_ONLY_GROW => m::INV_EPOCHS_ONLY_GROW,
+        inv::ONE_ACTING_CONTROLLER => m::INV_ONE_ACTING_CONTROLLER,
+        inv::LEADER_EPOCHS_ONLY_GROW => m::INV_LEADER_EPOCHS_ONLY_GROW,
+        inv::LEADER_IN_ISR => m::INV_LEADER_IN_ISR,
+        inv::HW_WITHIN_ISR => m::INV_HW_WITHIN_ISR,
+        inv::ISR_WITHIN_ASSIGNMENT => m::INV_ISR_WITHIN_ASSIGNMENT,
+        inv::ONE_GROUP_LEADER => m::INV_ONE_GROUP_LEADER,
+        _ => return None,
+    })
+}
+
+/// A safety invariant's name in the reader's language; a name the catalogue does not know
+/// stays as the core wrote it.
+fn invariant_name(name: &str, tr: &Tr) -> String {
+    invariant_msg(name).map_or_else(|| name.to_string(), |msg| tr.t(msg))
+}
+
 /// The plain sentence of what happened. Every kind has one: this match and `what_rest`'s
 /// between them name every kind (the second names the first's too), so a new kind cannot be
 /// forgotten.
@@ -171,7 +193,10 @@ pub fn what(kind: &EventKind, tr: &Tr) -> String {
                 ("generation", generation),
             ],
         ),
-        InvariantViolated { invariant, .. } => f(m::EV_INVARIANT, &[("invariant", invariant)]),
+        InvariantViolated { invariant, .. } => f(
+            m::EV_INVARIANT,
+            &[("invariant", &invariant_name(invariant, tr))],
+        ),
         BrokerStartFailed { broker } => f(m::EV_BROKER_START_FAILED, &[("broker", broker)]),
         BrokerPaused { broker, until_ms } => f(
             m::EV_BROKER_PAUSED,

@@ -77,6 +77,16 @@ messages! {
     EV_CONSUMER_LEAVING = "Consumer {member} leaves group {group}.";
     EV_COORDINATOR_FOUND = "Consumer {member} found its coordinator: broker {coordinator}.";
     EV_INVARIANT = "A safety rule is broken: {invariant}.";
+    // The safety monitor's invariants by name (`sim::invariants`): the English is the name the
+    // core gives, byte for byte, so the English log reads as before.
+    INV_ONE_CONTROLLER_PER_EPOCH = "one controller per epoch";
+    INV_EPOCHS_ONLY_GROW = "controller epochs only grow";
+    INV_ONE_ACTING_CONTROLLER = "only the current controller changes leaders";
+    INV_LEADER_EPOCHS_ONLY_GROW = "leader epochs only grow";
+    INV_LEADER_IN_ISR = "the leader is in the ISR";
+    INV_HW_WITHIN_ISR = "the high watermark never exceeds an ISR member's log end";
+    INV_ISR_WITHIN_ASSIGNMENT = "the ISR holds only replicas of the assignment";
+    INV_ONE_GROUP_LEADER = "one group leader per generation";
     EV_ENDPOINT_ZK = "the ZooKeeper ensemble";
     EV_ENDPOINT_BROKER = "broker {broker}";
     EV_ENDPOINT_PRODUCER = "the producer";

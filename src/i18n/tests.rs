@@ -21,6 +21,9 @@ const SAME_IN_BOTH: &[&str] = &[
     "COL_HW",
     "PANEL_BROKER_TITLE",
     "PANEL_FOLLOWS",
+    // A request and its controller epoch, both kept in English.
+    "FL_UPDATE_METADATA",
+    "FL_LEADER_AND_ISR_MANY",
     // The lessons' (msg_lessons.rs).
     "LESSON_PROFILE",
     "LESSON_BROKER",

@@ -450,8 +450,9 @@ impl Measured {
                 Some(u) => format!("{} {}", fmt_number(*n), u.label(lang)),
                 None => fmt_number(*n),
             },
-            Measured::YesNo(true) if zh => "是".to_string(),
-            Measured::YesNo(false) if zh => "否".to_string(),
+            // As the page's lesson panel says it (LESSON_YES, LESSON_NO).
+            Measured::YesNo(true) if zh => "会".to_string(),
+            Measured::YesNo(false) if zh => "不会".to_string(),
             Measured::Never => never_label(lang).to_string(),
             other => other.to_string(),
         }

@@ -283,7 +283,7 @@ fn messages_in_flight_are_named_in_the_readers_language() {
         said(Label::UpdateMetadata {
             controller_epoch: 2
         }),
-        "UpdateMetadata（控制器 epoch 2）"
+        "UpdateMetadata（controller epoch 2）"
     );
     assert_eq!(said(Label::SessionExpired), "会话已过期");
     assert_eq!(said(Label::Name("JoinGroup".into())), "JoinGroup");

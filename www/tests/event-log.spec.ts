@@ -72,7 +72,7 @@ test('in ?lang=zh-CN the log\'s sentences and its reasons are Chinese', async ({
   await page.goto('/?lang=zh-CN&t=30000&paused=1');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   const first = page.locator('li.event[data-kind="controller_elected"]').first();
-  await expect(first.locator('.what')).toHaveText('broker 1 成为新的控制器（控制器 epoch 1）。');
+  await expect(first.locator('.what')).toHaveText('broker 1 成为新的控制器（controller epoch 1）。');
   await expect(first.locator('.because')).toContainText('原因：');
   await expect(first.locator('.because')).toContainText('谁先创建，谁就是控制器');
   const leader = page.locator('li.event[data-kind="leader_elected"]').first();

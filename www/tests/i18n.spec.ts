@@ -132,7 +132,7 @@ test('in Chinese the graph, the broker panel and the tables speak Chinese; Engli
   const partitions = page.getByTestId('partitions');
   await expect(partitions.locator('h2')).toHaveText('分区');
   await expect(page.getByTestId('preferred-election').first()).toHaveText('优先副本选举');
-  await expect(page.getByTestId('group-panel')).toContainText('协调者');
+  await expect(page.getByTestId('group-panel')).toContainText('协调器');
   await expect(page.getByTestId('add-consumer')).toContainText('添加消费者');
   // Crash broker 2: its node says so in Chinese.
   await broker(page, 2).click();
@@ -224,7 +224,7 @@ async function englishOnPage(page: Page): Promise<string[]> {
 
 test('the check finds English words and lets Kafka\'s names through', async () => {
   expect(englishWords('broker 2 崩溃了, press Enter')).toEqual(['press']);
-  expect(englishWords('UpdateMetadata（控制器 epoch 2） zookeeper.session.timeout.ms NOT_CONTROLLER /controller')).toEqual([]);
+  expect(englishWords('UpdateMetadata（controller epoch 2） zookeeper.session.timeout.ms NOT_CONTROLLER /controller')).toEqual([]);
   expect(englishWords('消费者 c1 加入组 my-group：orders-0 acks=all session expired')).toEqual(['session', 'expired']);
 });
 

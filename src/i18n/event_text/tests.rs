@@ -159,3 +159,46 @@ fn sentences_fill_the_events_figures() {
     // The detail is the cause's own text.
     assert_eq!(cause_text(&e.cause, &Tr::en()), e.cause.english());
 }
+
+#[test]
+fn invariant_names_read_in_the_readers_language() {
+    use crate::sim::invariants as inv;
+    let names = [
+        inv::ONE_CONTROLLER_PER_EPOCH,
+        inv::EPOCHS_ONLY_GROW,
+        inv::ONE_ACTING_CONTROLLER,
+        inv::LEADER_EPOCHS_ONLY_GROW,
+        inv::LEADER_IN_ISR,
+        inv::HW_WITHIN_ISR,
+        inv::ISR_WITHIN_ASSIGNMENT,
+        inv::ONE_GROUP_LEADER,
+    ];
+    let (en, zh) = (Tr::en(), zh());
+    let mut seen = Vec::new();
+    for name in names {
+        let msg = invariant_msg(name).unwrap_or_else(|| panic!("{name} has no message"));
+        // The English is the core's name, byte for byte.
+        assert_eq!(msg.en(), name);
+        let kind = EventKind::InvariantViolated {
+            invariant: name.to_string(),
+            detail: "seen".to_string(),
+        };
+        assert_eq!(
+            what(&kind, &en),
+            format!("A safety rule is broken: {name}.")
+        );
+        let z = what(&kind, &zh);
+        assert!(!z.contains(name), "{z}");
+        assert!(!seen.contains(&msg.key), "{} twice", msg.key);
+        seen.push(msg.key);
+    }
+    assert_eq!(invariant_name("no such rule", &zh), "no such rule");
+    let kind = EventKind::InvariantViolated {
+        invariant: inv::ONE_ACTING_CONTROLLER.to_string(),
+        detail: String::new(),
+    };
+    assert_eq!(
+        what(&kind, &zh),
+        "安全规则被打破：只有当前控制器才能变更首领。"
+    );
+}

@@ -193,7 +193,10 @@ impl CoordinatorCause {
                 &[
                     ("left", left),
                     ("head", &head.render(tr)),
-                    ("order", &order.join(", ")),
+                    (
+                        "order",
+                        &order.join(&tr.t(crate::i18n::msg_graph::ENUM_SEP)),
+                    ),
                     ("by_join", by_join),
                 ],
             ),
