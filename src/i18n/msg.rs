@@ -161,7 +161,7 @@ messages! {
     ERR_SEND = "send writes a whole number of records, from 1 to {max}, not \"{value}\"";
     ERR_MAX_CONSUMERS = "the page runs at most {max} consumers in a group: start a crashed or departed one again instead";
     ERR_FIRST_EVENT = "this is the first event: nothing happened before it";
-    ERR_STEP_SKIPPED = "the story's next step ({what}) was skipped: {why}";
+    ERR_STEP_SKIPPED = "The story's next step ({what}) was skipped: {why}";
     ERR_LINK = "The link could not be opened: {why}. The session shown is unchanged.";
     ERR_LINK_FILE_PARAMS = "a link with an imported file (file=) takes no other page parameter";
     ERR_LINK_FILE_UNREADABLE = "its file is not readable: {why}";

@@ -41,6 +41,9 @@ fn read_options(options: JsValue) -> Result<MountOptions, String> {
     MountOptions::from_json(value)
 }
 
+/// The attribute that makes a mount's element a scoping root of the playground's stylesheet.
+const SCOPE_ATTRIBUTE: &str = "data-kafka-election";
+
 /// Mounts a playground into `element` with `options`; see the module's documentation.
 pub fn mount(element: JsValue, options: JsValue) -> Result<Playground, JsError> {
     let element: web_sys::Element = element.dyn_into().map_err(|_| {
@@ -67,6 +70,9 @@ pub fn mount(element: JsValue, options: JsValue) -> Result<Playground, JsError> 
     let bridge = Bridge::new(model);
     element.set_inner_html("");
     let _ = element.set_attribute("data-mounted", "true");
+    // The stylesheet's scoping root (`@scope` in www/styles.css): its rules reach this element's
+    // contents and nothing else of the embedding page.
+    let _ = element.set_attribute(SCOPE_ATTRIBUTE, "");
     let app = yew::Renderer::<App>::with_root_and_props(
         element.clone(),
         AppProps {
@@ -168,6 +174,7 @@ impl Playground {
         }
         self.element.set_inner_html("");
         let _ = self.element.remove_attribute("data-mounted");
+        let _ = self.element.remove_attribute(SCOPE_ATTRIBUTE);
     }
 }
 

@@ -787,7 +787,7 @@ pub fn App(props: &AppProps) -> Html {
 
     let embed = m.chrome.embed;
     html! {
-        <div class={classes!("page", embed.then_some("embed"), in_lesson.then_some("in-lesson"), asks_for_a_broker(m).then_some("lesson-pick"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
+        <div class={classes!("page", "kafka-election", embed.then_some("embed"), in_lesson.then_some("in-lesson"), asks_for_a_broker(m).then_some("lesson-pick"))} ref={root} tabindex="-1" data-tab={current.name()} lang={tr.lang().code()} {onkeydown} {ondragover} {ondrop}>
             <main class={classes!("layout", m.lessons_open.then_some("lessons-open"))} inert={*help}>
                 <div class="stage">
                     <header class="top">

@@ -102,3 +102,30 @@ plain('the policy is enforced: a style attribute written into the page is refuse
   });
   await expect.poll(violations).toEqual([expect.stringMatching(/^style-src-attr refused inline/)]);
 });
+
+test('the embedding example runs under the same strict policy: two mounts and a frame, no violation', async ({ page }) => {
+  // The test server sends the policy with index.html only (the other browser tests inject
+  // hosts into the example page); here the example page gets it too, as a site would send it.
+  await page.route('**/embed-example.html', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': POLICY } });
+  });
+  const refused: string[] = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) refused.push(m.text());
+  });
+  const violations = await watchViolations(page);
+  const response = await page.goto('/embed-example.html');
+  expect(response?.headers()['content-security-policy']).toBe(POLICY);
+  await page.waitForFunction(() => (window as any).examplePlaygrounds?.length === 2);
+  await expect(page.locator('.kafka-election svg g[data-broker]').first()).toBeVisible();
+  // The page's own buttons (its own script, a file) drive both playgrounds and the frame.
+  await page.locator('[data-both="seek"]').click();
+  await expect(page.getByTestId('events-2.0')).toContainText('broker_crashed');
+  await page.locator('[data-frame="play"]').click();
+  await expect(page.getByTestId('frame-events')).toContainText('ready');
+  // Its own stylesheet applies (a file too).
+  expect(await page.evaluate(() => getComputedStyle(document.querySelector('.doc')!).maxWidth)).toBe('1400px');
+  expect(await violations()).toEqual([]);
+  expect(refused).toEqual([]);
+});

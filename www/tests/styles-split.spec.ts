@@ -163,15 +163,23 @@ test('before the later sheet arrives, the static first frame and a learner\'s fi
   const dropped = await page.evaluate(() => {
     const link = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')]
       .find((l) => /\/styles-[0-9a-f]+\.css$/.test(l.href))!;
-    const rules = link.sheet!.cssRules;
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i];
-      if (rule instanceof CSSStyleRule && rule.selectorText === '.toolbar') {
-        link.sheet!.deleteRule(i);
-        return rule.selectorText;
+    // The sheet's rules stand in its @scope block (and in @media blocks): walk them all.
+    const drop = (parent: CSSStyleSheet | CSSGroupingRule): string | null => {
+      const rules = parent.cssRules;
+      for (let i = 0; i < rules.length; i++) {
+        const rule = rules[i];
+        if (rule instanceof CSSStyleRule && rule.selectorText === '.toolbar') {
+          parent.deleteRule(i);
+          return rule.selectorText;
+        }
+        if (rule instanceof CSSGroupingRule) {
+          const found = drop(rule);
+          if (found) return found;
+        }
       }
-    }
-    return null;
+      return null;
+    };
+    return drop(link.sheet!);
   });
   expect(dropped, 'the first sheet styles .toolbar').toBe('.toolbar');
   const { differences } = await styleDifferences(page);

@@ -31,15 +31,22 @@ impl Model {
     pub(super) fn jump_next(&self) -> Model {
         let mut m = self.next();
         let mut host = m.host.borrow_mut();
-        let result = match host.next_event_at() {
+        // A story step the learner's own commands made impossible is a notice, not an error.
+        let (notice, error) = match host.next_event_at() {
             Some(t) => {
                 let skipped = host.jump_to(t);
-                (!skipped.is_empty()).then(|| skipped.join("; "))
+                ((!skipped.is_empty()).then(|| skipped.join("; ")), None)
             }
-            None => Some(nothing_within(crate::session::STEP_HORIZON_MS, &self.tr())),
+            None => (
+                None,
+                Some(nothing_within(crate::session::STEP_HORIZON_MS, &self.tr())),
+            ),
         };
         drop(host);
-        m.error = result;
+        m.error = error;
+        if notice.is_some() {
+            m.notice = notice;
+        }
         m
     }
 }

@@ -277,7 +277,7 @@ impl Model {
         self.generation += 1;
         self.playing = run.play.phase == Phase::Running;
         if !skipped.is_empty() {
-            self.error = Some(skipped.join("; "));
+            self.notice = Some(skipped.join("; "));
         }
         self.mark_decider();
     }
@@ -304,7 +304,7 @@ impl Model {
         if now > stop {
             let skipped = self.host.borrow_mut().seek(stop);
             if !skipped.is_empty() {
-                self.error = Some(skipped.join("; "));
+                self.notice = Some(skipped.join("; "));
             }
         }
         let now = now.min(stop);
@@ -405,7 +405,7 @@ impl Model {
         if now != at {
             let skipped = m.host.borrow_mut().seek(at);
             if !skipped.is_empty() {
-                m.error = Some(skipped.join("; "));
+                m.notice = Some(skipped.join("; "));
             }
         }
         m.playing = phase == Phase::Running;
@@ -426,7 +426,7 @@ impl Model {
         };
         let skipped = m.host.borrow_mut().seek(stop);
         if !skipped.is_empty() {
-            m.error = Some(skipped.join("; "));
+            m.notice = Some(skipped.join("; "));
         }
         m.follow_lesson();
         m.playing = false;

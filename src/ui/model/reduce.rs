@@ -55,7 +55,7 @@ impl Model {
                 (true, skipped) => {
                     let mut m = self.next();
                     if !skipped.is_empty() {
-                        m.error = Some(skipped.join("; "));
+                        m.notice = Some(skipped.join("; "));
                     }
                     Rc::new(m)
                 }
@@ -243,7 +243,7 @@ impl Model {
                 m.moved_by_hand();
                 m.picked = Some(picked);
                 if !skipped.is_empty() {
-                    m.error = Some(skipped.join("; "));
+                    m.notice = Some(skipped.join("; "));
                 }
                 Rc::new(m)
             }
@@ -253,7 +253,7 @@ impl Model {
                 m.playing = false;
                 m.moved_by_hand();
                 if !skipped.is_empty() {
-                    m.error = Some(skipped.join("; "));
+                    m.notice = Some(skipped.join("; "));
                 }
                 Rc::new(m)
             }
@@ -273,7 +273,7 @@ impl Model {
                 m.playing = false;
                 m.moved_by_hand();
                 match moved {
-                    Some(skipped) if !skipped.is_empty() => m.error = Some(skipped.join("; ")),
+                    Some(skipped) if !skipped.is_empty() => m.notice = Some(skipped.join("; ")),
                     Some(_) => {}
                     None => m.error = Some(m.tr().t(msg::ERR_FIRST_EVENT)),
                 }
