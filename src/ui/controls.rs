@@ -127,7 +127,7 @@ pub fn controls(
                 <button class="next-event" data-testid="jump-next" onclick={jump} disabled={held}
                         title={tr.t(msg::NEXT_EVENT_TITLE)}
                         aria-label={tr.t(msg::NEXT_EVENT_LABEL)}>
-                    <span class="icon" aria-hidden="true">{ "»" }</span><span class="hide-narrow">{ tr.t(msg::NEXT_EVENT) }</span>
+                    <span class="icon icon-next" aria-hidden="true"></span><span class="hide-narrow">{ tr.t(msg::NEXT_EVENT) }</span>
                 </button>
                 <label class="field">
                     <span class="hide-narrow">{ tr.t(msg::SPEED) }</span>

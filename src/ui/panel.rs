@@ -66,7 +66,8 @@ fn replicas_table(state: &ClusterState, list: &[PartitionRef], id: BrokerId, tr:
         return html! {};
     }
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap" role="region" tabindex="0"
+             aria-label={tr.f(g::PANEL_REPLICAS_ON, &[("broker", &id)])}>
             <table class="replica-table" data-testid="broker-replicas">
                 <caption>{ tr.f(g::PANEL_REPLICAS_ON, &[("broker", &id)]) }</caption>
                 <thead>

@@ -633,7 +633,9 @@ pub fn partitions(
                 } else {
                     { topic_head(t, first, dispatch, tr) }
                 }
-                <div class="table-wrap">
+                // A region the keyboard can scroll when the table is wider than the screen.
+                <div class="table-wrap" role="region" tabindex="0"
+                     aria-label={tr.f(g::PTABLE_CAPTION, &[("topic", &t.name)])}>
                     <table class="ptable">
                         <caption class="sr-only">{ tr.f(g::PTABLE_CAPTION, &[("topic", &t.name)]) }</caption>
                         <thead>

@@ -407,9 +407,8 @@ fn add_place(a: &AddPlace, compact: bool) -> Element {
         .attr("role", "button")
         .attr("tabindex", "0")
         .attr("aria-label", a.label.clone())
-        .press(a.press.clone())
-        .child(Element::new("title").text(a.label.clone()));
-    with_box(place, g.w, g.h)
+        .press(a.press.clone());
+    let place = with_box(place, g.w, g.h)
         .child(text(
             "add-text",
             if compact { "7" } else { "5" },
@@ -418,7 +417,12 @@ fn add_place(a: &AddPlace, compact: bool) -> Element {
         .child_if(
             a.name_group
                 .then(|| text("add-group", f1(g.h / 2.0 + g.state_dy), a.group.clone())),
-        )
+        );
+    // The tooltip on a wrapper, outside the button: a title inside it would count as the
+    // button's visible text, which its accessible name must contain (WCAG 2.5.3).
+    Element::new("g")
+        .child(Element::new("title").text(a.label.clone()))
+        .child(place)
 }
 
 fn flight(f: &FlightDot) -> Element {
@@ -565,7 +569,6 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
         .attr("tabindex", "0")
         .attr("aria-label", b.aria.clone())
         .press(b.press.clone())
-        .child(Element::new("title").text(b.title.clone()))
         .child(
             Element::new("circle")
                 .attr("class", "focus-ring")
@@ -576,12 +579,40 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
                 .attr("class", "body")
                 .attr("r", Short(NODE_R).to_string()),
         )
-        .child(text("node-caption", "-11", b.caption.clone()))
-        .child(text("node-id", "17", b.id.to_string()))
+        // One text, "broker 2", so that the button's visible text reads as its label does.
+        .child(
+            Element::new("text")
+                .attr("text-anchor", "middle")
+                .child(
+                    Element::new("tspan")
+                        .attr("class", "node-caption")
+                        .attr("x", "0")
+                        .attr("y", "-11")
+                        .text(b.caption.clone()),
+                )
+                // A space of its own between the two: read as one text, "broker 2".
+                .text(" ")
+                .child(
+                    Element::new("tspan")
+                        .attr("class", "node-id")
+                        .attr("x", "0")
+                        .attr("y", "17")
+                        .text(b.id.to_string()),
+                ),
+        )
         .child_opt(
             b.status
                 .map(|s| status_badge(s.class, "translate(27,27)".into(), "11", s.d)),
-        )
+        );
+    // The crown and the replica badges, drawn on the node but outside the button: their texts
+    // and tooltips would count as the button's visible text, which its accessible name must
+    // contain (WCAG 2.5.3). The name already says all they show. A click on them is a click on
+    // the node, as before.
+    let marks = Element::new("g")
+        .attr("class", "node-marks")
+        .attr("transform", t.clone())
+        .attr("aria-hidden", "true")
+        .press(b.press.clone())
         .child_opt(crown)
         .children(balance.into_iter().flatten());
     let labels = Element::new("g")
@@ -628,8 +659,11 @@ fn broker(b: &BrokerNode, compact: bool) -> Element {
                 b.selected.then_some("selected"),
             ]),
         )
+        // The node's tooltip, on the group: outside the button, for the reason above.
+        .child(Element::new("title").text(b.title.clone()))
         .child_if(ring)
         .child(node)
+        .child(marks)
         .child(labels)
         .child(more)
 }

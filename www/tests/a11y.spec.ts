@@ -129,8 +129,11 @@ test.describe('on a 360 px phone with 9 brokers', () => {
     const sizes = await page.evaluate(() => {
       const svg = document.querySelector('svg.graph') as SVGSVGElement;
       const scale = svg.getScreenCTM()!.a;
-      return [...svg.querySelectorAll('text')]
-        .filter((t) => !t.closest('.flights') && (t.textContent ?? '').trim() !== '')
+      // Each element that holds text of its own (a text, or a tspan of one).
+      const own = (e: Element) =>
+        [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '');
+      return [...svg.querySelectorAll('text, tspan')]
+        .filter((t) => !t.closest('.flights') && own(t))
         .map((t) => ({
           text: (t.textContent ?? '').trim(),
           px: parseFloat(getComputedStyle(t).fontSize) * scale,
@@ -154,3 +157,69 @@ test('axe: the lesson list, a question and a graded step', async ({ page }) => {
   await expect(page.getByTestId('lesson')).toHaveAttribute('data-phase', 'shown', { timeout: 20_000 });
   await expectNoSeriousFindings(page, 'a graded step');
 });
+
+/**
+ * Axe with every rule of WCAG 2.1 A and AA on, the experimental label-content-name-mismatch too
+ * (a control whose accessible name does not contain its visible text: a speech user says what
+ * they see, and nothing answers).
+ */
+async function expectNothingSeriousWithAllRules(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(serious, `axe on ${what}`).toEqual([]);
+}
+
+for (const width of [1440, 360]) {
+  for (const lang of ['en', 'zh-CN']) {
+    test.describe(`axe at ${width} px in ${lang}`, () => {
+      test.use({ viewport: { width, height: width > 400 ? 900 : 740 } });
+
+      test('the playground after a crash', async ({ page }) => {
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await page.goto(`/?speed=50&lang=${lang}`);
+        await ensurePlaying(page);
+        await expect(controller(page)).toHaveCount(1, { timeout: 20_000 });
+        const id = await controller(page).getAttribute('data-broker');
+        await broker(page, id as string).click();
+        await expect(broker(page, id as string)).toHaveAttribute('data-state', 'crashed');
+        await page.waitForTimeout(500);
+        await expectNothingSeriousWithAllRules(page, `the playground after a crash (${width}, ${lang})`);
+      });
+
+      test('the lesson list, a lesson question waiting and its verdict', async ({ page }) => {
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await page.goto(`/?view=lessons&lang=${lang}`);
+        await expect(page.locator('[data-lesson]').first()).toBeVisible();
+        await expectNothingSeriousWithAllRules(page, `the lesson list (${width}, ${lang})`);
+        await page.locator('[data-lesson="first-controller"] button').click();
+        await expect(page.getByTestId('lesson')).toHaveAttribute('data-phase', 'ask', { timeout: 20_000 });
+        await expectNothingSeriousWithAllRules(page, `a lesson question (${width}, ${lang})`);
+        await page.getByTestId('lesson-broker').nth(1).click();
+        await expect(page.getByTestId('lesson')).toHaveAttribute('data-phase', 'shown', { timeout: 30_000 });
+        await expectNothingSeriousWithAllRules(page, `a lesson verdict (${width}, ${lang})`);
+      });
+
+      test('a playground mounted through the API', async ({ page }) => {
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        const host = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title>
+          <script src="../embed.js" async></script></head><body><h1>A docs page</h1>
+          <div id="pg" style="height: 540px"></div><p>After.</p>
+          <script>
+            function ready() { window.pg = KafkaElection.mount(document.getElementById('pg'),
+              { story: 'controller-crash', embed: true, lang: '${lang}' }); }
+            if (window.KafkaElection) ready(); else window.addEventListener('kafka-election-ready', ready, { once: true });
+          </script></body></html>`;
+        await page.route('**/a11y-host/page.html', (route) => route.fulfill({ contentType: 'text/html', body: host }));
+        await page.goto('/a11y-host/page.html');
+        await expect(page.locator('.kafka-election svg g[data-broker]').first()).toBeVisible();
+        await expect(page.locator('.kafka-election')).toHaveAttribute('lang', lang);
+        await page.waitForTimeout(1000);
+        await expectNothingSeriousWithAllRules(page, `an embed (${width}, ${lang})`);
+      });
+    });
+  }
+}

@@ -15,7 +15,8 @@ function field(page: Page, key: string, name: string): Locator {
 
 /** The badge of replica `key` under broker `id` in the graph. */
 function badge(page: Page, id: string | number, key: string): Locator {
-  return broker(page, id).locator(`[data-replica="${key}"]`);
+  // The badges are drawn on the node, beside its button (the button's text is its label).
+  return page.locator(`svg g.broker:has(> g.node[data-broker="${id}"]) > g.node-marks [data-replica="${key}"]`);
 }
 
 /** The brokers listed in an ISR cell ("2, 3, 1" -> ["2", "3", "1"]). */
@@ -63,7 +64,7 @@ test('the default topic: every broker shows its replicas, each partition its lea
       await expect(badge(page, id, key)).toHaveAttribute('data-state', 'in_sync');
     }
   }
-  await expect(page.locator('svg g[data-broker] [data-replica]')).toHaveCount(9);
+  await expect(page.locator('svg g.node-marks [data-replica]')).toHaveCount(9);
   await expect(logEntries(page, 'leader_elected', 'orders-0: leader 1')).toContainText('new_partition');
 });
 

@@ -79,7 +79,7 @@ export async function ensurePlaying(page: Page): Promise<void> {
   await expect(play).toBeVisible();
   const pressed = await play.getAttribute('aria-pressed');
   const label = `${(await play.getAttribute('aria-label')) ?? ''} ${(await play.textContent()) ?? ''}`;
-  const playing = pressed === 'true' || (pressed === null && /pause/i.test(label));
+  const playing = pressed === 'true' || (pressed === null && /pause|暂停/i.test(label));
   if (!playing) await play.click();
   // The virtual clock moves.
   const clock = page.getByTestId('clock');

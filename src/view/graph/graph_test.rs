@@ -126,9 +126,10 @@ fn a_crashed_broker() {
     assert_eq!(channels, 1);
     // The markup says the same.
     let svg = graph_element(&g).to_markup();
+    // The node's tooltip is the group's, outside the button; the session ring follows it.
+    assert!(svg.contains("<g class=\"broker state-crashed\"><title>"));
     assert!(svg.contains(
-        "<g class=\"broker state-crashed\"><g transform=\"translate(223.4,92.4)\" \
-         class=\"session-ring\" aria-hidden=\"true\">"
+        "</title><g transform=\"translate(223.4,92.4)\" class=\"session-ring\" aria-hidden=\"true\">"
     ));
     assert!(svg.contains(
         "<g class=\"status-badge crashed\" transform=\"translate(27,27)\"><circle r=\"11\"/>"
