@@ -23,7 +23,7 @@ use super::lesson::{
     use_lessons, LessonList,
 };
 use super::model::{Action, Model};
-use super::overlay::play_overlay;
+use super::overlay::{error_box, notice, play_overlay};
 use super::panel::panel;
 use super::partitions::partitions;
 use super::seen::use_when_seen;
@@ -949,29 +949,6 @@ fn lesson_list(m: &Model, dispatch: &Callback<Action>, tr: &Tr) -> Html {
     html! {
         <LessonList catalog={m.catalog.clone()} progress={m.progress.clone()} tr={tr.clone()}
                     dispatch={dispatch.clone()} title_id={m.chrome.id("lessons-title")} />
-    }
-}
-
-/// A notice, with its button to dismiss it.
-#[inline(never)]
-fn notice(text: &str, dismiss: Callback<MouseEvent>, tr: &Tr) -> Html {
-    html! {
-        <div class="notice" role="status" data-testid="notice">
-            <span class="alert-text">{ text.to_string() }</span>
-            <button class="ghost" onclick={dismiss} aria-label={tr.t(msg::DISMISS_NOTICE)}>{ "×" }</button>
-        </div>
-    }
-}
-
-/// An error, with its button to dismiss it.
-#[inline(never)]
-fn error_box(text: &str, dismiss: Callback<MouseEvent>, tr: &Tr) -> Html {
-    html! {
-        <div class="alert" role="alert" data-testid="error">
-            <span class="alert-icon" aria-hidden="true">{ "!" }</span>
-            <span class="alert-text">{ text.to_string() }</span>
-            <button class="ghost" onclick={dismiss} aria-label={tr.t(msg::DISMISS_ERROR)}>{ "×" }</button>
-        </div>
     }
 }
 
