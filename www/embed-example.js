@@ -113,8 +113,9 @@
       if (what === 'play' || what === 'pause') ask({ 'kafka-election': what });
       else ask({ 'kafka-election': 'state' }, function (answer) {
         var state = answer.state;
+        var problem = what === 'crash' ? crashProblem(state) : null;
         if (what === 'seek') ask({ 'kafka-election': 'seek', ms: state.time_ms + 10000 });
-        else if (crashProblem(state)) frameStatus.textContent = crashProblem(state);
+        else if (problem) frameStatus.textContent = problem;
         else ask({ 'kafka-election': 'apply', command: { do: 'crash', broker: state.controller } });
       });
     });

@@ -67,6 +67,15 @@ pub const MAX_CONSUMERS: usize = 9;
 /// A real frame longer than this (a background tab, a debugger stop) counts as this long.
 pub const MAX_FRAME_MS: f64 = 250.0;
 
+/// Tells the story steps that had to be skipped, if any, in `notice`: a notice, not an error,
+/// since the learner's own commands made them impossible. (A function of the field, not of the
+/// model, so that it can be called while the model's lesson is borrowed.)
+fn tell_skipped(notice: &mut Option<String>, skipped: &[String]) {
+    if !skipped.is_empty() {
+        *notice = Some(skipped.join("; "));
+    }
+}
+
 /// Whether the window is narrow.
 fn narrow_window() -> bool {
     web_sys::window()

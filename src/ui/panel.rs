@@ -65,11 +65,11 @@ fn replicas_table(state: &ClusterState, list: &[PartitionRef], id: BrokerId, tr:
     if held.is_empty() {
         return html! {};
     }
+    let caption = tr.f(g::PANEL_REPLICAS_ON, &[("broker", &id)]);
     html! {
-        <div class="table-wrap" role="region" tabindex="0"
-             aria-label={tr.f(g::PANEL_REPLICAS_ON, &[("broker", &id)])}>
+        <div class="table-wrap" role="region" tabindex="0" aria-label={caption.clone()}>
             <table class="replica-table" data-testid="broker-replicas">
-                <caption>{ tr.f(g::PANEL_REPLICAS_ON, &[("broker", &id)]) }</caption>
+                <caption>{ caption }</caption>
                 <thead>
                     <tr>
                         <th scope="col">{ tr.t(g::COL_PARTITION) }</th>

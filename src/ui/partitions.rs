@@ -626,6 +626,7 @@ pub fn partitions(
             .filter(|r| !internal || m.show_internal || holding.contains(&r.key))
             .collect();
         let first = rows.first().and_then(|r| state.partitions.get(&r.key));
+        let caption = tr.f(g::PTABLE_CAPTION, &[("topic", &t.name)]);
         html! {
             <div class={classes!("topic", internal.then_some("internal"))}>
                 if internal {
@@ -634,10 +635,9 @@ pub fn partitions(
                     { topic_head(t, first, dispatch, tr) }
                 }
                 // A region the keyboard can scroll when the table is wider than the screen.
-                <div class="table-wrap" role="region" tabindex="0"
-                     aria-label={tr.f(g::PTABLE_CAPTION, &[("topic", &t.name)])}>
+                <div class="table-wrap" role="region" tabindex="0" aria-label={caption.clone()}>
                     <table class="ptable">
-                        <caption class="sr-only">{ tr.f(g::PTABLE_CAPTION, &[("topic", &t.name)]) }</caption>
+                        <caption class="sr-only">{ caption }</caption>
                         <thead>
                             <tr>
                                 <th scope="col">{ tr.t(g::COL_PARTITION) }</th>

@@ -11,8 +11,15 @@ import { broker, brokers, expect, graph, logEntries, test } from './playground';
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const STORED_KEYS = ['kafka-election-lang', 'kafka-election-lessons'];
 
-/** Records every violation the page reports (the event fires in the page, not in Playwright). */
-async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
+/**
+ * Records every violation the page reports (the event fires in the page, not in Playwright):
+ * `violations` reads them; `refused` holds the console's messages about the policy.
+ */
+async function watchViolations(page: Page): Promise<{ violations: () => Promise<string[]>; refused: string[] }> {
+  const refused: string[] = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) refused.push(m.text());
+  });
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __violations: string[] }).__violations = seen;
@@ -20,7 +27,8 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
       seen.push(`${e.effectiveDirective} refused ${e.blockedURI || '(none)'} at ${e.sourceFile}:${e.lineNumber}`);
     });
   });
-  return () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations ?? []);
+  const violations = () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations ?? []);
+  return { violations, refused };
 }
 
 test('under a strict Content-Security-Policy the page works, asks only its own origin and stores only what it names', async ({
@@ -33,11 +41,7 @@ test('under a strict Content-Security-Policy the page works, asks only its own o
     const url = new URL(r.url());
     if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== origin) foreign.push(r.url());
   });
-  const refused: string[] = [];
-  page.on('console', (m) => {
-    if (/Content.Security.Policy/i.test(m.text())) refused.push(m.text());
-  });
-  const violations = await watchViolations(page);
+  const { violations, refused } = await watchViolations(page);
 
   const response = await page.goto('./?speed=50');
   expect(response?.headers()['content-security-policy']).toBe(POLICY);
@@ -92,7 +96,7 @@ test('under a strict Content-Security-Policy the page works, asks only its own o
 plain('the policy is enforced: a style attribute written into the page is refused and reported', async ({ page }) => {
   // Shows the test above can fail: the same check sees a violation when there is one. (A plain
   // test: the browser also logs the refusal as a console error, which `test` would fail on.)
-  const violations = await watchViolations(page);
+  const { violations } = await watchViolations(page);
   await page.goto('./');
   await expect(graph(page)).toBeVisible();
   await page.evaluate(() => {
@@ -110,11 +114,7 @@ test('the embedding example runs under the same strict policy: two mounts and a 
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': POLICY } });
   });
-  const refused: string[] = [];
-  page.on('console', (m) => {
-    if (/Content.Security.Policy/i.test(m.text())) refused.push(m.text());
-  });
-  const violations = await watchViolations(page);
+  const { violations, refused } = await watchViolations(page);
   const response = await page.goto('/embed-example.html');
   expect(response?.headers()['content-security-policy']).toBe(POLICY);
   await page.waitForFunction(() => (window as any).examplePlaygrounds?.length === 2);

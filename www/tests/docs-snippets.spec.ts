@@ -116,6 +116,16 @@ async function expectInside(page: Page, container: string): Promise<void> {
   expect(boxes.r[3]).toBeLessThanOrEqual(boxes.c[3] + 0.5);
 }
 
+/** The snippet's own steps ran: it seeks to 10 s, then plays, so the clock shows 10 s or more. */
+async function expectSnippetRan(page: Page): Promise<void> {
+  const seconds = () =>
+    page.evaluate(() => Number(document.querySelector('[data-testid="clock"]')?.textContent?.match(/[\d.]+/)?.[0] ?? 0));
+  await expect.poll(seconds).toBeGreaterThanOrEqual(10);
+}
+
+/** Where the bundle is served, for the snippets' example host name. */
+const bundleBase = (baseURL: string | undefined) => new URL('./', baseURL ?? 'http://127.0.0.1/').href;
+
 test('the docs have embedding snippets to test', () => {
   const found = snippets();
   // The README's iframe with a story, its embed-mode iframe, and the JavaScript API's snippet.
@@ -126,7 +136,7 @@ test('the docs have embedding snippets to test', () => {
 for (const [i, s] of snippets().entries()) {
   test(`snippet ${s.where}, pasted verbatim, keeps inside, errs nowhere, restyles nothing`, async ({ page, baseURL }) => {
     test.setTimeout(90_000);
-    const base = new URL('./', baseURL ?? 'http://127.0.0.1/').href;
+    const base = bundleBase(baseURL);
     // The host's styles without the playground: the same page with the snippet left out.
     await openHost(page, `control-${i}`, hostPage('', base));
     const before = await hostStyles(page);
@@ -136,10 +146,7 @@ for (const [i, s] of snippets().entries()) {
       expect(mount, 'the snippet names its element').toBeTruthy();
       const root = page.locator(`#${mount} .kafka-election`);
       await expect(root.locator('svg g[data-broker]').first()).toBeVisible();
-      // The snippet's own steps ran (it seeks to 10 s, then plays).
-      await expect
-        .poll(() => page.evaluate(() => Number(document.querySelector('[data-testid="clock"]')?.textContent?.match(/[\d.]+/)?.[0] ?? 0)))
-        .toBeGreaterThanOrEqual(10);
+      await expectSnippetRan(page);
       await page.waitForTimeout(1500);
       await expect(root.getByTestId('error')).toHaveCount(0);
       await expectInside(page, `#${mount}`);
@@ -159,13 +166,11 @@ for (const story of STORIES) {
     expect(api, 'the README has the API snippet').toBeTruthy();
     const named = api!.html.match(/story: '([\w.-]+)'/)?.[1];
     expect(named, 'the snippet names a story').toBeTruthy();
-    const base = new URL('./', baseURL ?? 'http://127.0.0.1/').href;
+    const base = bundleBase(baseURL);
     await openHost(page, `story-${story}`, hostPage(api!.html.replace(`story: '${named}'`, `story: '${story}'`), base));
     const root = page.locator('.kafka-election');
     await expect(root.locator('svg g[data-broker]').first()).toBeVisible();
-    await expect
-      .poll(() => page.evaluate(() => Number(document.querySelector('[data-testid="clock"]')?.textContent?.match(/[\d.]+/)?.[0] ?? 0)))
-      .toBeGreaterThanOrEqual(10);
+    await expectSnippetRan(page);
     await page.waitForTimeout(500);
     // A story step the snippet made impossible is a notice, never an error.
     await expect(root.getByTestId('error')).toHaveCount(0);

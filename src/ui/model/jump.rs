@@ -1,7 +1,7 @@
 //! "Next event": skip a wait by moving virtual time to the next moment the world does
 //! something the event log records (or the story's next step, or a starting consumer's join).
 
-use super::{Host, Model};
+use super::{tell_skipped, Host, Model};
 use crate::view::waits::nothing_within;
 
 impl Host {
@@ -30,22 +30,14 @@ impl Model {
     /// the horizon (the clock then stays) or story steps were skipped.
     pub(super) fn jump_next(&self) -> Model {
         let mut m = self.next();
-        let mut host = m.host.borrow_mut();
-        // A story step the learner's own commands made impossible is a notice, not an error.
-        let (notice, error) = match host.next_event_at() {
+        let next = m.host.borrow().next_event_at();
+        match next {
             Some(t) => {
-                let skipped = host.jump_to(t);
-                ((!skipped.is_empty()).then(|| skipped.join("; ")), None)
+                let skipped = m.host.borrow_mut().jump_to(t);
+                m.error = None;
+                tell_skipped(&mut m.notice, &skipped);
             }
-            None => (
-                None,
-                Some(nothing_within(crate::session::STEP_HORIZON_MS, &self.tr())),
-            ),
-        };
-        drop(host);
-        m.error = error;
-        if notice.is_some() {
-            m.notice = notice;
+            None => m.error = Some(nothing_within(crate::session::STEP_HORIZON_MS, &self.tr())),
         }
         m
     }

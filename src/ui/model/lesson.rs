@@ -7,7 +7,7 @@
 //! lesson's run (the page says so and offers to return); every answer is graded against the
 //! run everyone sees.
 
-use super::{Host, Model};
+use super::{tell_skipped, Host, Model};
 use crate::i18n::msg_lessons as msg;
 use crate::lesson::index::{entries, is_id, Catalog, LessonFiles};
 use crate::lesson::play::{session_start, Phase, Play, Progress};
@@ -276,9 +276,7 @@ impl Model {
         self.host = Rc::new(RefCell::new(host));
         self.generation += 1;
         self.playing = run.play.phase == Phase::Running;
-        if !skipped.is_empty() {
-            self.notice = Some(skipped.join("; "));
-        }
+        tell_skipped(&mut self.notice, &skipped);
         self.mark_decider();
     }
 
@@ -303,9 +301,7 @@ impl Model {
         let now = self.host.borrow().session.now_ms();
         if now > stop {
             let skipped = self.host.borrow_mut().seek(stop);
-            if !skipped.is_empty() {
-                self.notice = Some(skipped.join("; "));
-            }
+            tell_skipped(&mut self.notice, &skipped);
         }
         let now = now.min(stop);
         if now >= stop && self.playing {
@@ -404,9 +400,7 @@ impl Model {
         };
         if now != at {
             let skipped = m.host.borrow_mut().seek(at);
-            if !skipped.is_empty() {
-                m.notice = Some(skipped.join("; "));
-            }
+            tell_skipped(&mut m.notice, &skipped);
         }
         m.playing = phase == Phase::Running;
         m.save_progress();
@@ -425,9 +419,7 @@ impl Model {
             return m;
         };
         let skipped = m.host.borrow_mut().seek(stop);
-        if !skipped.is_empty() {
-            m.notice = Some(skipped.join("; "));
-        }
+        tell_skipped(&mut m.notice, &skipped);
         m.follow_lesson();
         m.playing = false;
         m

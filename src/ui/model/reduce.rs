@@ -54,9 +54,7 @@ impl Model {
                 (false, _) => self,
                 (true, skipped) => {
                     let mut m = self.next();
-                    if !skipped.is_empty() {
-                        m.notice = Some(skipped.join("; "));
-                    }
+                    tell_skipped(&mut m.notice, &skipped);
                     Rc::new(m)
                 }
             },
@@ -242,9 +240,7 @@ impl Model {
                 m.playing = false;
                 m.moved_by_hand();
                 m.picked = Some(picked);
-                if !skipped.is_empty() {
-                    m.notice = Some(skipped.join("; "));
-                }
+                tell_skipped(&mut m.notice, &skipped);
                 Rc::new(m)
             }
             Action::Seek(t) => {
@@ -252,9 +248,7 @@ impl Model {
                 let mut m = self.next();
                 m.playing = false;
                 m.moved_by_hand();
-                if !skipped.is_empty() {
-                    m.notice = Some(skipped.join("; "));
-                }
+                tell_skipped(&mut m.notice, &skipped);
                 Rc::new(m)
             }
             Action::StepForward => {
@@ -273,8 +267,7 @@ impl Model {
                 m.playing = false;
                 m.moved_by_hand();
                 match moved {
-                    Some(skipped) if !skipped.is_empty() => m.notice = Some(skipped.join("; ")),
-                    Some(_) => {}
+                    Some(skipped) => tell_skipped(&mut m.notice, &skipped),
                     None => m.error = Some(m.tr().t(msg::ERR_FIRST_EVENT)),
                 }
                 Rc::new(m)
