@@ -9,13 +9,18 @@ test('key events only is on by default and lists a few events; off lists them al
   const box = page.getByTestId('key-only');
   await expect(box).toBeChecked();
   const entries = page.locator('li.event[data-kind]');
-  // The default page at 30 s: a controller and the three partitions' first leaders.
-  await expect(entries).toHaveCount(4);
-  await expect(page.locator('.log-count')).toContainText(/4 of \d+ events/);
+  // The default page at 30 s: the three brokers starting (what the strip says too), a
+  // controller and the three partitions' first leaders.
+  await expect(entries).toHaveCount(7);
+  await expect(page.locator('.log-count')).toContainText(/7 of \d+ events/);
   const kinds = await entries.evaluateAll((es) => es.map((e) => e.getAttribute('data-kind')));
-  expect(kinds).toEqual(['controller_elected', 'leader_elected', 'leader_elected', 'leader_elected']);
-  await expect(entries.first().locator('.what')).toHaveText('Broker 1 is the new controller (controller epoch 1).');
-  await expect(entries.first().locator('.because')).toContainText('first broker to create /controller');
+  expect(kinds).toEqual([
+    'broker_started', 'controller_elected', 'broker_started', 'broker_started',
+    'leader_elected', 'leader_elected', 'leader_elected',
+  ]);
+  const elected = page.locator('li.event[data-kind="controller_elected"]');
+  await expect(elected.locator('.what')).toHaveText('Broker 1 is the new controller (controller epoch 1).');
+  await expect(elected.locator('.because')).toContainText('first broker to create /controller');
   // No source names, KIPs or czxids in what the learner reads first.
   const plain = (await page.locator('.events .what, .events .because').allTextContents()).join(' ');
   expect(plain).not.toMatch(/KIP-|KAFKA-|czxid|0x[0-9a-f]|StateMachine/);

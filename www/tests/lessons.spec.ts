@@ -202,8 +202,10 @@ test('the clock waits for the answer, and a number question states its tolerance
   await waitPhase(page, 'ask');
   const clock = page.getByTestId('clock');
   const before = await clock.textContent();
-  await page.getByTestId('play').click();
-  await expect(page.getByTestId('notice')).toContainText('Answer the question first');
+  // Play is held while the question waits, and says why.
+  const play = page.getByTestId('play');
+  await expect(play).toBeDisabled();
+  await expect(play).toHaveAttribute('title', /Answer the question first/);
   await page.waitForTimeout(500);
   expect(await clock.textContent()).toBe(before);
   // Through to the number question, answering right.

@@ -144,9 +144,11 @@ test('a tab or a Kafka detail opened before the second part arrives says it is l
   const panel = page.locator('#app [role="tabpanel"]:visible');
   await expect(panel.getByTestId('later-wait')).toHaveText('Partitions' + 'Loading this part of the page…');
   await page.locator('#app [role="tab"][data-tab="log"]').click();
-  const toggle = page.getByTestId('event-detail-toggle').first();
+  // The controller's election (the log's key events start with the brokers starting).
+  const entry = page.locator('li.event[data-kind="controller_elected"]');
+  const toggle = entry.getByTestId('event-detail-toggle');
   await toggle.click();
-  const detail = page.getByTestId('event-detail').first();
+  const detail = entry.getByTestId('event-detail');
   await expect(detail).toBeVisible();
   await expect(detail).toHaveText('Loading this part of the page…');
   expect(later.kinds, 'nothing waited for the second part').toEqual(['fetch']);
