@@ -331,18 +331,19 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
         .attr("role", "button")
         .attr("tabindex", "0")
         .attr("aria-label", c.aria.clone())
-        .press(c.press.clone())
-        .child(Element::new("title").text(c.title.clone()));
+        .press(c.press.clone());
     let node = with_box(node, g.w, g.h)
-        .child(text(
-            "node-caption",
-            if compact { "-9" } else { "-7" },
-            c.caption.clone(),
-        ))
-        .child(text(
-            "consumer-name",
-            if compact { "17" } else { "14" },
-            c.member.clone(),
+        .child(stacked_label(
+            (
+                "node-caption",
+                if compact { "-9" } else { "-7" },
+                c.caption.clone(),
+            ),
+            (
+                "consumer-name",
+                if compact { "17" } else { "14" },
+                c.member.clone(),
+            ),
         ))
         .child_if(c.icon.map(|i| {
             status_badge(
@@ -354,8 +355,15 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
                 "10",
                 i.d,
             )
-        }))
-        .child_opt(pill);
+        }));
+    // The leader's pill beside the button, as a broker's crown (see `broker`).
+    let marks = pill.map(|p| {
+        Element::new("g")
+            .attr("class", "cnode-marks")
+            .attr("aria-hidden", "true")
+            .press(c.press.clone())
+            .child(p)
+    });
     let chips = c.chips.iter().map(|chip| {
         Element::new("g")
             .attr("class", "chip-p")
@@ -414,7 +422,10 @@ fn consumer(c: &ConsumerNode, compact: bool) -> Element {
             ]),
         )
         .attr("transform", translate(c.at))
+        // The node's tooltip, on the group: outside the button (see `broker`).
+        .child(Element::new("title").text(c.title.clone()))
         .child(node)
+        .child_opt(marks)
         .child(label)
 }
 

@@ -178,12 +178,14 @@ for (const width of [1440, 360]) {
     test.describe(`axe at ${width} px in ${lang}`, () => {
       test.use({ viewport: { width, height: width > 400 ? 900 : 740 } });
 
-      test('the playground after a crash', async ({ page }) => {
+      test('the playground after a crash, with a consumer group', async ({ page }) => {
         await page.emulateMedia({ reducedMotion: 'reduce' });
-        await page.goto(`/?speed=50&lang=${lang}`);
+        // With consumers: a consumer node is a button too, with a caption and a leader's pill.
+        await page.goto(`/?speed=50&consumers=2&lang=${lang}`);
         await ensurePlaying(page);
         await expect(controller(page)).toHaveCount(1, { timeout: 20_000 });
         const id = await controller(page).getAttribute('data-broker');
+        await expect(page.locator('svg g.cnode[data-group-leader="true"]')).toHaveCount(1, { timeout: 20_000 });
         await broker(page, id as string).click();
         await expect(broker(page, id as string)).toHaveAttribute('data-state', 'crashed');
         await page.waitForTimeout(500);

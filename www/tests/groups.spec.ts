@@ -14,6 +14,11 @@ function leaderNode(page: Page): Locator {
   return page.locator('svg g[data-group-leader="true"]');
 }
 
+/** The leader's pill ("leader · gen N"), drawn beside its node's button. */
+function leaderPill(page: Page): Locator {
+  return page.locator('svg g.consumer:has(> g.cnode[data-group-leader="true"]) > g.cnode-marks');
+}
+
 /** The group panel's row of consumer `name`. */
 function memberRow(page: Page, name: string): Locator {
   return page.locator(`[data-member-row="${name}"]`);
@@ -39,7 +44,7 @@ test('three consumers join, the first leads; the leader crashes and a new leader
   await expect(groupLeader(page)).toContainText('c1');
   await expect(leaderNode(page)).toHaveCount(1);
   await expect(leaderNode(page)).toHaveAttribute('data-member', 'c1');
-  await expect(leaderNode(page)).toContainText('leader · gen 1');
+  await expect(leaderPill(page)).toHaveText('leader · gen 1');
   const firstPick = logEntries(page, 'group_leader_chosen').filter({ hasText: phrase('leads generation 1') });
   await expect(firstPick).toHaveCount(1);
   await expect(firstPick).toContainText('c1 (c1-');
@@ -72,7 +77,7 @@ test('three consumers join, the first leads; the leader crashes and a new leader
   await expect(secondPick).toContainText(`${next} (${next}-`);
   await expect(leaderNode(page)).toHaveCount(1);
   await expect(leaderNode(page)).toHaveAttribute('data-member', next as string);
-  await expect(leaderNode(page)).toContainText('leader · gen 2');
+  await expect(leaderPill(page)).toHaveText('leader · gen 2');
   await expect(memberRow(page, next as string)).toContainText('leader · gen 2');
   await expect(memberRow(page, 'c1')).toHaveAttribute('data-in-group', 'false');
   await expect(page.locator('[data-member-row][data-in-group="true"]')).toHaveCount(2);

@@ -295,11 +295,18 @@ fn a_group_with_a_leader() {
         .ends_with("; group coordinator of my-group: press Enter to crash it, m for its menu"));
     // The markup: the leader's crown and data attributes the browser tests look for.
     let svg = graph_element(&g).to_markup();
+    // The node's tooltip is the group's, outside the button, which comes next.
     assert!(svg.contains(
-        "<g class=\"consumer cs-stable is-leader\" transform=\"translate(-150.0,350.5)\"><g \
-         class=\"cnode\" data-member=\"c1\" data-group=\"my-group\" data-state=\"stable\" \
+        "<g class=\"consumer cs-stable is-leader\" transform=\"translate(-150.0,350.5)\"><title>"
+    ));
+    assert!(svg.contains(
+        "</title><g class=\"cnode\" data-member=\"c1\" data-group=\"my-group\" data-state=\"stable\" \
          data-group-leader=\"true\" data-generation=\"1\""
     ));
+    // The crown's pill, beside the button.
+    assert!(
+        svg.contains("<g class=\"cnode-marks\" aria-hidden=\"true\"><g class=\"leader-badge\">")
+    );
     assert!(svg.contains("<text x=\"9\" y=\"-35.5\" text-anchor=\"middle\">leader · gen 1</text>"));
 }
 
