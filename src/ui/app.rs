@@ -15,7 +15,7 @@ use super::embed::Bridge;
 use super::event_log::EventLog;
 use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
-use super::hooks::use_animation_frames;
+use super::hooks::{use_animation_frames, use_box_size};
 use super::i18n::{lang_switch, load, mark_document, rich};
 use super::later::{use_later, waiting};
 use super::lesson::{
@@ -322,6 +322,9 @@ pub fn App(props: &AppProps) -> Html {
     use_lessons(&model, &root);
     let long_press = use_memo((), |_| LongPress::default());
     let later = use_later();
+    // An embed sizes its graph to the box the host gives it: the graph learns that box's size
+    // to draw the layout that fits it best (`view::graph::GraphView::area`).
+    let graph_area = use_box_size(&root, ".graph-wrap > svg.graph", model.chrome.embed);
     {
         // The session takes snapshots again once the second part is here (`Host::with`).
         let host = model.host.clone();
@@ -694,6 +697,7 @@ pub fn App(props: &AppProps) -> Html {
         speed: m.speed,
         selected: m.selected,
         compact: host.compact,
+        area: graph_area,
         cut_links,
         partitions: &user_partitions,
         topic_count: topics.iter().filter(|t| !is_internal(&t.name)).count(),

@@ -1,10 +1,11 @@
-//! Browser plumbing as Yew hooks: the animation-frame loop.
+//! Browser plumbing as Yew hooks: the animation-frame loop, and an element's size.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use yew::{hook, use_effect_with, Callback};
+use web_sys::{Element, ResizeObserver, ResizeObserverEntry};
+use yew::{hook, use_effect_with, use_state_eq, Callback, NodeRef};
 
 type FrameClosure = Closure<dyn FnMut(f64)>;
 
@@ -49,4 +50,54 @@ fn request(slot: &Rc<RefCell<Option<FrameClosure>>>) -> Option<i32> {
     window
         .request_animation_frame(closure.as_ref().unchecked_ref())
         .ok()
+}
+
+type EntriesClosure = Closure<dyn FnMut(js_sys::Array)>;
+
+/// The size (CSS px, whole pixels) of the element `selector` names inside `root`, kept up to
+/// date by a `ResizeObserver` while `watch` holds and the component is mounted; `None` when
+/// not watched or the browser cannot observe. The observer reports after the browser's layout,
+/// so reading the size forces none.
+#[hook]
+pub fn use_box_size(root: &NodeRef, selector: &'static str, watch: bool) -> Option<(f64, f64)> {
+    let size = use_state_eq(|| None::<(f64, f64)>);
+    {
+        let (root, size) = (root.clone(), size.clone());
+        use_effect_with(watch, move |watch| {
+            let slot: Rc<RefCell<Option<EntriesClosure>>> = Rc::new(RefCell::new(None));
+            let target = root
+                .cast::<Element>()
+                .and_then(|r| r.query_selector(selector).ok().flatten());
+            let observer = match target {
+                Some(t) if *watch => {
+                    let set = size.clone();
+                    let closure: EntriesClosure = Closure::new(move |entries: js_sys::Array| {
+                        // One element is observed: its newest entry comes last.
+                        let newest = entries.get(entries.length().saturating_sub(1));
+                        if let Ok(e) = newest.dyn_into::<ResizeObserverEntry>() {
+                            let r = e.content_rect();
+                            set.set(Some((r.width().round(), r.height().round())));
+                        }
+                    });
+                    let o = ResizeObserver::new(closure.as_ref().unchecked_ref()).ok();
+                    if let Some(o) = &o {
+                        o.observe(&t);
+                    }
+                    *slot.borrow_mut() = Some(closure);
+                    o
+                }
+                _ => {
+                    size.set(None);
+                    None
+                }
+            };
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                slot.borrow_mut().take();
+            }
+        });
+    }
+    *size
 }

@@ -52,6 +52,7 @@ pub fn with_view_in<R>(
         speed: 1.0,
         selected: None,
         compact,
+        area: None,
         cut_links: cut_broker_links(world),
         partitions: &partitions,
         topic_count: topics.iter().filter(|t| !is_internal(&t.name)).count(),

@@ -30,8 +30,14 @@ pub fn dense(compact: bool, brokers: usize) -> bool {
     compact && brokers >= 4
 }
 
+/// The most brokers the row layout puts in its one row (see [`Layout::new`]'s `row`).
+pub const ROW_MAX: usize = 5;
+
+/// How far apart the row layout's brokers stand: their labels' width and a gap.
+const ROW_STEP: f64 = 2.0 * LABEL_HALF_W + 14.0;
+
 /// Where the brokers sit: on an ellipse around ZooKeeper, the first at the top, with room
-/// enough between neighbours for their labels.
+/// enough between neighbours for their labels; or, for a short, wide graph, in a row under it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
     /// Each broker's centre, in broker order.
@@ -63,6 +69,8 @@ pub struct Layout {
     pub obstacles: Vec<Rect>,
     /// Whether this is the compact (portrait) layout.
     pub compact: bool,
+    /// Whether the brokers stand in one row under ZooKeeper (the row layout).
+    pub row: bool,
 }
 
 impl Layout {
@@ -71,9 +79,15 @@ impl Layout {
     /// height of the replica badges under every node: the nodes above ZooKeeper move up by
     /// as much. `with_producer` keeps a place for the producer; `slots` are the consumers'
     /// endpoint numbers and `adds` the number of "add a consumer" places after them.
+    ///
+    /// `row` (wide layouts only, up to [`ROW_MAX`] brokers) stands the brokers in one row
+    /// under ZooKeeper instead: about half as tall as the ellipse, for a graph area much
+    /// wider than tall (an embed beside its log), where the ellipse would be scaled down to
+    /// type of 6 or 7 px.
     pub fn new(
         ids: &[BrokerId],
         compact: bool,
+        row: bool,
         extra: f64,
         with_producer: bool,
         slots: &[u32],
@@ -102,7 +116,16 @@ impl Layout {
                 .collect()
         };
         let top = -PI / 2.0;
-        let points = if compact {
+        let row = row && !compact && count <= ROW_MAX;
+        let points = if row {
+            // Under ZooKeeper, their crowns clear of its box, centred.
+            (0..count)
+                .map(|k| Pt {
+                    x: (k as f64 - (n - 1.0) / 2.0) * ROW_STEP,
+                    y: ZK_H / 2.0 + 18.0 + ABOVE,
+                })
+                .collect()
+        } else if compact {
             match count {
                 1 | 2 => on_ellipse(0.0, 210.0, top),
                 // A phone's default: one broker above ZooKeeper, two below, close enough to read.
@@ -310,6 +333,7 @@ impl Layout {
             bus_y,
             obstacles: taken,
             compact,
+            row,
         };
         // A consumer's line may run outside the brokers (a gutter beyond the outermost one):
         // the box holds the gutter of every broker, so the graph does not rescale when the
@@ -440,6 +464,41 @@ impl Layout {
         best.map(|(_, _, points)| Path::Poly(points))
     }
 
+    /// Where the graph's own words are: each broker's circle, the crown and badge above it,
+    /// its replica badges and lines below; ZooKeeper's box; the producer's; each consumer's. A
+    /// message's name is drawn only clear of them (see `graph::parts::flights`).
+    pub fn words(&self) -> Vec<Rect> {
+        let r = NODE_R + 4.0;
+        let mut out = Vec::new();
+        for (_, p) in &self.nodes {
+            out.push((p.x - r, p.y - r, p.x + r, p.y + r));
+            out.push((p.x - 80.0, p.y - ABOVE, p.x + 80.0, p.y - r));
+            out.push((
+                p.x - LABEL_HALF_W,
+                p.y + r,
+                p.x + LABEL_HALF_W,
+                p.y + below(self.compact) + self.extra,
+            ));
+        }
+        // ZooKeeper's box (the first obstacle, less its margin), and the producer's.
+        out.extend(
+            self.obstacles
+                .first()
+                .map(|z| (z.0 + 10.0, z.1 + 10.0, z.2 - 10.0, z.3 - 10.0)),
+        );
+        out.extend(self.obstacles.iter().skip(1 + self.nodes.len()).copied());
+        let g = consumer_geo(self.compact);
+        out.extend(self.slots.iter().map(|c| {
+            (
+                c.x - g.w / 2.0,
+                c.y - g.above,
+                c.x + g.w / 2.0,
+                c.y + g.below,
+            )
+        }));
+        out
+    }
+
     /// Where an endpoint is drawn, by its centre (ZooKeeper's is the origin).
     pub fn centre(&self, e: Endpoint) -> Option<Pt> {
         match e {
@@ -503,6 +562,9 @@ impl Layout {
     }
 
     /// A curve between two brokers that bows away from ZooKeeper, far enough to clear its box.
+    /// In the row layout it bows up towards ZooKeeper instead (under the row are the brokers'
+    /// words): a little between neighbours, and over the crowns of the brokers between
+    /// farther ones, still under ZooKeeper's box.
     pub fn chord(&self, a: Pt, b: Pt) -> Path {
         let mid = a.lerp(b, 0.5);
         let d = Pt {
@@ -510,6 +572,18 @@ impl Layout {
             y: b.y - a.y,
         };
         let l = d.len().max(1e-9);
+        if self.row {
+            let bow = if l < 1.5 * ROW_STEP {
+                40.0
+            } else {
+                2.0 * (ABOVE + 4.0)
+            };
+            let c = Pt {
+                x: mid.x,
+                y: mid.y - bow,
+            };
+            return Path::Quad(node_edge(a, c), c, node_edge(b, c));
+        }
         let mut perp = Pt {
             x: -d.y / l,
             y: d.x / l,

@@ -108,8 +108,9 @@ fn default_cluster_at_1440_px() {
     assert_apart_and_inside(&l);
 }
 
-#[test]
-fn running_cluster_with_badges_and_consumers_stays_apart_at_both_widths() {
+/// The default world with consumers c1 to c5 joined at 2 s, at 15 s: every broker has
+/// badges, and the group two rows.
+fn five_consumers_at_15_s() -> crate::sim::World {
     let mut w = default_world();
     w.advance_to(2_000);
     for m in ["c1", "c2", "c3", "c4", "c5"] {
@@ -120,6 +121,12 @@ fn running_cluster_with_badges_and_consumers_stays_apart_at_both_widths() {
         .expect("join");
     }
     w.advance_to(15_000);
+    w
+}
+
+#[test]
+fn running_cluster_with_badges_and_consumers_stays_apart_at_both_widths() {
+    let w = five_consumers_at_15_s();
     for width in [360.0, 1440.0] {
         let l = layout_of(&w, compact_at(width));
         // Two rows of badges under every broker push the top broker up.
@@ -163,4 +170,113 @@ fn nine_brokers_on_a_phone_stand_in_two_columns_narrow_enough_to_read() {
     assert!(crate::view::layout::dense(true, 4));
     assert!(!crate::view::layout::dense(true, 3));
     assert!(!crate::view::layout::dense(false, 9));
+}
+
+/// The layout the graph draws for `world` in a box `w` × `h` CSS px (an embed's graph).
+fn layout_in_box(world: &crate::sim::World, compact: bool, w: f64, h: f64) -> Layout {
+    super::frame::with_view(world, compact, |v| {
+        let mut v = v.clone();
+        v.area = Some((w, h));
+        super::graph::layout(&v)
+    })
+}
+
+/// The scale at which `l` fits a box `w` × `h` (the SVG's "meet").
+fn fit(l: &Layout, w: f64, h: f64) -> f64 {
+    (w / l.view.2).min(h / l.view.3)
+}
+
+#[test]
+fn a_short_wide_box_gets_the_brokers_in_a_row_under_zookeeper() {
+    // The README's embed at 1440 px: the graph's box beside the log is 974 × 352.
+    let w = default_world();
+    let ring = layout_of(&w, false);
+    let row = layout_in_box(&w, false, 974.0, 352.0);
+    assert!(!ring.row);
+    assert!(row.row);
+    assert!(!row.compact);
+    let xs: Vec<f64> = row.nodes.iter().map(|(_, p)| p.x).collect();
+    assert_eq!(xs, [-226.0, 0.0, 226.0], "centred, a label's width apart");
+    assert!(
+        row.nodes.iter().all(|(_, p)| near(*p, p.x, 164.0)),
+        "one row"
+    );
+    assert!(
+        row.nodes.iter().all(|(_, p)| p.y - 90.0 > 56.0),
+        "crowns below ZooKeeper's box"
+    );
+    assert_apart_and_inside(&row);
+    // Drawn about 1.4 times as big as the ellipse would be in the same box.
+    let gain = fit(&row, 974.0, 352.0) / fit(&ring, 974.0, 352.0);
+    assert!(
+        gain > 1.3,
+        "{gain} ({:?} against {:?})",
+        row.view,
+        ring.view
+    );
+    // The default page's box is not asked: the ellipse, as before.
+    assert_eq!(ring.view_box, "-353 -281 689 630");
+}
+
+#[test]
+fn a_square_box_a_phone_and_a_big_cluster_keep_their_layouts() {
+    let w = default_world();
+    assert!(!layout_in_box(&w, false, 600.0, 600.0).row, "a square box");
+    assert!(
+        !layout_in_box(&w, true, 974.0, 352.0).row,
+        "the phone's layout"
+    );
+    use crate::sim::Profile;
+    use crate::view::setup::{free_setup, DEFAULT_SEED};
+    let (setup, _) = free_setup(
+        DEFAULT_SEED,
+        Profile::default(),
+        (6, 3, 3),
+        crate::sim::assignors::Assignor::Range,
+    );
+    let six = crate::sim::World::new(&setup);
+    assert!(
+        !layout_in_box(&six, false, 2000.0, 300.0).row,
+        "more than ROW_MAX"
+    );
+}
+
+#[test]
+fn the_row_keeps_badges_consumers_and_the_producer_apart() {
+    let w = five_consumers_at_15_s();
+    let l = layout_in_box(&w, false, 1400.0, 500.0);
+    assert!(l.row);
+    assert_eq!(l.extra, 54.0, "two rows of badges");
+    assert!(l.producer.is_some());
+    assert_eq!(l.consumers.len(), 5);
+    assert_apart_and_inside(&l);
+    // Every consumer's line reaches its broker's side.
+    for (id, _) in &l.nodes {
+        assert!(l.consumer_route(l.slots[0], *id).is_some());
+    }
+}
+
+#[test]
+fn in_the_row_a_message_between_far_brokers_passes_over_the_crowns_between() {
+    let l = layout_in_box(&default_world(), false, 974.0, 352.0);
+    let (a, b) = (l.nodes[0].1, l.nodes[2].1);
+    let path = l.path(
+        crate::sim::Endpoint::Broker(1),
+        crate::sim::Endpoint::Broker(3),
+    );
+    let top = (0..=20)
+        .map(|k| path.as_ref().expect("a path").at(k as f64 / 20.0).y)
+        .fold(f64::INFINITY, f64::min);
+    // Above broker 2's crown (90 px over its centre), under ZooKeeper's box (56).
+    assert!(top < a.y - 90.0 && top > 56.0, "apex at {top}");
+    assert!(near(l.nodes[1].1, 0.0, a.y) && near(b, 226.0, a.y));
+    // Neighbours: a shallow curve, up.
+    let near_path = l
+        .path(
+            crate::sim::Endpoint::Broker(1),
+            crate::sim::Endpoint::Broker(2),
+        )
+        .expect("a path");
+    let mid = near_path.at(0.5);
+    assert!(mid.y < a.y && mid.y > a.y - 40.0, "{mid:?}");
 }

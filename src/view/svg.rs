@@ -473,11 +473,16 @@ fn flight(f: &FlightDot) -> Element {
         .attr("opacity", Fixed(f.opacity, 2).to_string())
         .child(Element::new("circle").attr("r", f.r))
         .child_opt(f.label.as_ref().map(|l| {
-            Element::new("text")
+            let text = Element::new("text")
                 .attr("class", "flight-label")
-                .attr("x", "9")
-                .attr("y", "-8")
-                .text(l.clone())
+                .attr("x", if f.label_left { "-9" } else { "9" })
+                .attr("y", "-8");
+            if f.label_left {
+                text.attr("text-anchor", "end")
+            } else {
+                text
+            }
+            .text(l.clone())
         }))
 }
 

@@ -98,21 +98,22 @@ pub fn badges(v: &GraphView<'_>, id: BrokerId, text: BadgeText) -> (Vec<Badge>, 
             }
         })
         .collect();
-    // Rows, filled left to right, each centred under the node.
-    let mut rows: Vec<Vec<usize>> = Vec::new();
-    let mut width = 0.0;
+    // Rows, each centred under the node: a badge goes into the first row with room for it
+    // (a long leader's badge that starts a row of its own leaves room above for the next).
+    let mut rows: Vec<(Vec<usize>, f64)> = Vec::new();
     for (i, b) in out.iter().enumerate() {
-        match rows.last_mut() {
-            Some(row) if width + BADGE_GAP + b.w <= BADGE_ROW_W => {
+        match rows
+            .iter_mut()
+            .find(|(_, width)| width + BADGE_GAP + b.w <= BADGE_ROW_W)
+        {
+            Some((row, width)) => {
                 row.push(i);
-                width += BADGE_GAP + b.w;
+                *width += BADGE_GAP + b.w;
             }
-            _ => {
-                rows.push(vec![i]);
-                width = b.w;
-            }
+            None => rows.push((vec![i], b.w)),
         }
     }
+    let rows: Vec<Vec<usize>> = rows.into_iter().map(|(row, _)| row).collect();
     let h = badge_h(v.compact);
     for (r, row) in rows.iter().enumerate() {
         let total: f64 =

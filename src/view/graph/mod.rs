@@ -34,7 +34,7 @@ pub use parts::{FlightDot, ProducerBox, ZooKeeperBox};
 use super::flights::Flight;
 use super::format::{click_starts, ConsumerRef, PartitionRef};
 use super::geometry::{consumer_geo, Path, Pt};
-use super::layout::Layout;
+use super::layout::{Layout, ROW_MAX};
 use crate::i18n::{msg_graph as m, Tr};
 use crate::sim::{BrokerId, ClusterState, Command, Endpoint};
 
@@ -55,6 +55,9 @@ pub struct GraphView<'a> {
     pub selected: Option<BrokerId>,
     /// Whether the graph is drawn for a narrow screen.
     pub compact: bool,
+    /// The graph's box on the page (CSS px, width and height) where the page sizes the graph
+    /// to its box (an embed): the layout that fits it at the larger scale is drawn.
+    pub area: Option<(f64, f64)>,
     /// Whether a link is cut (the world answers).
     pub cut_links: Vec<(Endpoint, Endpoint)>,
     /// Every partition, in topic and partition order.
@@ -191,14 +194,31 @@ pub fn layout(v: &GraphView<'_>) -> Layout {
 fn layout_with(v: &GraphView<'_>, badge_rows: usize) -> Layout {
     let ids: Vec<BrokerId> = v.state.brokers.keys().copied().collect();
     let slots: Vec<u32> = v.consumers.iter().map(|c| c.index).collect();
-    Layout::new(
-        &ids,
-        v.compact,
-        badges::badges_height(badge_rows, v.compact),
-        !v.partitions.is_empty(),
-        &slots,
-        v.add_to.len(),
-    )
+    let with = |row: bool| {
+        Layout::new(
+            &ids,
+            v.compact,
+            row,
+            badges::badges_height(badge_rows, v.compact),
+            !v.partitions.is_empty(),
+            &slots,
+            v.add_to.len(),
+        )
+    };
+    let ring = with(false);
+    match v.area {
+        Some((w, h)) if !v.compact && ids.len() <= ROW_MAX && w > 0.0 && h > 0.0 => {
+            // The scale at which a layout's view fits the box ("meet").
+            let fit = |l: &Layout| (w / l.view.2).min(h / l.view.3);
+            let row = with(true);
+            if fit(&row) > fit(&ring) {
+                row
+            } else {
+                ring
+            }
+        }
+        _ => ring,
+    }
 }
 
 /// The graph of one frame.

@@ -5,7 +5,9 @@ use super::GraphView;
 use crate::i18n::{msg_graph as g, Tr};
 use crate::sim::{BrokerId, ClusterState, Endpoint};
 use crate::view::flights::{flight_label, Flight};
-use crate::view::geometry::{producer_link, producer_size, Path, Pt, ZK_H};
+use crate::view::geometry::{
+    overlaps, producer_link, producer_size, text_units, Path, Pt, Rect, ZK_H,
+};
 use crate::view::layout::Layout;
 
 /// At most this many flights carry their label.
@@ -183,6 +185,8 @@ pub struct FlightDot {
     pub r: &'static str,
     /// Its name, when it carries one.
     pub label: Option<String>,
+    /// Whether the name is drawn to the dot's left (its right would cover the graph's words).
+    pub label_left: bool,
 }
 
 /// The part of a message's way (as a share of it) where its name is drawn.
@@ -241,21 +245,43 @@ fn flight(
     // The name shows only while the dot is well away from both ends: near a node it would
     // cover the node's own words (its number, its state, its countdown).
     let away_from_nodes = (LABEL_FROM..=LABEL_TO).contains(&t);
-    let label = (labelled && away_from_nodes).then(|| {
-        let name = flight_label(&f.words, tr);
-        let mut text: String = name.chars().take(30).collect();
-        if name.chars().count() > 30 {
-            text.push('…');
-        }
-        text
-    });
+    let at = path.at(t);
+    let mut label_left = false;
+    let label = (labelled && away_from_nodes)
+        .then(|| {
+            let name = flight_label(&f.words, tr);
+            let mut text: String = name.chars().take(30).collect();
+            if name.chars().count() > 30 {
+                text.push('…');
+            }
+            text
+        })
+        .and_then(|text| {
+            // Beside the dot, to its right or else its left, only where it covers none of the
+            // graph's own words (the style sheet's size, a Latin character about 0.62 em).
+            let size = if layout.compact { 15.0 } else { 11.5 };
+            let w = text_units(&text) * size * 0.62;
+            let (top, bottom) = (at.y - 8.0 - size, at.y - 8.0 + 0.3 * size);
+            let right = (at.x + 9.0, top, at.x + 9.0 + w, bottom);
+            let left = (at.x - 9.0 - w, top, at.x - 9.0, bottom);
+            let words = layout.words();
+            let clear = |r: Rect| !words.iter().any(|o| overlaps(*o, r));
+            if clear(right) {
+                Some(text)
+            } else if clear(left) {
+                label_left = true;
+                Some(text)
+            } else {
+                None
+            }
+        });
     let consumer = matches!(f.from, Endpoint::Consumer(_)) || matches!(f.to, Endpoint::Consumer(_));
     Some(FlightDot {
         id: f.id,
         class: f.class,
         dropped: f.dropped,
         consumer,
-        at: path.at(t),
+        at,
         opacity,
         r: match (f.class, consumer) {
             ("fetch", _) | ("heartbeat", true) => "3.5",
@@ -263,5 +289,6 @@ fn flight(
             _ => "6",
         },
         label,
+        label_left,
     })
 }
