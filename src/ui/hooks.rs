@@ -64,38 +64,32 @@ pub fn use_box_size(root: &NodeRef, selector: &'static str, watch: bool) -> Opti
     {
         let (root, size) = (root.clone(), size.clone());
         use_effect_with(watch, move |watch| {
-            let slot: Rc<RefCell<Option<EntriesClosure>>> = Rc::new(RefCell::new(None));
             let target = root
                 .cast::<Element>()
-                .and_then(|r| r.query_selector(selector).ok().flatten());
-            let observer = match target {
-                Some(t) if *watch => {
-                    let set = size.clone();
-                    let closure: EntriesClosure = Closure::new(move |entries: js_sys::Array| {
-                        // One element is observed: its newest entry comes last.
-                        let newest = entries.get(entries.length().saturating_sub(1));
-                        if let Ok(e) = newest.dyn_into::<ResizeObserverEntry>() {
-                            let r = e.content_rect();
-                            set.set(Some((r.width().round(), r.height().round())));
-                        }
-                    });
-                    let o = ResizeObserver::new(closure.as_ref().unchecked_ref()).ok();
-                    if let Some(o) = &o {
-                        o.observe(&t);
+                .and_then(|r| r.query_selector(selector).ok().flatten())
+                .filter(|_| *watch);
+            // The observer and its callback live until the effect is cleaned up.
+            let observing = target.and_then(|t| {
+                let set = size.clone();
+                let closure: EntriesClosure = Closure::new(move |entries: js_sys::Array| {
+                    // One element is observed: its newest entry comes last.
+                    let newest = entries.get(entries.length().saturating_sub(1));
+                    if let Ok(e) = newest.dyn_into::<ResizeObserverEntry>() {
+                        let r = e.content_rect();
+                        set.set(Some((r.width().round(), r.height().round())));
                     }
-                    *slot.borrow_mut() = Some(closure);
-                    o
-                }
-                _ => {
-                    size.set(None);
-                    None
-                }
-            };
+                });
+                let o = ResizeObserver::new(closure.as_ref().unchecked_ref()).ok()?;
+                o.observe(&t);
+                Some((o, closure))
+            });
+            if observing.is_none() {
+                size.set(None);
+            }
             move || {
-                if let Some(o) = observer {
+                if let Some((o, _closure)) = observing {
                     o.disconnect();
                 }
-                slot.borrow_mut().take();
             }
         });
     }

@@ -215,17 +215,27 @@ pub fn flights(v: &GraphView<'_>, layout: &Layout) -> Vec<FlightDot> {
             labelled.push(f.id);
         }
     }
+    // The graph's words, once a frame, when some message may carry its name.
+    let words = if labelled.is_empty() {
+        Vec::new()
+    } else {
+        layout.words()
+    };
     v.flights
         .iter()
-        .filter_map(|f| flight(layout, f, v.anim_now, labelled.contains(&f.id), &v.tr))
+        .filter_map(|f| {
+            let label = labelled.contains(&f.id).then_some(words.as_slice());
+            flight(layout, f, v.anim_now, label, &v.tr)
+        })
         .collect()
 }
 
+/// One message's dot; `words` (the graph's words, [`Layout::words`]) when it carries its name.
 fn flight(
     layout: &Layout,
     f: &Flight,
     anim_now: f64,
-    labelled: bool,
+    words: Option<&[Rect]>,
     tr: &Tr,
 ) -> Option<FlightDot> {
     let path = layout.path(f.from, f.to)?;
@@ -246,35 +256,28 @@ fn flight(
     // cover the node's own words (its number, its state, its countdown).
     let away_from_nodes = (LABEL_FROM..=LABEL_TO).contains(&t);
     let at = path.at(t);
-    let mut label_left = false;
-    let label = (labelled && away_from_nodes)
-        .then(|| {
-            let name = flight_label(&f.words, tr);
-            let mut text: String = name.chars().take(30).collect();
-            if name.chars().count() > 30 {
-                text.push('…');
-            }
-            text
-        })
-        .and_then(|text| {
-            // Beside the dot, to its right or else its left, only where it covers none of the
-            // graph's own words (the style sheet's size, a Latin character about 0.62 em).
-            let size = if layout.compact { 15.0 } else { 11.5 };
-            let w = text_units(&text) * size * 0.62;
-            let (top, bottom) = (at.y - 8.0 - size, at.y - 8.0 + 0.3 * size);
-            let right = (at.x + 9.0, top, at.x + 9.0 + w, bottom);
-            let left = (at.x - 9.0 - w, top, at.x - 9.0, bottom);
-            let words = layout.words();
-            let clear = |r: Rect| !words.iter().any(|o| overlaps(*o, r));
-            if clear(right) {
-                Some(text)
-            } else if clear(left) {
-                label_left = true;
-                Some(text)
-            } else {
-                None
-            }
-        });
+    // The name and whether it goes to the dot's left.
+    let placed = words.filter(|_| away_from_nodes).and_then(|words| {
+        let name = flight_label(&f.words, tr);
+        let mut text: String = name.chars().take(30).collect();
+        if name.chars().count() > 30 {
+            text.push('…');
+        }
+        // Beside the dot, to its right or else its left, only where it covers none of the
+        // graph's own words (the style sheet's size, a Latin character about 0.62 em).
+        let size = if layout.compact { 15.0 } else { 11.5 };
+        let w = text_units(&text) * size * 0.62;
+        let (top, bottom) = (at.y - 8.0 - size, at.y - 8.0 + 0.3 * size);
+        let right = (at.x + 9.0, top, at.x + 9.0 + w, bottom);
+        let left = (at.x - 9.0 - w, top, at.x - 9.0, bottom);
+        let clear = |r: Rect| !words.iter().any(|o| overlaps(*o, r));
+        [(right, false), (left, true)]
+            .into_iter()
+            .find(|(r, _)| clear(*r))
+            .map(|(_, on_left)| (text, on_left))
+    });
+    let label_left = placed.as_ref().is_some_and(|(_, l)| *l);
+    let label = placed.map(|(text, _)| text);
     let consumer = matches!(f.from, Endpoint::Consumer(_)) || matches!(f.to, Endpoint::Consumer(_));
     Some(FlightDot {
         id: f.id,
