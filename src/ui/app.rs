@@ -696,7 +696,8 @@ pub fn App(props: &AppProps) -> Html {
         anim_now: host.anim_now,
         speed: m.speed,
         selected: m.selected,
-        compact: host.compact,
+        compact: host.compact
+            || graph_area.is_some_and(|(w, _)| w < crate::view::layout::EMBED_NARROW_PX),
         area: graph_area,
         cut_links,
         partitions: &user_partitions,
@@ -712,12 +713,15 @@ pub fn App(props: &AppProps) -> Html {
         .as_ref()
         .map(|(at, s)| format!("t = {}: {s}", fmt_ms(*at)));
 
+    // An embed shows the cluster and the log only: in a narrow mount, one at a time.
     let tabs: Vec<Tab> = Tab::ALL
         .into_iter()
         .filter(|t| match t {
+            Tab::Cluster | Tab::Log => true,
+            _ if m.chrome.embed => false,
             Tab::Partitions => with_topic,
             Tab::Group => with_group,
-            _ => true,
+            Tab::Explain => true,
         })
         .collect();
     let current = if tabs.contains(&*tab) {

@@ -56,8 +56,9 @@ type EntriesClosure = Closure<dyn FnMut(js_sys::Array)>;
 
 /// The size (CSS px, whole pixels) of the element `selector` names inside `root`, kept up to
 /// date by a `ResizeObserver` while `watch` holds and the component is mounted; `None` when
-/// not watched or the browser cannot observe. The observer reports after the browser's layout,
-/// so reading the size forces none.
+/// not watched or the browser cannot observe. A hidden element (0 x 0, say under another tab)
+/// keeps the size it last had. The observer reports after the browser's layout, so reading the
+/// size forces none.
 #[hook]
 pub fn use_box_size(root: &NodeRef, selector: &'static str, watch: bool) -> Option<(f64, f64)> {
     let size = use_state_eq(|| None::<(f64, f64)>);
@@ -76,7 +77,9 @@ pub fn use_box_size(root: &NodeRef, selector: &'static str, watch: bool) -> Opti
                     let newest = entries.get(entries.length().saturating_sub(1));
                     if let Ok(e) = newest.dyn_into::<ResizeObserverEntry>() {
                         let r = e.content_rect();
-                        set.set(Some((r.width().round(), r.height().round())));
+                        if r.width() > 0.0 && r.height() > 0.0 {
+                            set.set(Some((r.width().round(), r.height().round())));
+                        }
                     }
                 });
                 let o = ResizeObserver::new(closure.as_ref().unchecked_ref()).ok()?;

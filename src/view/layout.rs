@@ -15,6 +15,11 @@ use std::f64::consts::PI;
 /// Below this width (CSS px) the graph takes its portrait layout.
 pub const NARROW_PX: f64 = 700.0;
 
+/// Below this width (CSS px) an embedded graph takes the portrait layout too, whatever the
+/// window's width: a mount under 560 px (the style sheet's narrow `kafka-embed` container,
+/// less its padding), where the graph scrolls in its tab at the phone's size.
+pub const EMBED_NARROW_PX: f64 = 540.0;
+
 /// Whether a window `width_px` CSS pixels wide gets the compact (portrait) layout.
 pub fn compact_at(width_px: f64) -> bool {
     width_px < NARROW_PX

@@ -411,10 +411,15 @@ test('embed mode fits a 700x500 frame; controls=0 hides the controls; t= starts 
   expect(size.scrollW).toBeLessThanOrEqual(700);
   expect(size.scrollH).toBeLessThanOrEqual(500);
   const box = await graph.boundingBox();
-  // The graph fills what the stat, the controls, the story's lines and the timeline leave.
-  expect(box && box.height).toBeGreaterThan(280);
+  // Under 900 px the graph has the frame's width, and what the stat, the controls, the tabs,
+  // the story's lines and the timeline leave of its height; the log is on its tab.
+  expect(box && box.width).toBeGreaterThan(650);
+  expect(box && box.height).toBeGreaterThan(250);
   expect(box && box.y + box.height).toBeLessThanOrEqual(500);
+  await expect(page.locator('.log')).toBeHidden();
+  await page.getByRole('tab', { name: 'Log' }).click();
   await expect(page.locator('.log')).toBeVisible();
+  await expect(graph).toBeHidden();
   // index.html defines the API too.
   expect(await page.evaluate(() => typeof (window as any).KafkaElection?.mount)).toBe('function');
 

@@ -102,3 +102,53 @@ for (const width of [1440, 1024]) {
     expect(type.min, `smallest ${type.min.toFixed(1)} px`).toBeGreaterThanOrEqual(8);
   });
 }
+
+// Under 900 px the graph would share its width with the log at about 7.6 px (a 760 px docs
+// column) or squeeze under the controls at 2.7 px (a phone): there the mount shows the cluster
+// or the log, under two tabs, and the graph takes the whole width; under 560 px (a phone, or a
+// narrow column in a wide window) it is the phone's graph, which scrolls in its tab.
+for (const [width, column] of [
+  [1440, 760],
+  [1440, 360],
+  [360, 0],
+] as const) {
+  const where = column ? `a ${column} px column at ${width} px` : `a ${width} px window`;
+  test(`the README's API snippet in ${where}: the cluster or the log under two tabs, the graph's type 10 px or more`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const main = column ? ` style="max-width: ${column}px; margin: 0 auto"` : '';
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title></head>
+      <body><main${main}><h2>Embedding</h2>${apiSnippet.replaceAll('https://your.docs/playground/', '../')}<p id="after">After.</p></main></body></html>`;
+    await page.route('**/labels-host/column.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+    await page.goto('/labels-host/column.html');
+    const pg = page.locator('.kafka-election');
+    await expect(pg.locator('svg g[data-broker]').first()).toBeVisible();
+    const tabs = pg.getByRole('tab');
+    await expect(tabs).toHaveText(['Cluster', 'Log']);
+    await expect(pg.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+    await expect(pg.locator('.log-wrap')).toBeHidden();
+    const type = await drawnType(page);
+    expect(type.median, `median ${type.median.toFixed(1)} px`).toBeGreaterThanOrEqual(10);
+    expect(type.min, `smallest ${type.min.toFixed(1)} px`).toBeGreaterThanOrEqual(8);
+    // Every broker can be reached: on screen, or by scrolling the cluster's tab.
+    for (const b of await pg.locator('svg g.node[data-broker]').all()) {
+      await b.scrollIntoViewIfNeeded();
+      await expect(b).toBeInViewport();
+    }
+    // The Log tab: the log in the graph's place, at its newest entry, inside the mount.
+    await pg.getByRole('tab', { name: 'Log' }).click();
+    await expect(pg.locator('svg.graph')).toBeHidden();
+    const log = pg.locator('.log-wrap');
+    await expect(log).toBeVisible();
+    await expect(log.locator('.event').last()).toBeInViewport();
+    const [mount, logBox, after] = await Promise.all([
+      pg.boundingBox(),
+      log.boundingBox(),
+      page.locator('#after').boundingBox(),
+    ]);
+    expect(logBox!.y + logBox!.height).toBeLessThanOrEqual(mount!.y + mount!.height + 0.5);
+    expect(after!.y).toBeGreaterThanOrEqual(mount!.y + mount!.height - 0.5);
+    await pg.getByRole('tab', { name: 'Cluster' }).click();
+    await expect(pg.locator('svg.graph')).toBeVisible();
+    await expect(log).toBeHidden();
+  });
+}
