@@ -86,14 +86,21 @@ async function drawnType(page: Page): Promise<{ min: number; median: number; row
   });
 }
 
+/** Opens a host page holding the README's API snippet verbatim, inside a `column` px wide
+ * column when `column` is given, with a paragraph (`#after`) after it. */
+async function openSnippet(page: Page, column?: number) {
+  expect(apiSnippet, 'the README has the API snippet').toBeTruthy();
+  const main = column ? ` style="max-width: ${column}px; margin: 0 auto"` : '';
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title></head>
+    <body><main${main}><h2>Embedding</h2>${apiSnippet.replaceAll('https://your.docs/playground/', '../')}<p id="after">After.</p></main></body></html>`;
+  await page.route('**/labels-host/page.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto('/labels-host/page.html');
+}
+
 for (const width of [1440, 1024]) {
   test(`the README's API snippet at ${width} px: the brokers in a row, the graph's type 10 px or more`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    expect(apiSnippet, 'the README has the API snippet').toBeTruthy();
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title></head>
-      <body><h2>Embedding</h2>${apiSnippet.replaceAll('https://your.docs/playground/', '../')}<p>After.</p></body></html>`;
-    await page.route('**/labels-host/page.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
-    await page.goto('/labels-host/page.html');
+    await openSnippet(page);
     await expect(page.locator('.kafka-election svg g[data-broker]').first()).toBeVisible();
     await expect.poll(async () => (await drawnType(page)).row, { timeout: 10_000 }).toBe(true);
     const type = await drawnType(page);
@@ -115,11 +122,7 @@ for (const [width, column] of [
   const where = column ? `a ${column} px column at ${width} px` : `a ${width} px window`;
   test(`the README's API snippet in ${where}: the cluster or the log under two tabs, the graph's type 10 px or more`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    const main = column ? ` style="max-width: ${column}px; margin: 0 auto"` : '';
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title></head>
-      <body><main${main}><h2>Embedding</h2>${apiSnippet.replaceAll('https://your.docs/playground/', '../')}<p id="after">After.</p></main></body></html>`;
-    await page.route('**/labels-host/column.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
-    await page.goto('/labels-host/column.html');
+    await openSnippet(page, column);
     const pg = page.locator('.kafka-election');
     await expect(pg.locator('svg g[data-broker]').first()).toBeVisible();
     const tabs = pg.getByRole('tab');
