@@ -5,7 +5,7 @@
 //
 // It is a file, not a script written into index.html, so that the page runs under a strict
 // Content-Security-Policy (`script-src 'self' 'wasm-unsafe-eval'`, no inline script): see
-// README.md, "Serving it". The build's post_build hook (www/scripts/embed-loader.mjs) writes the
+// docs/build.md, "Serving it". The build's post_build hook (www/scripts/embed-loader.mjs) writes the
 // names of the files it just built over the placeholders below.
 (function () {
   'use strict';

@@ -1,5 +1,5 @@
 // Loads the Kafka Election Playground's module into any page, from wherever this file is served,
-// for its JavaScript API (README.md, "Embedding"):
+// for its JavaScript API (docs/embedding.md):
 //
 //   <script src="https://your.docs/playground/embed.js" async></script>
 //   <script>

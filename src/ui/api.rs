@@ -1,6 +1,6 @@
 //! The JavaScript API: `window.KafkaElection.mount(element, options)` mounts a playground into
 //! any element and returns a [`Playground`] handle that plays, pauses, seeks, applies commands,
-//! reads the state and reports events (README.md, "Embedding"). The options are read into
+//! reads the state and reports events (docs/embedding.md). The options are read into
 //! [`MountOptions`] and turned into the pairs a page address gives, so both go through one
 //! parser with one set of messages; commands are read as the scenario format's actions. A bad
 //! option or command throws an `Error` with the message and changes nothing.

@@ -2,7 +2,7 @@
 //! it posts `{"kafka-election": "ready"}` once, then `{"kafka-election": "event", "event":
 //! {...}}` for each event, to the parent with each allowed origin as the target origin, and
 //! obeys the parent's requests ([`crate::view::embed::Request`]) from an allowed origin,
-//! answering each with `ok`, `state` or `error` (README.md, "Embedding"). A message from
+//! answering each with `ok`, `state` or `error` (docs/embedding.md). A message from
 //! another origin is ignored and noted with `console.warn`.
 
 use super::embed::Bridge;

@@ -2,7 +2,7 @@
 //! API's `mount` (turned into the same `(key, value)` pairs a page address gives, so both go
 //! through one parser with one set of messages), the allow-list of parent origins of an
 //! embedded page (`parent=`), and the messages a parent page and an embedded playground
-//! exchange with `postMessage` (README.md, "Embedding").
+//! exchange with `postMessage` (docs/embedding.md).
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
@@ -52,8 +52,8 @@ impl<'de> Deserialize<'de> for ParamValue {
 }
 
 /// The options of `KafkaElection.mount(element, options)`. Each is the page parameter of the
-/// same name (README.md, "Stories and page addresses" and "Embedding"); an unknown one is an
-/// error.
+/// same name (docs/using.md, "Stories and page addresses", and docs/embedding.md); an unknown
+/// one is an error.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MountOptions {

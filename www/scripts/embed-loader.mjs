@@ -2,7 +2,7 @@
 // Trunk post_build hook (Trunk.toml): writes the names of the module files Trunk just built (the
 // JS glue, the WebAssembly and the stylesheet, named after a hash of their contents) into the
 // two loaders:
-// - www/embed.js, for other pages (README.md, "Embedding"), staged as embed.js;
+// - www/embed.js, for other pages (docs/embedding.md), staged as embed.js;
 // - www/boot.js, the page's own loader, staged as boot-<hash>.js and named in index.html, which
 //   also gets preload links for the glue and the WebAssembly (its packed file, when
 //   pack-module.mjs packed it: boot.js then carries the decoder, www/unlzma.js) so that their

@@ -3,7 +3,7 @@
 // LZMA, beside the plain file. A web server's gzip leaves that part at about 266 KB; LZMA (xz's,
 // preset 9e, with no literal-position or position bits, which suit WebAssembly's bytes best) at
 // about 212 KB. On Lighthouse's mobile network that is about a quarter of a second less before
-// the page answers its first click (README.md, "Load speed").
+// the page answers its first click (docs/build.md, "The first part packed").
 //
 // The page's loader (www/boot.js) fetches the packed file, unpacks it as it arrives
 // (www/unlzma.js) and passes the bytes to the browser's streaming compiler; it falls back to the

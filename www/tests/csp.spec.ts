@@ -1,6 +1,6 @@
 // Safe to embed and to host: the page runs under a strict Content-Security-Policy (no inline
 // script, no inline style, nothing from another origin), asks nothing of another origin, and
-// stores nothing but the two things README.md names (the chosen language and lesson progress).
+// stores nothing but the two things docs/build.md names (the chosen language and lesson progress).
 //
 // The test server (serve-dist.mjs) sends the policy with the page, so every browser test runs
 // under it; this test checks that it is really sent and walks through what a learner does,

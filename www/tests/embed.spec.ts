@@ -555,7 +555,7 @@ test("embed mode's timeline scrubs back to an earlier time, steps forward and fo
   expect(size.scrollH).toBeLessThanOrEqual(500);
 });
 
-/** Embed mode's controls, as the README promises them: play, speed, the clock and Reset; the
+/** Embed mode's controls, as docs/embedding.md promises them: play, speed, the clock and Reset; the
  *  story, the cluster's shape, the seed, the setup button and Next event stay out. */
 async function expectEmbedControls(scope: Locator, what: string): Promise<void> {
   for (const id of ['play', 'speed', 'clock', 'reset']) {

@@ -9,7 +9,7 @@
 //   node www/tests/serve-dist.mjs            # serves dist/ on http://127.0.0.1:8080/
 //
 // The page itself (index.html, and any address that falls back to it) is sent with the strict
-// Content-Security-Policy the playground runs under (README.md, "Serving it"), so that every
+// Content-Security-Policy the playground runs under (docs/build.md, "Serving it"), so that every
 // browser test runs under it; CSP=off leaves the header out.
 
 import { createServer } from 'node:http';
