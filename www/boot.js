@@ -11,10 +11,6 @@
   'use strict';
   var GLUE = '__KAFKA_ELECTION_GLUE__';
   var WASM = '__KAFKA_ELECTION_WASM__';
-  // The same module packed with LZMA (www/scripts/pack-module.mjs), or '' when the build did not
-  // pack it; and its decoder, which the build writes here.
-  var PACKED = '__KAFKA_ELECTION_PACKED__';
-  /* __KAFKA_ELECTION_UNLZMA__ */
 
   function failedFiles() {
     var entries = (window.performance && performance.getEntriesByType) ? performance.getEntriesByType('resource') : [];
@@ -93,44 +89,6 @@
   var base = (document.currentScript && document.currentScript.src) || document.baseURI;
   var glueUrl = new URL(GLUE, base).href;
   var wasmUrl = new URL(WASM, base).href;
-  // A file that did not load, for fail().
-  function notLoaded(res) {
-    var err = new Error(res.url + ' did not load (HTTP ' + res.status + ')');
-    err.file = res.url + ' (HTTP ' + res.status + ')';
-    return err;
-  }
-  // The packed module, unpacked as it arrives: a response the browser's streaming compiler
-  // takes as it would the plain file's. Started at once (index.html preloads the file), beside
-  // the glue's download.
-  var unpacked = null;
-  // Why the packed module failed, when it did before the module was compiled.
-  var unpackFailed = null;
-  if (PACKED && typeof ReadableStream === 'function' && typeof Response === 'function' &&
-      typeof WebAssembly.instantiateStreaming === 'function' && typeof unlzma === 'function') {
-    var failed = function (err) {
-      unpackFailed = err;
-      throw err;
-    };
-    unpacked = fetch(new URL(PACKED, base).href).then(function (res) {
-      if (!res.ok || !res.body) throw notLoaded(res);
-      var reader = res.body.getReader();
-      var decoder = unlzma();
-      return new Response(new ReadableStream({
-        pull: function (into) {
-          return reader.read().then(function (got) {
-            var bytes = got.done ? decoder.end() : decoder.push(got.value);
-            if (bytes.length) into.enqueue(bytes);
-            if (got.done) into.close();
-          }).catch(failed);
-        },
-        cancel: function (why) {
-          return reader.cancel(why);
-        },
-      }), { headers: { 'content-type': 'application/wasm' } });
-    }).catch(failed);
-    // Its failure is handled where the module starts (below), not as an unhandled rejection.
-    unpacked.catch(function () {});
-  }
   import(glueUrl)
     .then(function (glue) {
       // The build splits the module in two (www/scripts/split-module.mjs): the first part runs
@@ -138,27 +96,13 @@
       // than the default page (a story, a lesson, a shared session, an embedded view…) needs the
       // second part from the start, so both come together.
       if (typeof glue.loadWhole === 'function' && !defaultAddress()) glue.loadWhole();
-      if (!unpacked) return glue.default({ module_or_path: wasmUrl });
-      // The packed module failed (not fetched, not well formed, not compiled): the plain one. A
-      // failure once the module has started is not the file's, and is not tried again.
-      return glue.default({ module_or_path: unpacked }).catch(function (err) {
-        if (!unpackFailed && !(err instanceof WebAssembly.CompileError)) throw err;
-        console.warn('The packed module did not load (' + ((err && err.message) || err) + '): loading ' + wasmUrl);
-        return glue.default({
-          module_or_path: fetch(wasmUrl).then(function (res) {
-            if (!res.ok) throw notLoaded(res);
-            return res;
-          }),
-        });
-      });
+      // The module index.html preloads; the server sends it compressed (docs/build.md).
+      return glue.default({ module_or_path: wasmUrl });
     })
     .then(function (wasm) {
       window.dispatchEvent(new CustomEvent('kafka-election-started', { detail: { wasm: wasm } }));
     })
     .catch(function (err) {
-      // Neither module file loaded: both are named (the page's list of failed requests may not
-      // have the second yet).
-      var files = err && err.file ? [unpackFailed && unpackFailed.file, err.file].filter(Boolean) : null;
-      fail(glueUrl + ' did not start: ' + ((err && err.message) || err) + '.', files);
+      fail(glueUrl + ' did not start: ' + ((err && err.message) || err) + '.');
     });
 })();

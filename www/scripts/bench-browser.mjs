@@ -14,9 +14,11 @@ const here = dirname(fileURLToPath(import.meta.url));
  */
 export const MOUNTED = '#app[data-mounted="true"]';
 
-/** Serves the bundle and launches the browser; resolves to `{ browser, base, close }`. */
-export async function openBench() {
-  const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
+/**
+ * Serves a folder with www/tests/serve-dist.mjs on a free port, its settings taken from the
+ * environment and `env` (DIST, ENCODINGS, ONTHEFLY, CSP…); resolves to `{ base, close }`.
+ */
+export async function serveFolder(env = {}) {
   const port = await new Promise((done) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {
@@ -25,21 +27,33 @@ export async function openBench() {
     });
   });
   const server = spawn(process.execPath, [join(here, '..', 'tests', 'serve-dist.mjs')], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: 'ignore',
   });
   await new Promise((r) => setTimeout(r, 500));
-  const browser = await chromium.launch({
+  return { base: `http://127.0.0.1:${port}`, close: () => server.kill() };
+}
+
+/** Launches Debian's headless Chromium, as the benchmarks run it. */
+export async function launchBrowser() {
+  const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
+  return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** Serves the bundle and launches the browser; resolves to `{ browser, base, close }`. */
+export async function openBench() {
+  const server = await serveFolder();
+  const browser = await launchBrowser();
   return {
     browser,
-    base: `http://127.0.0.1:${port}`,
+    base: server.base,
     close: async () => {
       await browser.close();
-      server.kill();
+      server.close();
     },
   };
 }

@@ -2,74 +2,29 @@
 //
 //   node www/scripts/bench-page.mjs [RUNS]
 //
-// Both pages are served with gzip, as a web server would, by a small static server here: the
-// release bundle (dist/, or $DIST) and, if $REFERENCE names a folder, a reference page
-// (RaftScope: its repository, with its two submodules taken from the npm packages
-// bootstrap-slider 4.5.7 and bootstrap-contextmenu 1.0.0; put it together outside the project
-// and never commit it). Each page is opened RUNS times (default 5) with an empty cache, on
+// Both pages are served by www/tests/serve-dist.mjs with brotli or gzip, as the browser asks
+// ($ENCODINGS=gzip: gzip only, as a host that serves nothing else): the release bundle (dist/, or
+// $DIST) with the files the build precompressed and, if $REFERENCE names a folder, a reference
+// page, compressed as it is asked for (RaftScope: its repository, with its two submodules taken
+// from the npm packages bootstrap-slider 4.5.7 and bootstrap-contextmenu 1.0.0; put it together
+// outside the project and never commit it). Each page is opened RUNS times (default 5) with an empty cache, on
 // loopback and under Lighthouse's mobile network (150 ms round trip, 1.6 Mbps down, 750 Kbps
 // up, through the DevTools protocol's Network.emulateNetworkConditions). Printed, as medians:
-// the bytes transferred (gzip, as on the wire), the time to the first graph (the playground's
+// the bytes transferred (as on the wire), the time to the first graph (the playground's
 // brokers, the reference's servers), and the time until the page answers a first click (a
 // broker crashed, a server's details shown).
 //
 // Timings are printed, never asserted: they are figures for the notes, measured side by side.
-import { createServer } from 'node:http';
-import { gzipSync } from 'node:zlib';
-import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dirname, extname, join, normalize } from 'node:path';
-import { MOUNTED } from './bench-browser.mjs';
+import { dirname, join, normalize } from 'node:path';
+import { launchBrowser, MOUNTED, serveFolder } from './bench-browser.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.argv[2] ?? 5);
 const dist = process.env.DIST ?? join(here, '..', '..', 'dist');
 const reference = process.env.REFERENCE;
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.eot': 'application/vnd.ms-fontobject',
-};
-
-/** A static server of `root` that sends gzip to a browser that accepts it. */
-function serve(root) {
-  const cache = new Map();
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = normalize(join(root, path));
-    if (!file.startsWith(root)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      let body = cache.get(file);
-      if (!body) {
-        const raw = await readFile(file);
-        body = { raw, gz: gzipSync(raw, { level: 9 }) };
-        cache.set(file, body);
-      }
-      const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
-      res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-      });
-      res.end(gzip ? body.gz : body.raw);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
-}
+// What the server may send: "br,gzip" (the default), "gzip" for a host that serves gzip only.
+const encodings = process.env.ENCODINGS ?? 'br,gzip';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -120,17 +75,13 @@ async function visit(browser, url, page, throttled) {
   return { bytes, graph, click };
 }
 
-const { chromium } = await import(join(here, '..', 'node_modules', 'playwright-core', 'index.mjs'));
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const browser = await launchBrowser();
 const pages = [];
-const playground = await serve(normalize(dist));
+// The bundle's precompressed files; the reference's compressed as they are asked for, alike.
+const playground = await serveFolder({ DIST: normalize(dist), ENCODINGS: encodings, ONTHEFLY: '1' });
 pages.push({
   name: 'playground',
-  url: `http://127.0.0.1:${playground.address().port}/?lang=en`,
+  url: `${playground.base}/?lang=en`,
   graph: 'svg g[data-broker="3"]',
   target: 'svg g.node[data-broker="2"]',
   // Started: a broker that has not started yet does not crash.
@@ -139,10 +90,10 @@ pages.push({
   server: playground,
 });
 if (reference) {
-  const ref = await serve(normalize(reference));
+  const ref = await serveFolder({ DIST: normalize(reference), ENCODINGS: encodings, ONTHEFLY: '1', CSP: 'off' });
   pages.push({
     name: 'reference',
-    url: `http://127.0.0.1:${ref.address().port}/index.html`,
+    url: `${ref.base}/index.html`,
     graph: '#servers g.server',
     target: '#server-1',
     ready: '#server-1',
@@ -153,7 +104,7 @@ if (reference) {
   console.log('(no REFERENCE folder: the playground alone)');
 }
 
-console.log(`median of ${runs} runs        KB (gzip; 1 KB = 1,000 bytes)   first graph ms   first click answered ms`);
+console.log(`served ${encodings}; median of ${runs} runs   KB (on the wire; 1 KB = 1,000 bytes)   first graph ms   first click answered ms`);
 for (const throttled of [false, true]) {
   const seen = new Map(pages.map((p) => [p.name, []]));
   // The pages take turns run by run, so that both see the machine as it is.

@@ -1,19 +1,20 @@
 #!/usr/bin/env node
 // The byte budget of the page's first view: every file the browser must fetch before the page
 // is interactive (index.html, the stylesheets it links, the loader, the module's JS glue and the
-// snippets it imports, the WebAssembly), gzip-compressed as a web server would send them. Prints
-// each file's raw and gzip size and share of the total, writes the table to dist/size.txt, and
-// fails when the total is over the limit in www/budget.json.
+// snippets it imports, the WebAssembly), weighed as the server sends them: the precompressed
+// files the build wrote beside each (compress.mjs), brotli to a browser that accepts it and
+// gzip to one that accepts only gzip; a file without them is sent, and weighed, as it is. Prints
+// each file's raw, brotli and gzip size and share of the total, writes the table to
+// dist/size.txt, and fails when the brotli total is over the limit in www/budget.json.
 //
 //   node www/scripts/budget.mjs [DIST]
 //
 // www/budget.json holds three figures: `limit` (what this check enforces; lowered as the page
 // shrinks, never raised to let a change through), `target` (the most the first view may weigh)
-// and `aim`. Figures in bytes; 1 KB = 1,000 bytes.
+// and `aim`, as brotli. Figures in bytes; 1 KB = 1,000 bytes.
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = resolve(process.argv[2] ?? join(here, '..', '..', 'dist'));
@@ -49,9 +50,8 @@ for (const file of [...wanted].filter((f) => f.endsWith('.js'))) {
     wanted.add(normalise(join(dirname(file), m[1])));
   }
 }
-// The module: the plain file, or the packed one that the page unpacks (pack-module.mjs).
-if (![...wanted].some((f) => f.endsWith('.wasm') || f.endsWith('.lzma'))) {
-  console.error('budget: index.html preloads no .wasm or .lzma file: the first view\'s files could not be found');
+if (![...wanted].some((f) => f.endsWith('.wasm'))) {
+  console.error('budget: index.html preloads no .wasm file: the first view\'s files could not be found');
   process.exit(2);
 }
 
@@ -59,28 +59,45 @@ function normalise(href) {
   return relative('.', join('.', href.replace(/^\.\//, '').split(/[?#]/)[0]));
 }
 
+/** The size of `file` as sent with `suffix`'s encoding: its precompressed sibling, or itself. */
+async function sent(file, suffix, raw) {
+  try {
+    return { size: (await readFile(join(dist, file + suffix))).length, compressed: true };
+  } catch {
+    return { size: raw, compressed: false };
+  }
+}
+
 const rows = [];
 for (const file of [...wanted].sort()) {
-  const bytes = await readFile(join(dist, file));
-  rows.push({ file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+  const raw = (await readFile(join(dist, file))).length;
+  const br = await sent(file, '.br', raw);
+  const gz = await sent(file, '.gz', raw);
+  rows.push({ file, raw, br: br.size, gzip: gz.size, compressed: br.compressed });
 }
-rows.sort((a, b) => b.gzip - a.gzip);
-const total = rows.reduce((s, r) => ({ raw: s.raw + r.raw, gzip: s.gzip + r.gzip }), { raw: 0, gzip: 0 });
+if (!rows.some((r) => r.compressed)) {
+  console.error(`budget: no file of the first view has a precompressed .br beside it in ${dist} (was it built with COMPRESS=off?)`);
+  process.exit(1);
+}
+rows.sort((a, b) => b.br - a.br);
+const total = rows.reduce((s, r) => ({ raw: s.raw + r.raw, br: s.br + r.br, gzip: s.gzip + r.gzip }), { raw: 0, br: 0, gzip: 0 });
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+const cells = (name, r, share) =>
+  `${name.padEnd(50)} ${String(r.raw).padStart(10)} ${String(r.br).padStart(10)} ${String(r.gzip).padStart(10)} ${share.padStart(7)}`;
 const lines = [
-  'First view: the files fetched before the page is interactive (bytes)',
-  `${'file'.padEnd(58)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)} ${'share'.padStart(7)}`,
-  ...rows.map((r) => `${r.file.padEnd(58)} ${String(r.raw).padStart(10)} ${String(r.gzip).padStart(10)} ${`${((100 * r.gzip) / total.gzip).toFixed(1)}%`.padStart(7)}`),
-  `${'total'.padEnd(58)} ${String(total.raw).padStart(10)} ${String(total.gzip).padStart(10)} ${'100%'.padStart(7)}`,
+  'First view: the files fetched before the page is interactive, as sent (bytes)',
+  `${'file'.padEnd(50)} ${'raw'.padStart(10)} ${'brotli'.padStart(10)} ${'gzip'.padStart(10)} ${'share'.padStart(7)}`,
+  ...rows.map((r) => cells(r.file, r, `${((100 * r.br) / total.br).toFixed(1)}%`)),
+  cells('total', total, '100%'),
   '',
-  `limit ${kb(budget.limit)} (enforced), target ${kb(budget.target)}, aim ${kb(budget.aim)}: ` +
-    `the first view weighs ${kb(total.gzip)} gzip, ` +
-    (total.gzip <= budget.target ? `within the target by ${kb(budget.target - total.gzip)}` : `${kb(total.gzip - budget.target)} over the target`),
+  `limit ${kb(budget.limit)} (enforced), target ${kb(budget.target)}, aim ${kb(budget.aim)}, as brotli: ` +
+    `the first view weighs ${kb(total.br)} brotli (${kb(total.gzip)} gzip), ` +
+    (total.br <= budget.target ? `within the target by ${kb(budget.target - total.br)}` : `${kb(total.br - budget.target)} over the target`),
 ];
 const report = lines.join('\n') + '\n';
 await writeFile(join(dist, 'size.txt'), report);
 process.stdout.write(report);
-if (total.gzip > budget.limit) {
-  console.error(`budget: the first view weighs ${total.gzip} bytes gzip, over the limit of ${budget.limit} (www/budget.json) by ${total.gzip - budget.limit}`);
+if (total.br > budget.limit) {
+  console.error(`budget: the first view weighs ${total.br} bytes brotli, over the limit of ${budget.limit} (www/budget.json) by ${total.br - budget.limit}`);
   process.exit(1);
 }

@@ -4,9 +4,8 @@
 // two loaders:
 // - www/embed.js, for other pages (docs/embedding.md), staged as embed.js;
 // - www/boot.js, the page's own loader, staged as boot-<hash>.js and named in index.html, which
-//   also gets preload links for the glue and the WebAssembly (its packed file, when
-//   pack-module.mjs packed it: boot.js then carries the decoder, www/unlzma.js) so that their
-//   download starts with the page's. Trunk's own inline loader is off (Trunk.toml,
+//   also gets preload links for the glue and the WebAssembly, so that their download starts
+//   with the page's. Trunk's own inline loader is off (Trunk.toml,
 //   inject_scripts): no inline script, so the page runs under a strict Content-Security-Policy.
 // Both loaders are minified (minify.mjs), and so is the stylesheet index.html links, whose
 // integrity hash there is taken again.
@@ -18,20 +17,12 @@ import { minifyCss, minifyJs } from './minify.mjs';
 import { builtFiles, stagingDir } from './staging.mjs';
 
 const staging = stagingDir('embed-loader');
-const { glue, wasm, css, packed } = await builtFiles('embed-loader', staging);
-/**
- * The loader `www/NAME` with the built files' names written over its placeholders (a name that
- * is `undefined`, a file not built, becomes ''), and the LZMA decoder (www/unlzma.js) over the
- * comment that stands for it.
- */
+const { glue, wasm, css } = await builtFiles('embed-loader', staging);
+/** The loader `www/NAME` with the built files' names written over its placeholders. */
 async function filled(name, names) {
   let out = await readFile(new URL(`../${name}`, import.meta.url), 'utf8');
   for (const [placeholder, file] of Object.entries(names)) {
-    out = out.replace(`'__KAFKA_ELECTION_${placeholder}__'`, file === undefined ? "''" : `'./${file}'`);
-  }
-  const decoder = '/* __KAFKA_ELECTION_UNLZMA__ */';
-  if (out.includes(decoder)) {
-    out = out.replace(decoder, await readFile(new URL('../unlzma.js', import.meta.url), 'utf8'));
+    out = out.replace(`'__KAFKA_ELECTION_${placeholder}__'`, `'./${file}'`);
   }
   if (out.includes("'__KAFKA_ELECTION_")) {
     console.error(`embed-loader: www/${name} lacks its placeholders`);
@@ -46,7 +37,7 @@ const whole = (await readdir(staging)).find((f) => /^styles-[0-9a-f]+_whole\.css
 await writeFile(join(staging, 'embed.js'), await filled('embed.js', { GLUE: glue, WASM: wasm, CSS: whole }));
 console.log(`embed-loader: embed.js loads ${glue}, ${wasm} and ${whole}`);
 
-const boot = await filled('boot.js', { GLUE: glue, WASM: wasm, PACKED: packed });
+const boot = await filled('boot.js', { GLUE: glue, WASM: wasm });
 const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;
 await writeFile(join(staging, bootName), boot);
 const indexPath = join(staging, 'index.html');
@@ -58,10 +49,7 @@ if (index.split(tag).length !== 2) {
 }
 const preload =
   `<link rel="modulepreload" href="./${glue}" />\n    ` +
-  // The module the loader fetches first: the packed one (pack-module.mjs) when there is one.
-  (packed
-    ? `<link rel="preload" href="./${packed}" as="fetch" crossorigin="anonymous" />\n    `
-    : `<link rel="preload" href="./${wasm}" as="fetch" type="application/wasm" crossorigin="anonymous" />\n    `) +
+  `<link rel="preload" href="./${wasm}" as="fetch" type="application/wasm" crossorigin="anonymous" />\n    ` +
   `<script defer src="./${bootName}"></script>`;
 // The stylesheet, minified: Trunk wrote its integrity hash into index.html, so it is taken again.
 const cssPath = join(staging, css);

@@ -11,8 +11,6 @@
 # - Debian's zookeeper (3.8, with the JRE it pulls) and python3-kazoo (apt-get), used by the
 #   ZooKeeper conformance suite (tests/zk_conformance.rs), which starts real servers from
 #   /usr/share/java/zookeeper.jar and drives them with kazoo under /usr/bin/python3
-# - Debian's xz-utils (apt-get): the build packs the module's first part with its xz
-#   (www/scripts/pack-module.mjs)
 # - www/node_modules (npm ci): Playwright's test runner, axe-core's Playwright scanner for the
 #   accessibility tests, binaryen (wasm-opt 132) for Trunk, and esbuild, which the build's hooks
 #   minify the page's scripts and stylesheet with (www/scripts/minify.mjs)
@@ -34,7 +32,6 @@ CHROMIUM_PACKAGES=(chromium chromium-driver)
 # (PEP 668), so `pip install kazoo` as root is refused without a virtualenv or
 # --break-system-packages, while python3-kazoo (2.8.0) installs cleanly with its dependencies.
 ZOOKEEPER_PACKAGES=(zookeeper python3-kazoo)
-PACK_PACKAGES=(xz-utils)
 
 say() { printf 'setup: %s\n' "$*"; }
 die() {
@@ -87,9 +84,9 @@ if [ -n "$trunk_bindgen" ] && [ "$trunk_bindgen" != "$bindgen_version" ]; then
   die "Trunk.toml pins wasm_bindgen = \"$trunk_bindgen\" but Cargo.lock has wasm-bindgen $bindgen_version: make them agree"
 fi
 
-# --- Chromium for the browser tests, ZooKeeper and kazoo for the conformance suite, xz for the build
+# --- Chromium for the browser tests, ZooKeeper and kazoo for the conformance suite
 missing=()
-for package in "${CHROMIUM_PACKAGES[@]}" "${ZOOKEEPER_PACKAGES[@]}" "${PACK_PACKAGES[@]}"; do
+for package in "${CHROMIUM_PACKAGES[@]}" "${ZOOKEEPER_PACKAGES[@]}"; do
   if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ]; then
     say "$package: present"
   else

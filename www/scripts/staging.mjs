@@ -1,5 +1,5 @@
 // What the build's post_build hooks (Trunk.toml: split-module.mjs, embed-loader.mjs,
-// first-frame.mjs) share: the staging folder Trunk hands them, and the module files Trunk built
+// first-frame.mjs, compress.mjs) share: the staging folder Trunk hands them, and the module files Trunk built
 // into it.
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -22,10 +22,7 @@ export function stagingDir(name, skip) {
   return resolve(dir);
 }
 
-/**
- * The module glue, the wasm and the stylesheet in `dir`: exits unless there is one of each. Also
- * `packed`, the wasm packed by pack-module.mjs, or `undefined` when it was not (yet) packed.
- */
+/** The module glue, the wasm and the stylesheet in `dir`: exits unless there is one of each. */
 export async function builtFiles(name, dir) {
   const files = await readdir(dir);
   const patterns = {
@@ -38,10 +35,5 @@ export async function builtFiles(name, dir) {
     console.error(`${name}: expected one module glue, one wasm and one stylesheet in ${dir}, found ${JSON.stringify(found)}`);
     process.exit(1);
   }
-  const packed = files.filter((f) => /^kafka-election-playground-[0-9a-f]+_bg\.lzma$/.test(f));
-  if (packed.length > 1) {
-    console.error(`${name}: expected at most one packed wasm in ${dir}, found ${packed.join(', ')}`);
-    process.exit(1);
-  }
-  return { glue: found.glue[0], wasm: found.wasm[0], css: found.css[0], packed: packed[0] };
+  return { glue: found.glue[0], wasm: found.wasm[0], css: found.css[0] };
 }

@@ -11,12 +11,20 @@
 // The page itself (index.html, and any address that falls back to it) is sent with the strict
 // Content-Security-Policy the playground runs under (docs/build.md, "Serving it"), so that every
 // browser test runs under it; CSP=off leaves the header out.
+//
+// Each file is sent as the smallest encoding the browser accepts among its precompressed
+// siblings (NAME.br, NAME.gz, written by www/scripts/compress.mjs), as a host configured to
+// serve precompressed files does. $ENCODINGS lists the encodings it may send (default "br,gzip";
+// "gzip" stands for a host that serves gzip only, "identity" for one that compresses nothing).
+// ONTHEFLY=1 compresses, as they are asked for, the files that have no sibling (a folder this
+// project did not build: the reference page of www/scripts/bench-page.mjs).
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compressed, MODES } from '../scripts/compress.mjs';
 
 const HOST = '127.0.0.1';
 const PORT = Number.parseInt(process.env.PORT ?? '8080', 10);
@@ -24,6 +32,8 @@ const BASE = process.env.BASE ?? '/';
 /** The policy the page runs under: no inline script or style, nothing from another origin. */
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const CSP = process.env.CSP !== 'off';
+const ENCODINGS = (process.env.ENCODINGS ?? 'br,gzip').split(',').filter((e) => e !== 'identity');
+const ONTHEFLY = process.env.ONTHEFLY === '1';
 const ROOT = resolve(process.env.DIST ?? join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'dist'));
 
 const MIME = {
@@ -49,6 +59,10 @@ const MIME = {
 
 if (!BASE.startsWith('/') || !BASE.endsWith('/')) {
   console.error(`serve-dist: BASE must start and end with "/", got "${BASE}"`);
+  process.exit(2);
+}
+if (ENCODINGS.some((e) => !['br', 'gzip'].includes(e))) {
+  console.error(`serve-dist: ENCODINGS must list br, gzip or identity, got "${process.env.ENCODINGS}"`);
   process.exit(2);
 }
 if (!Number.isInteger(PORT) || PORT < 1 || PORT > 65535) {
@@ -82,6 +96,42 @@ async function existingFile(file) {
   return null;
 }
 
+/** The encodings that an Accept-Encoding header accepts (a `q=0` refuses one). */
+function accepted(header) {
+  const names = new Set();
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) names.add(name);
+  }
+  return names;
+}
+
+const SUFFIX = { br: '.br', gzip: '.gz' };
+/** On-the-fly compressions (ONTHEFLY=1), by file. */
+const made = new Map();
+
+/**
+ * What to send for `found` to a browser whose Accept-Encoding is `header`: the first encoding
+ * of ENCODINGS that it accepts and that the file has, or the file itself.
+ * `{ encoding, size, file }` for a file on disk, `{ encoding, size, bytes }` for one made here.
+ */
+async function encodedFor(found, header) {
+  const wanted = accepted(header);
+  for (const encoding of ENCODINGS) {
+    if (!wanted.has(encoding)) continue;
+    const sibling = await existingFile(found.file + SUFFIX[encoding]);
+    if (sibling !== null) return { encoding, ...sibling };
+    const mode = MODES[extname(found.file).toLowerCase()];
+    if (ONTHEFLY && mode !== undefined) {
+      if (!made.has(found.file)) made.set(found.file, compressed(await readFile(found.file), mode));
+      const bytes = made.get(found.file)[encoding === 'br' ? 'br' : 'gz'];
+      return { encoding, size: bytes.length, bytes };
+    }
+  }
+  return { encoding: null, ...found };
+}
+
 function send(res, status, text) {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
   res.end(text);
@@ -103,16 +153,20 @@ const server = createServer(async (req, res) => {
   if (found === null && extname(urlPath) === '') found = await existingFile(join(ROOT, 'index.html'));
   if (found === null) return send(res, 404, `not found: ${urlPath}\n`);
 
+  const sent = await encodedFor(found, req.headers['accept-encoding']);
   const headers = {
     'Content-Type': MIME[extname(found.file).toLowerCase()] ?? 'application/octet-stream',
-    'Content-Length': found.size,
+    'Content-Length': sent.size,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
+    Vary: 'Accept-Encoding',
   };
+  if (sent.encoding) headers['Content-Encoding'] = sent.encoding;
   if (CSP && found.file === join(ROOT, 'index.html')) headers['Content-Security-Policy'] = POLICY;
   res.writeHead(200, headers);
   if (req.method === 'HEAD') return res.end();
-  createReadStream(found.file)
+  if (sent.bytes) return res.end(sent.bytes);
+  createReadStream(sent.file)
     .on('error', () => res.destroy())
     .pipe(res);
 });

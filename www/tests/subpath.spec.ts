@@ -21,8 +21,7 @@ test('served under /playground/, the page loads its files from there and runs', 
 });
 
 for (const [what, pattern] of [
-  // Both module files, the packed one the page fetches first and the plain one it falls back on.
-  ['its WebAssembly', /_bg\.(wasm|lzma)$/],
+  ['its WebAssembly', /_bg\.wasm$/],
   ['its JavaScript', /kafka-election-playground-[0-9a-f]+\.js$/],
 ] as const) {
   plain(`when ${what} does not load, the page names the file instead of loading for ever`, async ({ page }) => {
@@ -50,7 +49,7 @@ plain('before the module arrives the page shows the default cluster, inert, with
   // The build wrote the default page's first frame into index.html (www/scripts/first-frame.mjs).
   let release: () => void = () => undefined;
   const held = new Promise<void>((ok) => (release = ok));
-  await page.route(/_bg\.(wasm|lzma)$/, async (route) => {
+  await page.route(/_bg\.wasm$/, async (route) => {
     await held;
     await route.continue();
   });
