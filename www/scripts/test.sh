@@ -21,7 +21,7 @@ mkdir -p "$LOGS"
 started=$SECONDS
 timings=()
 steps_passed=0
-steps_total=11
+steps_total=12
 
 # step NAME COMMAND...: runs one step, prints its time, stops everything when it fails.
 step() {
