@@ -37,6 +37,7 @@ pub mod lesson;
 pub mod scenario;
 pub mod session;
 mod sim;
+mod text;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

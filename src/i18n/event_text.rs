@@ -9,7 +9,8 @@ use crate::sim::controller::causes::{ControllerCause, OfflineWhy, Offlined};
 use crate::sim::coordinator::causes::CoordinatorCause;
 use crate::sim::replication::causes::ReplicationCause;
 use crate::sim::world::causes::{ToolRefusal, WorldCause};
-use crate::sim::{fmt_ms, BrokerId, Cause, ElectionReason, Event, EventKind};
+use crate::sim::{BrokerId, Cause, ElectionReason, Event, EventKind};
+use crate::text::numbers::fmt_ms;
 use std::fmt::Display;
 
 /// The Kafka detail of an event: its cause's text (the rule, the setting, the source). The one
@@ -42,7 +43,7 @@ fn seconds(ms: u64) -> String {
     if ms % 1000 == 0 {
         (ms / 1000).to_string()
     } else {
-        crate::view::format::Fixed(ms as f64 / 1000.0, 1).to_string()
+        crate::text::numbers::Fixed(ms as f64 / 1000.0, 1).to_string()
     }
 }
 

@@ -101,10 +101,11 @@ pub(crate) mod zk_client;
 pub(crate) mod znodes;
 pub(crate) mod zookeeper;
 
+pub use crate::text::numbers::fmt_ms;
 pub use cause::Cause;
 pub use commands::{Command, GroupSpec, Setup};
 pub use config::{Profile, Settings};
-pub use event::{fmt_ms, ElectionReason, Event, EventKind};
+pub use event::{ElectionReason, Event, EventKind};
 pub use history::History;
 pub use label::Label;
 pub use message::{
