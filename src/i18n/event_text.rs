@@ -3,6 +3,7 @@
 //! ([`tag`]), and the Kafka detail one click away ([`cause_text`]). The events stay
 //! structured in the core; the command line and the golden traces keep the core's English.
 
+pub use super::cause_text::cause_text;
 use super::msg_events as m;
 use super::{Lang, Msg, Tr};
 use crate::sim::controller::causes::{ControllerCause, OfflineWhy, Offlined};
@@ -12,12 +13,6 @@ use crate::sim::world::causes::{ToolRefusal, WorldCause};
 use crate::sim::{BrokerId, Cause, ElectionReason, Event, EventKind};
 use crate::text::numbers::fmt_ms;
 use std::fmt::Display;
-
-/// The Kafka detail of an event: its cause's text (the rule, the setting, the source). The one
-/// place the log asks for a cause's words.
-pub fn cause_text(cause: &Cause, tr: &Tr) -> String {
-    cause.render(tr)
-}
 
 /// Brokers as the reader's language lists them: `2, 3` (Chinese: `2、3`).
 fn list(brokers: &[BrokerId], tr: &Tr) -> String {
