@@ -25,6 +25,8 @@
 //!   from its run, and the grading of a learner's answers.
 //! - [`view`]: what the page shows, as plain data (layout, wording, the graph's shapes).
 //! - `ui` (wasm32 only): the Yew page, which renders [`view`].
+//! - [`text`]: plain text every layer writes: numbers, messages with their English, and the
+//!   causes' sentences, which the core says in English and [`i18n`] in the reader's language.
 //! - [`collections`]: [`collections::VecMap`] and [`collections::VecSet`], the small sorted-vector
 //!   map and set the core keeps its per-broker, per-partition and per-group tables in, and the
 //!   crate's one stable sort ([`collections::sort_by`] and its kin).
@@ -37,6 +39,7 @@ pub mod lesson;
 pub mod scenario;
 pub mod session;
 mod sim;
+pub mod text;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

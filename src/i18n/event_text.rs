@@ -3,20 +3,16 @@
 //! ([`tag`]), and the Kafka detail one click away ([`cause_text`]). The events stay
 //! structured in the core; the command line and the golden traces keep the core's English.
 
+pub use super::cause_text::cause_text;
 use super::msg_events as m;
 use super::{Lang, Msg, Tr};
 use crate::sim::controller::causes::{ControllerCause, OfflineWhy, Offlined};
 use crate::sim::coordinator::causes::CoordinatorCause;
 use crate::sim::replication::causes::ReplicationCause;
 use crate::sim::world::causes::{ToolRefusal, WorldCause};
-use crate::sim::{fmt_ms, BrokerId, Cause, ElectionReason, Event, EventKind};
+use crate::sim::{BrokerId, Cause, ElectionReason, Event, EventKind};
+use crate::text::numbers::fmt_ms;
 use std::fmt::Display;
-
-/// The Kafka detail of an event: its cause's text (the rule, the setting, the source). The one
-/// place the log asks for a cause's words.
-pub fn cause_text(cause: &Cause, tr: &Tr) -> String {
-    cause.render(tr)
-}
 
 /// Brokers as the reader's language lists them: `2, 3` (Chinese: `2、3`).
 fn list(brokers: &[BrokerId], tr: &Tr) -> String {
@@ -42,7 +38,7 @@ fn seconds(ms: u64) -> String {
     if ms % 1000 == 0 {
         (ms / 1000).to_string()
     } else {
-        crate::view::format::Fixed(ms as f64 / 1000.0, 1).to_string()
+        crate::text::numbers::Fixed(ms as f64 / 1000.0, 1).to_string()
     }
 }
 

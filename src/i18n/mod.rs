@@ -13,30 +13,10 @@
 //! renders its sentence from its figures in the reader's language (`Cause::render`), and its
 //! English one for the command line.
 
-/// Declares messages as constants (`NAME = "English";`) and `ALL`, every one of them in the
-/// order written.
-macro_rules! messages {
-    ($($name:ident = $en:literal;)*) => {
-        $(pub const $name: $crate::i18n::Msg = {
-            #[inline(never)]
-            fn en() -> &'static str {
-                $en
-            }
-            $crate::i18n::Msg::new(stringify!($name), en)
-        };)*
-        /// Every message of this file, in the order written.
-        pub const ALL: &[$crate::i18n::Msg] = &[$($name),*];
-        /// The keys of [`ALL`], in the same order: all the page needs of every message at
-        /// once (to check a catalogue's keys). Reading them from `ALL` instead keeps its table
-        /// of messages in the first part of the page's module too (1.2 KB gzip more, measured
-        /// when `Msg` already held its text behind a function).
-        pub const KEYS: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
+pub mod cause_text;
 pub mod event_text;
 pub mod msg;
-pub mod msg_causes;
+pub use crate::text::causes as msg_causes;
 pub mod msg_events;
 pub mod msg_graph;
 pub mod msg_lessons;
@@ -72,7 +52,8 @@ pub fn keys() -> impl Iterator<Item = &'static str> {
 
 use crate::collections::VecMap;
 use crate::sim::json::{self, Json};
-use std::fmt::{Display, Write as _};
+pub use crate::text::{fill, placeholders, Msg};
+use std::fmt::Display;
 use std::rc::Rc;
 
 /// A language of the page.
@@ -135,49 +116,6 @@ impl Lang {
             .or_else(|| stored.and_then(|s| Lang::parse(s).ok()))
             .or_else(|| browser.map(Lang::from_browser))
             .unwrap_or_default()
-    }
-}
-
-/// One message: its key (the constant's name in [`msg`]) and its English text.
-///
-/// The text is returned by a function of its own, one per message: code that shows a message
-/// calls it, so the text is read only where the message is shown, and the build's split leaves
-/// the text of a message the first view does not show to the module's second part, with that
-/// function.
-#[derive(Clone, Copy)]
-pub struct Msg {
-    /// The key the catalogues use.
-    pub key: &'static str,
-    text: fn() -> &'static str,
-}
-
-impl Msg {
-    /// The message `key` whose English `text` returns.
-    pub const fn new(key: &'static str, text: fn() -> &'static str) -> Msg {
-        Msg { key, text }
-    }
-
-    /// The English text, with `{name}` placeholders.
-    pub fn en(&self) -> &'static str {
-        (self.text)()
-    }
-}
-
-/// Messages are one when their keys are (no two messages share a key).
-impl PartialEq for Msg {
-    fn eq(&self, other: &Msg) -> bool {
-        self.key == other.key
-    }
-}
-
-impl Eq for Msg {}
-
-impl std::fmt::Debug for Msg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Msg")
-            .field("key", &self.key)
-            .field("en", &self.en())
-            .finish()
     }
 }
 
@@ -292,58 +230,6 @@ pub fn story_key(name: &str, part: StoryPart) -> String {
         StoryPart::Description => "description",
     };
     format!("{STORY_PREFIX}{name}.{part}")
-}
-
-/// The placeholders of a text (`{broker}` gives `broker`), in order, repeats included.
-pub fn placeholders(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) if is_name(&after[..close]) => {
-                out.push(&after[..close]);
-                rest = &after[close + 1..];
-            }
-            _ => rest = after,
-        }
-    }
-    out
-}
-
-fn is_name(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// Fills `text`'s placeholders from `args`; a placeholder without a value stays as written.
-pub fn fill(text: &str, args: &[(&str, &dyn Display)]) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let value = after
-            .find('}')
-            .map(|close| (&after[..close], close))
-            .filter(|(name, _)| is_name(name))
-            .and_then(|(name, close)| {
-                args.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| (*v, close))
-            });
-        match value {
-            Some((v, close)) => {
-                let _ = write!(out, "{v}");
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// The page's words in one language: what the page asks for its text.

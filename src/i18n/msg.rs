@@ -6,6 +6,8 @@
 //! log's, the causes' and the lessons' messages ([`super::all`] lists them all).
 #![allow(missing_docs)]
 
+use crate::text::messages;
+
 messages! {
     // The page's frame: title, header, notices, language.
     PAGE_TITLE = "Kafka Election Playground";

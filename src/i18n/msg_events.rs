@@ -4,6 +4,8 @@
 //! name is the key the Chinese catalogue (`www/i18n/zh-CN.json`) uses.
 #![allow(missing_docs)]
 
+use crate::text::messages;
+
 messages! {
     // What happened: one sentence per kind of event.
     EV_BROKER_STARTED = "Broker {broker} started.";

@@ -2,6 +2,11 @@
 //! (`www/i18n/zh-CN.json`) uses.
 #![allow(missing_docs)]
 
+/// The separator of an enumeration (`1, 2, 3`; Chinese `1、2、3`): a cause names a list with
+/// it too, so it is one of the causes' messages.
+pub use crate::text::causes::ENUM_SEP;
+use crate::text::messages;
+
 messages! {
     // Shared wording: times, lists, a broker's name.
     SECONDS = "{secs} s";
@@ -9,7 +14,6 @@ messages! {
     IN_TIME = "in {time}";
     WAKES_IN = "wakes in {time}";
     LIST_SEP = ", ";
-    ENUM_SEP = ", ";
     AND = "{first} and {last}";
     BROKER_N = "broker {broker}";
     NOTHING_WITHIN = "Next event: nothing happens in the next {time} of virtual time";

@@ -3,6 +3,8 @@
 //! questions, options and explanations) are in its file, in both languages.
 #![allow(missing_docs)]
 
+use crate::text::messages;
+
 messages! {
     // The header's way in, and the list.
     LESSONS_OPEN = "Lessons";

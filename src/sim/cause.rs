@@ -1,8 +1,8 @@
 //! Causes: why each event happened, as a value. A cause names the rule, and the settings and
 //! figures that drove it (`ZkClientCause::ReadTimeout { read_timeout_ms: 4000 }`); its sentence
-//! is rendered from it in the reader's language ([`Cause::render`], with the messages of
-//! `crate::i18n::msg_causes`), and its English one ([`Cause::english`]) is what the command
-//! line, the golden traces and JSON print.
+//! is said from it ([`Cause::render`], with the messages of `crate::text::causes`) in the
+//! [`Words`] it is given: its English one ([`Cause::english`]) is what the command line, the
+//! golden traces and JSON print, and `i18n` gives the reader's language for the page.
 //!
 //! Each role keeps its causes in a small types file of its own, beside its code: the ZooKeeper
 //! server's ([`super::zookeeper::causes`]) and client's ([`super::zk_client::causes`]); a
@@ -12,7 +12,8 @@
 //! producer's ([`super::producer::causes`]); the world's ([`super::world::causes`]).
 //! This module wraps them in one [`Cause`], which the output type ([`super::message::Out`]) and
 //! the event ([`super::event::Event`]) carry. The cause files import nothing but plain types
-//! and the messages, so every role can name its causes without an import circle.
+//! and the leaf `crate::text` (the messages and [`Words`]), so every role can name its causes
+//! without an import circle, and the core never imports the languages above it.
 //!
 //! In JSON a cause is its English sentence, a string.
 
@@ -25,7 +26,7 @@ use super::replication::causes::ReplicationCause;
 use super::world::causes::WorldCause;
 use super::zk_client::causes::ZkClientCause;
 use super::zookeeper::causes::ZkCause;
-use crate::i18n::Tr;
+use crate::text::{English, Words};
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -55,12 +56,12 @@ pub enum Cause {
 impl Cause {
     /// The English sentence: the rule, and where one drives it the setting, with its figures.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language, from the same figures: the English one for
-    /// [`Tr::en`], the Chinese catalogue's for Chinese.
-    pub fn render(&self, tr: &Tr) -> String {
+    /// [`English`], a catalogue's for its language (`i18n::Tr` is a [`Words`]).
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             Cause::ZooKeeper(c) => c.render(tr),
             Cause::ZkClient(c) => c.render(tr),

@@ -12,12 +12,12 @@ use super::broker::BrokerStatus;
 use super::config::{ReassignPath, Settings};
 use super::consumer::ConsumerState;
 use super::coordinator::OFFSETS_TOPIC;
-use super::event::fmt_ms;
 use super::net::{BrokerId, Endpoint};
 use super::replication::Stall;
 use super::rng::Rng;
 use super::topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 use crate::collections::VecSet;
+use crate::text::numbers::fmt_ms;
 
 /// Gap between the starts of the brokers listed at t=0, so the first listed registers first.
 pub const STARTUP_SPACING_MS: u64 = 100;

@@ -4,6 +4,7 @@
 
 use super::cause::Cause;
 use super::net::BrokerId;
+use crate::text::numbers::fmt_ms;
 use serde::Serialize;
 use std::fmt;
 
@@ -906,11 +907,6 @@ impl Event {
             self.cause
         )
     }
-}
-
-/// Virtual time as seconds with milliseconds, e.g. `18.204s`.
-pub fn fmt_ms(ms: u64) -> String {
-    format!("{}.{:03}s", ms / 1000, ms % 1000)
 }
 
 #[cfg(test)]

@@ -10,6 +10,26 @@
 //! Outputs: [`Event`]s with typed [`Cause`]s (the trace), [`ClusterState`] views and
 //! [`MessageRecord`]s.
 //!
+//! # The layers
+//!
+//! The folders of `src/` stand on one another, each importing only what lies below it
+//! (`tests/import_layers.rs` fails on an import circle among the folders or the files, and on
+//! the core importing a layer above it):
+//!
+//! 1. `collections` and `text`: leaves that import nothing of the crate. `collections` holds
+//!    the small sorted maps and sets and the one stable sort; `text` the plain text every
+//!    layer writes: numbers (`fmt_ms`, `Fixed`, `Short`), messages with their English
+//!    (`Msg`, `messages!`), and the causes' sentences with the `Words` they are said in.
+//! 2. `sim`, this core: imports only the leaves. It says its causes in English through
+//!    `text::English` (the traces, `Display`, JSON), never through the languages.
+//! 3. `i18n`: the page's languages, on the core and the leaves; its `Tr` is a `text::Words`,
+//!    so a cause is said in the reader's language by the core's own render.
+//! 4. `scenario` (scenario files) on the core, then `session` (a learner's session, which
+//!    replays scenarios), then `lesson` (on sessions) and `view` (what the page shows, as
+//!    plain data, on sessions and `i18n`).
+//! 5. `ui` (wasm32 only): the Yew page, on all of them; and the binaries (`main.rs`, `bin/`),
+//!    which use the library by its name.
+//!
 //! # How it is built
 //!
 //! The [`World`] (`world/`) owns a clock, one seeded RNG, a queue of timed items and the
@@ -22,7 +42,7 @@
 //! (`zk_client.rs`), its controller role (`controller/`), its replica manager
 //! (`replication/`) and its group coordinator (`coordinator/`). Each role has its own timer,
 //! request-purpose and cause types in a small leaf file, so no file imports another that
-//! imports it back (`tests/module_graph.rs` checks it). After every step the
+//! imports it back (`tests/import_layers.rs` checks it). After every step the
 //! [`Monitor`](monitor::Monitor) runs the safety invariants (`invariants.rs`, one function per
 //! property), and the views (`state/`) are built from the world on demand. Commands are
 //! checked in one place (`commands.rs`) for the world, the scenario files and the page.
@@ -101,10 +121,11 @@ pub(crate) mod zk_client;
 pub(crate) mod znodes;
 pub(crate) mod zookeeper;
 
+pub use crate::text::numbers::fmt_ms;
 pub use cause::Cause;
 pub use commands::{Command, GroupSpec, Setup};
 pub use config::{Profile, Settings};
-pub use event::{fmt_ms, ElectionReason, Event, EventKind};
+pub use event::{ElectionReason, Event, EventKind};
 pub use history::History;
 pub use label::Label;
 pub use message::{

@@ -7,19 +7,6 @@ use super::stories;
 use crate::i18n::Lang;
 use yew::prelude::*;
 
-/// The page address's parameters that set a session up: a session link carries them in its
-/// fragment instead. The story first, then free play's own.
-pub const SETUP_PARAMS: [&str; 8] = [
-    "story",
-    "seed",
-    "brokers",
-    "partitions",
-    "rf",
-    "profile",
-    "consumers",
-    "assignor",
-];
-
 /// Keeps the address's fragment on the session as it changes (at most once a second while
 /// the clock runs), so that the address bar always holds a link that reopens it. The setup
 /// parameters leave the query then: the fragment carries them.
@@ -58,7 +45,8 @@ pub fn write_link(
     let mut kept: Vec<(String, String)> = stories::location_pairs()
         .into_iter()
         .filter(|(k, _)| {
-            !SETUP_PARAMS.contains(&k.as_str()) && !["lang", "lesson", "view"].contains(&k.as_str())
+            !stories::SETUP_PARAMS.contains(&k.as_str())
+                && !["lang", "lesson", "view"].contains(&k.as_str())
         })
         .collect();
     kept.extend(page.into_iter().flatten());

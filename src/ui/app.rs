@@ -16,7 +16,7 @@ use super::event_log::EventLog;
 use super::graph::{graph, GraphView, Handlers};
 use super::groups::groups;
 use super::hooks::{use_animation_frames, use_box_size};
-use super::i18n::{lang_switch, load, mark_document, rich};
+use super::i18n::{load, mark_document, rich};
 use super::later::{use_later, waiting};
 use super::lesson::{
     asks_for_a_broker, graph_commands, lesson_card, lessons_button, question_waits, shown_decider,
@@ -27,7 +27,7 @@ use super::overlay::{error_box, notice, play_overlay};
 use super::panel::panel;
 use super::partitions::partitions;
 use super::seen::use_when_seen;
-use super::shell::{now_strip, panel_id, part_classes, tab_bar, tab_id, Tab};
+use super::shell::{lang_switch, now_strip, panel_id, part_classes, tab_bar, tab_id, Tab};
 use super::stories;
 use super::timeline::{compact_timeline, read_file, timeline};
 use crate::i18n::{msg, msg_graph as g, Lang, Msg, Tr};

@@ -5,7 +5,8 @@ use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
 use super::stories::{self, STORIES};
 use crate::i18n::{msg, Tr};
 use crate::sim::{fmt_ms, Profile, Settings};
-use crate::view::format::{speed_label, Short};
+use crate::text::numbers::Short;
+use crate::view::format::speed_label;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

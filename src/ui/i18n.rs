@@ -1,9 +1,8 @@
 //! The page's language in the browser: what the browser and the reader chose, the Chinese
-//! catalogue fetched once for every playground of the document, the switch, and messages
+//! catalogue fetched once for every playground of the document, and messages
 //! with `**bold**` and `` `code` `` drawn as such.
 
 use super::fetch::{asset_url, fetch_text};
-use super::model::Action;
 use crate::i18n::{msg, spans, Catalogue, Lang, Span, Tr};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -139,28 +138,6 @@ pub fn rich(text: &str) -> Html {
                 Span::Code => html! { <code>{ t.to_string() }</code> },
             }) }
         </>
-    }
-}
-
-/// The language switch: each language by its own name, the one shown pressed.
-pub fn lang_switch(lang: Lang, tr: &Tr, dispatch: &Callback<Action>) -> Html {
-    html! {
-        <div class="lang-switch" role="group" aria-label={tr.t(msg::LANG_SWITCH_LABEL)} data-testid="lang-switch">
-            { for Lang::ALL.iter().map(|l| {
-                let l = *l;
-                let onclick = {
-                    let d = dispatch.clone();
-                    Callback::from(move |_: MouseEvent| d.emit(Action::SetLang(l)))
-                };
-                html! {
-                    <button class={classes!("ghost", (l == lang).then_some("on"))} lang={l.code()}
-                            aria-pressed={(l == lang).to_string()} data-lang={l.code()}
-                            title={tr.f(msg::LANG_SWITCH_TITLE, &[("language", &l.own_name())])} {onclick}>
-                        { l.own_name() }
-                    </button>
-                }
-            }) }
-        </div>
     }
 }
 

@@ -49,6 +49,7 @@ pub mod model;
 pub mod overlay;
 pub mod panel;
 pub mod partitions;
+pub mod said;
 pub mod seen;
 pub mod shell;
 pub mod stories;

@@ -5,9 +5,8 @@
 //! visible changed, which is what makes Yew render again. Every Kafka decision is the
 //! world's: the reducer only forwards commands and moves the clock.
 
-use super::address::SETUP_PARAMS;
-use super::embed::Chrome;
-use super::stories;
+use super::said;
+use super::stories::{self, SETUP_PARAMS};
 use crate::i18n::{msg, Catalogue, Lang, Tr};
 use crate::lesson::index::Catalog;
 use crate::lesson::play::Progress;
@@ -25,17 +24,19 @@ use std::rc::Rc;
 use yew::Reducible;
 
 mod action;
+mod chrome;
+mod error_line;
 mod gate;
 mod jump;
 mod lang;
 mod lesson;
 mod links;
 mod reduce;
-mod said;
+pub use super::said::{reader, Said};
 pub use action::Action;
+pub use chrome::Chrome;
 pub use gate::StartGate;
 pub use lesson::{LessonRun, Source as LessonSource};
-pub use said::{reader, Said};
 
 /// The speeds the page offers, as multiples of real time.
 pub const SPEEDS: [f64; 8] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0];

@@ -1,9 +1,11 @@
 //! The parts of the page around the graph: the tabs that narrow screens show one at a time
 //! (Cluster, Log, Partitions, Group, Explain; wide screens show every part and hide the tab
-//! bar), and the strip beside the graph that says what just happened and what to try next.
+//! bar), the strip beside the graph that says what just happened and what to try next, and
+//! the language switch.
 
 use super::a11y::focus;
-use crate::i18n::{msg, Msg, Tr};
+use super::model::Action;
+use crate::i18n::{msg, Lang, Msg, Tr};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
@@ -144,5 +146,27 @@ pub fn now_strip(latest: Option<String>, next: Option<String>, story: Html, tr: 
             }
             { story }
         </section>
+    }
+}
+
+/// The language switch: each language by its own name, the one shown pressed.
+pub fn lang_switch(lang: Lang, tr: &Tr, dispatch: &Callback<Action>) -> Html {
+    html! {
+        <div class="lang-switch" role="group" aria-label={tr.t(msg::LANG_SWITCH_LABEL)} data-testid="lang-switch">
+            { for Lang::ALL.iter().map(|l| {
+                let l = *l;
+                let onclick = {
+                    let d = dispatch.clone();
+                    Callback::from(move |_: MouseEvent| d.emit(Action::SetLang(l)))
+                };
+                html! {
+                    <button class={classes!("ghost", (l == lang).then_some("on"))} lang={l.code()}
+                            aria-pressed={(l == lang).to_string()} data-lang={l.code()}
+                            title={tr.f(msg::LANG_SWITCH_TITLE, &[("language", &l.own_name())])} {onclick}>
+                        { l.own_name() }
+                    </button>
+                }
+            }) }
+        </div>
     }
 }

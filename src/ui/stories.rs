@@ -2,12 +2,25 @@
 //! the page's address parameters (`?story=…&speed=…`, `?partitions=…&rf=…`,
 //! `?consumers=…&assignor=…`) that documentation pages link or embed.
 
-use super::model::Said;
+use super::said::Said;
 use crate::i18n::{msg, Msg, StoryPart, Tr};
 use crate::scenario::{self, Scenario};
 use crate::sim::assignors::Assignor;
 use crate::sim::Profile;
 use crate::view::embed::{parse_origins, switch_on, MAX_START_MS};
+
+/// The page address's parameters that set a session up: a session link carries them in its
+/// fragment instead. The story first, then free play's own.
+pub const SETUP_PARAMS: [&str; 8] = [
+    "story",
+    "seed",
+    "brokers",
+    "partitions",
+    "rf",
+    "profile",
+    "consumers",
+    "assignor",
+];
 
 /// The story files: their names, in the order the page lists them, and their texts.
 ///

@@ -2,8 +2,8 @@
 //! centre is the origin, y grows downwards), the sizes of every shape, and the `d` strings
 //! the paths are drawn with.
 
-use super::format::{Fixed, Short};
 use super::trig;
+use crate::text::numbers::{Fixed, Short};
 use std::f64::consts::PI;
 use std::fmt;
 

@@ -3,13 +3,13 @@
 //! and the messages take between them. Pure geometry: the same brokers, badges and
 //! consumers give the same places, natively and in the browser.
 
-use super::format::Fixed;
 use super::geometry::{
     below, consumer_geo, dist, node_edge, overlaps, producer_link, producer_size, Path, Pt, Rect,
     ABOVE, LABEL_HALF_W, NODE_R, RISER_GAP, ROW_GAP, ZK_H, ZK_MIN_W,
 };
 use super::trig;
 use crate::sim::{BrokerId, Endpoint};
+use crate::text::numbers::Fixed;
 use std::f64::consts::PI;
 
 /// Below this width (CSS px) the graph takes its portrait layout.

@@ -3,13 +3,13 @@
 //! names and presses. The page renders this tree with Yew; [`svg_string`] writes it as a
 //! standalone SVG document, natively.
 
-use super::format::{Fixed, Short};
 use super::geometry::{badge_h, consumer_geo, xy, Pt, CHIP_GAP, NODE_R};
 use super::graph::{
     AddPlace, Badge, BrokerNode, ConsumerNode, Edge, FlightDot, Graph, ProducerBox, ZooKeeperBox,
 };
 use super::markup::Element;
 use crate::sim::ControllerRole;
+use crate::text::numbers::{Fixed, Short};
 
 /// The crown's outline, above a node's centre.
 const CROWN: &str = "M-15,0 L-17,-17 L-8,-8 L0,-21 L8,-8 L17,-17 L15,0 Z";

@@ -3,9 +3,9 @@
 //! requests (`ReplicaManager`), its controlled shutdown (`KafkaServer.controlledShutdown`), and
 //! the broker-side reasons its controller role resigns.
 
-use crate::i18n::{msg_causes as m, Tr};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
+use crate::text::{causes as m, English, Words};
 
 /// Why a broker did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,11 +98,11 @@ pub enum ShutdownNext {
 impl ShutdownFailure {
     /// The English words.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The words in `tr`'s language (an error is its name, as Kafka writes it).
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             ShutdownFailure::NoAnswer { socket_timeout_ms } => tr.f(
                 m::CAUSE_BROKER_SHUTDOWN_NO_ANSWER,
@@ -128,11 +128,11 @@ impl ShutdownFailure {
 impl BrokerCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             BrokerCause::Paused => tr.t(m::CAUSE_BROKER_PAUSED),
             BrokerCause::Resumed => tr.t(m::CAUSE_BROKER_RESUMED),

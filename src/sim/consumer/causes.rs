@@ -1,7 +1,7 @@
 //! A consumer's causes: the actions that end it (`KafkaConsumer.close` sends LeaveGroup; a
 //! crash sends nothing) and the coordinator it finds (`FindCoordinator`).
 
-use crate::i18n::{msg_causes as m, Tr};
+use crate::text::{causes as m, English, Words};
 
 /// Why a consumer did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,11 +17,11 @@ pub enum ConsumerCause {
 impl ConsumerCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         tr.t(match self {
             ConsumerCause::LeaveAction => m::CAUSE_CONSUMER_LEAVE_ACTION,
             ConsumerCause::CrashAction => m::CAUSE_CONSUMER_CRASH_ACTION,

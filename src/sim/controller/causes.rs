@@ -5,9 +5,9 @@
 //! (`PartitionStateMachine`, `ReplicaStateMachine`, the election strategies), reassignments
 //! (`onPartitionReassignment`), controlled shutdown and the preferred-leader rebalance.
 
-use crate::i18n::{msg_causes as m, Tr};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
+use crate::text::{causes as m, English, Words};
 
 /// Why a partition's leader epoch goes up: an election or a bump of the replica list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,11 +80,11 @@ pub enum EpochBump {
 impl EpochBump {
     /// The English words.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The words in `tr`'s language; lists of brokers as `[1, 2]`.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             EpochBump::Unclean { isr } => tr.f(m::CAUSE_BUMP_UNCLEAN, &[("isr", &list(isr))]),
             EpochBump::LeaderGone { leader, assignment } => tr.f(
@@ -151,11 +151,11 @@ pub enum OfflineWhy {
 impl OfflineWhy {
     /// The English words.
     pub fn english(self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The words in `tr`'s language.
-    pub fn render(self, tr: &Tr) -> String {
+    pub fn render(self, tr: &dyn Words) -> String {
         tr.t(match self {
             OfflineWhy::ControlledShutdown => m::CAUSE_OFFLINE_CONTROLLED_SHUTDOWN,
             OfflineWhy::BrokerFailure => m::CAUSE_OFFLINE_BROKER_FAILURE,
@@ -201,7 +201,7 @@ pub enum ImbalanceHeld {
 
 impl ImbalanceHeld {
     /// The words in `tr`'s language, about broker `b`.
-    pub fn render(self, b: BrokerId, tr: &Tr) -> String {
+    pub fn render(self, b: BrokerId, tr: &dyn Words) -> String {
         let msg = match self {
             ImbalanceHeld::Down => m::CAUSE_CTRL_HELD_DOWN,
             ImbalanceHeld::OutOfSync => m::CAUSE_CTRL_HELD_OUT_OF_SYNC,
@@ -335,11 +335,11 @@ pub enum ControllerCause {
 impl ControllerCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             ControllerCause::ZnodeCreated => tr.t(m::CAUSE_CTRL_ZNODE_CREATED),
             ControllerCause::ZnodeCreatedOwnSession => {

@@ -4,9 +4,9 @@
 //! delays (`prepareRebalance`, `InitialDelayedJoin`, KIP-134), the stored assignment, and a
 //! coordinator moving with the leadership of its `__consumer_offsets` partition.
 
-use crate::i18n::{msg_causes as m, Tr};
 use crate::sim::net::BrokerId;
 use crate::sim::topic::TopicPartition;
+use crate::text::{causes as m, English, Words};
 
 /// How the Scala `mutable.HashMap` of member ids is walked to find its first key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,11 +48,11 @@ pub struct MapHead {
 impl MapHead {
     /// The English words.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The words in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         let MapHead {
             kafka,
             scala,
@@ -175,11 +175,11 @@ pub enum CoordinatorCause {
 impl CoordinatorCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             CoordinatorCause::MemberAdded => tr.t(m::CAUSE_COORD_MEMBER_ADDED),
             CoordinatorCause::FirstMemberLeads => tr.t(m::CAUSE_COORD_FIRST_MEMBER_LEADS),
@@ -193,10 +193,7 @@ impl CoordinatorCause {
                 &[
                     ("left", left),
                     ("head", &head.render(tr)),
-                    (
-                        "order",
-                        &order.join(&tr.t(crate::i18n::msg_graph::ENUM_SEP)),
-                    ),
+                    ("order", &order.join(&tr.t(m::ENUM_SEP))),
                     ("by_join", by_join),
                 ],
             ),

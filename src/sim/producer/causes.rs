@@ -4,8 +4,8 @@
 //! `enable.idempotence`), batches expiring (`RecordAccumulator.expiredBatches` from 2.1,
 //! `RecordBatch.maybeExpire` before), and acknowledged records a leader no longer holds.
 
-use crate::i18n::{msg_causes as m, Tr};
 use crate::sim::net::BrokerId;
+use crate::text::{causes as m, English, Words};
 
 /// What a produce error means, for the event log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,11 +40,11 @@ pub enum ProduceError {
 impl ProduceError {
     /// The English words.
     pub fn english(self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The words in `tr`'s language.
-    pub fn render(self, tr: &Tr) -> String {
+    pub fn render(self, tr: &dyn Words) -> String {
         tr.t(match self {
             ProduceError::NotEnoughReplicas => m::CAUSE_PRODUCE_NOT_ENOUGH_REPLICAS,
             ProduceError::NotEnoughReplicasAfterAppend => {
@@ -167,11 +167,11 @@ pub enum ProducerCause {
 impl ProducerCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             ProducerCause::StreamDone => tr.t(m::CAUSE_PRODUCER_STREAM_DONE),
             ProducerCause::Retrying {

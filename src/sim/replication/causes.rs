@@ -4,7 +4,7 @@
 //! (`Partition.maybeShrinkIsr` / `maybeExpandIsr`, `AlterPartitionManager`), and idempotent
 //! duplicates (`ProducerStateEntry.findDuplicateBatch`).
 
-use crate::i18n::{msg_causes as m, Tr};
+use crate::text::{causes as m, English, Words};
 
 /// How a leader writes an ISR change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,11 +74,11 @@ pub enum ReplicationCause {
 impl IsrWrite {
     /// The English words.
     pub fn english(self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The words in `tr`'s language.
-    pub fn render(self, tr: &Tr) -> String {
+    pub fn render(self, tr: &dyn Words) -> String {
         tr.t(match self {
             IsrWrite::AlterPartition => m::CAUSE_ISR_WRITE_ALTER_PARTITION,
             IsrWrite::ZkCompareAndSet => m::CAUSE_ISR_WRITE_ZK,
@@ -89,11 +89,11 @@ impl IsrWrite {
 impl ReplicationCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             ReplicationCause::TruncatedAtDivergence => tr.t(m::CAUSE_REPL_TRUNCATED_AT_DIVERGENCE),
             ReplicationCause::TruncatedToLeaderEnd => tr.t(m::CAUSE_REPL_TRUNCATED_TO_LEADER_END),

@@ -1,7 +1,7 @@
 //! The world's causes: the actions of a scenario or a click (each names the action and what
 //! it does), the scenario's startup order, and the safety monitor.
 
-use crate::i18n::{msg_causes as m, Tr};
+use crate::text::{causes as m, English, Words};
 
 /// Why the world did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,11 +66,11 @@ impl ToolRefusal {
 impl WorldCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         tr.t(match self {
             WorldCause::StartInOrder => m::CAUSE_WORLD_START_IN_ORDER,
             WorldCause::StartAction => m::CAUSE_WORLD_START_ACTION,

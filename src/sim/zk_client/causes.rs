@@ -1,7 +1,7 @@
 //! A broker's ZooKeeper client's causes: the connection given up, resumed, or found expired
 //! (`org.apache.zookeeper.ClientCnxn`, ZooKeeper 3.4 to 3.8).
 
-use crate::i18n::{msg_causes as m, Tr};
+use crate::text::{causes as m, English, Words};
 
 /// Why a broker's ZooKeeper client did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,11 +23,11 @@ pub enum ZkClientCause {
 impl ZkClientCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             ZkClientCause::ReadTimeout { read_timeout_ms } => tr.f(
                 m::CAUSE_ZKC_READ_TIMEOUT,

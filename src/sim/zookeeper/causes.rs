@@ -1,7 +1,7 @@
 //! The ZooKeeper server's causes: sessions opened, closed and expired
 //! (`ZooKeeperServer.processConnectRequest`, `SessionTrackerImpl` / `ExpiryQueue`).
 
-use crate::i18n::{msg_causes as m, Tr};
+use crate::text::{causes as m, English, Words};
 
 /// Why the ZooKeeper server did what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,11 +40,11 @@ pub enum ZkCause {
 impl ZkCause {
     /// The English sentence.
     pub fn english(&self) -> String {
-        self.render(&Tr::en())
+        self.render(&English)
     }
 
     /// The sentence in `tr`'s language.
-    pub fn render(&self, tr: &Tr) -> String {
+    pub fn render(&self, tr: &dyn Words) -> String {
         match self {
             ZkCause::SessionCreated => tr.t(m::CAUSE_ZK_SESSION_CREATED),
             ZkCause::SessionCreatedBounded {

@@ -3,7 +3,6 @@
 //! (an address's problems are found before the catalogue is here); and the words of the page
 //! being reduced ([`reader`]), in which the session's skipped steps are said.
 
-use super::Model;
 use crate::i18n::{msg, Lang, Tr};
 use std::cell::RefCell;
 use std::fmt;
@@ -77,35 +76,6 @@ pub fn reader() -> Tr {
 }
 
 /// The page about to reduce an action speaks `tr`.
-pub(super) fn set_reader(tr: Tr) {
+pub(crate) fn set_reader(tr: Tr) {
     READER.with(|r| *r.borrow_mut() = tr);
-}
-
-impl Model {
-    /// Shows `said` in the error line, in the page's language, and keeps it to say again.
-    pub(super) fn say_error(&mut self, said: Said) {
-        let text = said.say(&self.tr());
-        self.error = Some(text.clone());
-        self.said = Some((text, said));
-    }
-
-    /// The error shown, as words to say again: its recipe if it is the one kept, else its text.
-    pub(super) fn take_said(&mut self) -> Option<Said> {
-        let error = self.error.take()?;
-        Some(match self.said.take() {
-            Some((text, said)) if text == error => said,
-            _ => Said::text(error),
-        })
-    }
-
-    /// The language changed: the error line says its words again in it (if it still shows
-    /// what was kept).
-    pub(super) fn say_again(&mut self) {
-        let Some((text, said)) = self.said.take() else {
-            return;
-        };
-        if self.error.as_ref() == Some(&text) {
-            self.say_error(said);
-        }
-    }
 }

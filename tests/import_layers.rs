@@ -1,19 +1,25 @@
-//! The shape of the election core: no import circle among the files of `src/sim`, and no file
-//! in `src/` over 1,000 lines.
+//! The layers of the crate: no import circle among the folders of `src/` nor among its files,
+//! the election core (`src/sim`) importing none of the layers above it, and no file in `src/`
+//! over 1,000 lines.
 //!
-//! A file's imports are the `super::…`, `self::…` and `crate::sim::…` paths in its code (not
-//! in comments, not in its `#[cfg(test)]` module). Each path is resolved to the file that
-//! defines the module it names (`super::controller::race::X` → `controller/race.rs`,
-//! `super::controller::X` → `controller/mod.rs`), and the graph of files must have no cycle.
-//! Unit-test files (`tests.rs`, `*_test.rs`) are not part of the shape, and a folder's `mod.rs`
-//! declaring its children (`mod x; pub use x::Y;`) does not import them.
-//! `cargo test --test module_graph -- --nocapture` prints the graph.
+//! A file's imports are the `crate::…`, `super::…` and `self::…` paths in its code (not in
+//! comments, not in its `#[cfg(test)]` module). Each path is resolved to the file that
+//! defines the module it names (`crate::sim::controller::race::X` → `sim/controller/race.rs`,
+//! `super::controller::X` → `controller/mod.rs`; a module `ui/model.rs` has its children in
+//! `ui/model/`). A file's folder is its first folder under `src/` (`sim`, `i18n`, `ui`, …).
+//! Unit-test files (`tests.rs`, `*_test.rs`) are not part of the shape (a unit test may reach
+//! up to build its case), nor are the binaries (`main.rs`, `bin/`), which use the library by
+//! its name; a module declaring its children (`mod x; pub use x::Y;`) does not import them.
+//! `cargo test --test import_layers -- --nocapture` prints the file graph.
+//!
+//! The layers are written down in `src/sim/mod.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const SIM: &str = "src/sim";
+/// The folders that the election core must not import: the layers above it.
+const ABOVE_SIM: [&str; 6] = ["i18n", "view", "ui", "session", "scenario", "lesson"];
 
 /// Every `.rs` file under `dir`, relative to `root`, sorted.
 fn rust_files(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) {
@@ -31,8 +37,8 @@ fn rust_files(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// The module path of a file under `src/sim`: `controller/race.rs` → ["controller", "race"];
-/// `controller/mod.rs` → ["controller"]; `mod.rs` → [].
+/// The module path of a file under `src/`: `sim/controller/race.rs` → ["sim", "controller",
+/// "race"]; `sim/controller/mod.rs` → ["sim", "controller"]; `lib.rs` → [].
 fn module_of(file: &Path) -> Vec<String> {
     let mut parts: Vec<String> = file
         .iter()
@@ -40,7 +46,7 @@ fn module_of(file: &Path) -> Vec<String> {
         .collect();
     let last = parts.pop().expect("a file name");
     let stem = last.trim_end_matches(".rs").to_string();
-    if stem != "mod" {
+    if stem != "mod" && !(parts.is_empty() && stem == "lib") {
         parts.push(stem);
     }
     parts
@@ -75,7 +81,7 @@ fn code_of(text: &str) -> String {
     code
 }
 
-/// The module paths (within `sim`) that `code`, written in module `here`, refers to.
+/// The module paths (from the crate's root) that `code`, written in module `here`, refers to.
 fn referenced_modules(here: &[String], code: &str) -> BTreeSet<Vec<String>> {
     let chars: Vec<char> = code.chars().collect();
     let at = |i: usize, s: &str| -> bool {
@@ -91,8 +97,8 @@ fn referenced_modules(here: &[String], code: &str) -> BTreeSet<Vec<String>> {
     while i < chars.len() {
         let boundary = i == 0
             || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_' || chars[i - 1] == ':');
-        let (mut j, mut module) = if boundary && at(i, "crate::sim::") {
-            (i + "crate::sim::".len(), Vec::new())
+        let (mut j, mut module) = if boundary && at(i, "crate::") {
+            (i + "crate::".len(), Vec::new())
         } else if boundary && at(i, "super::") {
             let mut m = parent.clone();
             let mut j = i + "super::".len();
@@ -146,19 +152,24 @@ fn referenced_modules(here: &[String], code: &str) -> BTreeSet<Vec<String>> {
     found
 }
 
-#[test]
-fn no_import_circle_among_the_core_files() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let sim = root.join(SIM);
+/// The library's files under `src/` (not unit tests, not the binaries), relative to `src/`.
+fn library_files(src: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    rust_files(&sim, &sim, &mut files);
+    rust_files(src, src, &mut files);
     files.retain(|f| {
         let name = f
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        name != "tests.rs" && !name.ends_with("_test.rs")
+        let binary = f == Path::new("main.rs") || f.starts_with("bin");
+        !binary && name != "tests.rs" && !name.ends_with("_test.rs")
     });
+    files
+}
+
+/// The graph of files: each file and the files it imports.
+fn file_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let files = library_files(src);
     // Module path -> file.
     let modules: BTreeMap<Vec<String>, String> = files
         .iter()
@@ -168,7 +179,7 @@ fn no_import_circle_among_the_core_files() {
     for f in &files {
         let here = module_of(f);
         let name = f.to_string_lossy().into_owned();
-        let text = fs::read_to_string(sim.join(f)).expect("readable");
+        let text = fs::read_to_string(src.join(f)).expect("readable");
         let mut edges = BTreeSet::new();
         for mut m in referenced_modules(&here, &code_of(&text)) {
             // The longest prefix of the path that is a file's module.
@@ -183,31 +194,158 @@ fn no_import_circle_among_the_core_files() {
         }
         graph.insert(name, edges);
     }
-    // mod.rs declares its children: that is not an import.
+    graph
+}
+
+/// A file's folder: its first folder under `src/` (`sim/controller/race.rs` → `sim`), or the
+/// file itself at the top (`lib.rs`).
+fn folder_of(file: &str) -> String {
+    file.split('/').next().unwrap_or(file).to_string()
+}
+
+/// The graph of folders: an arrow from one folder to another where a file of the first
+/// imports a file of the second.
+fn folder_graph(files: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, edges) in files {
+        let from = folder_of(file);
+        let targets = graph.entry(from.clone()).or_default();
+        for to in edges.iter().map(|e| folder_of(e)) {
+            if to != from {
+                targets.insert(to);
+            }
+        }
+    }
+    graph
+}
+
+/// One loop through the nodes of `circle` (a strongly connected component of more than one
+/// node), as `a -> b -> c -> a`: the shortest way back to its first node.
+fn a_loop(graph: &BTreeMap<String, BTreeSet<String>>, circle: &[String]) -> String {
+    let start = &circle[0];
+    let inside: BTreeSet<&String> = circle.iter().collect();
+    let mut came_from: BTreeMap<&String, &String> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(v) = queue.pop_front() {
+        for w in graph.get(v).into_iter().flatten() {
+            if w == start {
+                let mut path = vec![start.clone()];
+                let mut at = v;
+                while at != start {
+                    path.push(at.clone());
+                    at = came_from[at];
+                }
+                path.push(start.clone());
+                path.reverse();
+                return path.join(" -> ");
+            }
+            if inside.contains(w) && !came_from.contains_key(w) {
+                came_from.insert(w, v);
+                queue.push_back(w);
+            }
+        }
+    }
+    circle.join(" <-> ")
+}
+
+/// Every import circle of `graph`, each named by one loop through it.
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    strongly_connected(graph)
+        .iter()
+        .filter(|c| c.len() > 1)
+        .map(|c| format!("{} (all of: {})", a_loop(graph, c), c.join(", ")))
+        .collect()
+}
+
+/// The crate's `src/`, or the folder `IMPORT_LAYERS_SRC` names (to try the check on another
+/// tree).
+fn src() -> PathBuf {
+    std::env::var_os("IMPORT_LAYERS_SRC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+#[test]
+fn no_import_circle_among_the_files_of_src() {
+    let graph = file_graph(&src());
     for (file, edges) in &graph {
         println!(
             "{file} -> {}",
             edges.iter().cloned().collect::<Vec<_>>().join(", ")
         );
     }
-    // Find every cycle's files with Tarjan's strongly connected components.
-    let cycles = strongly_connected(&graph);
-    let in_circles: BTreeSet<String> = cycles
+    let found = circles(&graph);
+    assert!(
+        found.is_empty(),
+        "files of src/ in an import circle:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_import_circle_among_the_folders_of_src() {
+    let graph = folder_graph(&file_graph(&src()));
+    let found = circles(&graph);
+    assert!(
+        found.is_empty(),
+        "folders of src/ in an import circle:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_election_core_imports_no_layer_above_it() {
+    let graph = file_graph(&src());
+    let wrong: Vec<String> = graph
         .iter()
-        .filter(|c| c.len() > 1)
-        .flatten()
-        .cloned()
+        .filter(|(file, _)| folder_of(file) == "sim")
+        .flat_map(|(file, edges)| {
+            edges
+                .iter()
+                .filter(|e| ABOVE_SIM.contains(&folder_of(e).as_str()))
+                .map(move |e| format!("{file} -> {e}"))
+        })
         .collect();
     assert!(
-        in_circles.is_empty(),
-        "files of src/sim in an import circle: {:?}\ncircles:\n{}",
-        in_circles,
-        cycles
-            .iter()
-            .filter(|c| c.len() > 1)
-            .map(|c| c.join(" <-> "))
-            .collect::<Vec<_>>()
-            .join("\n")
+        wrong.is_empty(),
+        "src/sim imports a layer above it ({}):\n{}",
+        ABOVE_SIM.join(", "),
+        wrong.join("\n")
+    );
+}
+
+/// The check finds a circle in a small graph made by hand, names one loop of it, and finds
+/// none once the loop is cut; and the reading of paths sees `crate::`, `super::` and
+/// `self::` imports, brace groups included, but not comments or the test module.
+#[test]
+fn the_check_catches_a_hand_made_circle() {
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    let g = graph(&[("a", "b"), ("b", "c"), ("c", "a"), ("d", "a"), ("c", "e")]);
+    assert_eq!(circles(&g), ["a -> b -> c -> a (all of: a, b, c)"]);
+    let g = graph(&[("a", "b"), ("b", "c"), ("d", "a"), ("c", "e")]);
+    assert!(circles(&g).is_empty());
+    let folders = folder_graph(&graph(&[("x/a.rs", "y/b.rs"), ("y/c.rs", "x/d.rs")]));
+    assert_eq!(circles(&folders), ["x -> y -> x (all of: x, y)"]);
+
+    let code = code_of(
+        "use crate::sim::{net::BrokerId, Cause};\nuse super::said;\n// use crate::ui::x;\n\
+         fn f() { self::g::h(); }\n#[cfg(test)]\nmod tests {\n    use crate::view::x;\n}\n",
+    );
+    let here = vec!["i18n".to_string(), "cause_text".to_string()];
+    let found: Vec<String> = referenced_modules(&here, &code)
+        .into_iter()
+        .map(|m| m.join("::"))
+        .collect();
+    assert_eq!(
+        found,
+        ["i18n::cause_text::g::h", "i18n::said", "sim", "sim::net"]
     );
 }
 
@@ -277,8 +415,7 @@ fn strongly_connected(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<Str
 
 #[test]
 fn no_source_file_over_a_thousand_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = root.join("src");
+    let src = src();
     let mut files = Vec::new();
     rust_files(&src, &src, &mut files);
     let long: BTreeSet<String> = files

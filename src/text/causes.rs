@@ -8,6 +8,9 @@
 #![allow(missing_docs)]
 
 messages! {
+    // Shared with the page: the separator of an enumeration (a group's members in order).
+    ENUM_SEP = ", ";
+
     // The ZooKeeper server (sessions).
     CAUSE_ZK_SESSION_CREATED = "a new ZooKeeper client connects and gets a new session";
     CAUSE_ZK_SESSION_CREATED_BOUNDED = "a new ZooKeeper client connects and gets a new session; it asked for {requested_ms} ms, but the server grants only timeouts from minSessionTimeout ({min_ms} ms) to maxSessionTimeout ({max_ms} ms), 2 and 20 ticks of tickTime ({tick_ms} ms)";
