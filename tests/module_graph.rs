@@ -8,6 +8,8 @@
 //! Unit-test files (`tests.rs`, `*_test.rs`) are not part of the shape, and a folder's `mod.rs`
 //! declaring its children (`mod x; pub use x::Y;`) does not import them.
 //! `cargo test --test module_graph -- --nocapture` prints the graph.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
