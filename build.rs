@@ -8,6 +8,9 @@
 //! of its data lies, which the build's split uses to move the data only the later part of the
 //! module reads (`www/split/src/data.rs`). Given that map, the linker script of the WebAssembly
 //! builds (`www/scripts/wasm-ld`) also links a copy with its relocations beside it.
+// Build-time code, not in the page's module: std's sorts and collections are fine here.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
+
 use std::path::Path;
 
 fn main() {

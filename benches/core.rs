@@ -2,6 +2,8 @@
 //! simulates per second of real time, and how long the committed stories take to run.
 //!
 //! `cargo bench --bench core` (add a number to repeat each measurement more often).
+// A benchmark, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::assignment::{assign, Start};
 use kafka_election_playground::scenario::{self, Runner};

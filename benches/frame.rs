@@ -5,6 +5,8 @@
 //!
 //! `cargo bench --bench frame`: prints the mean cost per frame of `World::advance_to` and of
 //! `World::state` over 600 frames (8 virtual minutes).
+// A benchmark, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::{
     assignment::{assign, Start},

@@ -5,6 +5,8 @@
 //! number of events, so the two sides can be checked to have done the same work.
 //!
 //! `cargo bench --bench ratio`.
+// A benchmark, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::session::Session;
 use std::time::Instant;

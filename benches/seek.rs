@@ -5,6 +5,8 @@
 //! after 5 minutes and after the hour (Linux `/proc/self/statm`; `n/a` elsewhere).
 //!
 //! `cargo bench --bench seek`.
+// A benchmark, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::session::{Session, SNAPSHOT_EVERY_MS};
 use kafka_election_playground::{Acks, Command, Rng};

@@ -6,6 +6,8 @@
 //! `cargo bench --bench snapshot`. The memory figure is the growth of the process's resident
 //! set while it keeps a number of clones (Linux `/proc/self/statm`), divided by that number: an
 //! estimate, printed as `n/a` where the file does not exist.
+// A benchmark, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::{
     Acks, Command, GroupSpec, Profile, Settings, Setup, TopicConfig, TopicSpec, World,

@@ -16,6 +16,8 @@
 //!
 //! `cargo bench --bench soak` runs the day; `cargo bench --bench soak -- HOURS` runs fewer
 //! hours (the bound is then checked at the last hour against the first).
+// A benchmark, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::{
     Acks, Command, Endpoint, GroupSpec, Profile, Rng, Settings, Setup, TopicConfig, TopicSpec,

@@ -3,6 +3,8 @@
 //! line on stderr naming the file and containing the entry's message, nothing on stdout, and
 //! quickly. The links are read as the page reads them (the page and the JS API themselves are
 //! www/tests/bad-inputs.spec.ts).
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::scenario;
 use kafka_election_playground::session::codec;

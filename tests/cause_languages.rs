@@ -2,6 +2,8 @@
 //! English render is the sentence the command line and the golden traces print, and the
 //! Chinese one (from `www/i18n/zh-CN.json`) has every placeholder filled and is Chinese.
 //! `cargo test --test cause_languages -- --nocapture` prints how many causes were rendered.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::i18n::{Catalogue, Lang, Tr};
 use kafka_election_playground::scenario::{self, Runner};

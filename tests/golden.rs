@@ -1,6 +1,8 @@
 //! Golden traces: the readable event lines of the classic stories, committed under
 //! tests/golden and compared line by line. After a deliberate change of the model, rewrite
 //! them with `UPDATE_GOLDEN=1 cargo test --test golden` and review the diff.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::scenario::{self, Runner};
 use std::path::Path;

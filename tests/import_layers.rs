@@ -13,6 +13,8 @@
 //! `cargo test --test import_layers -- --nocapture` prints the file graph.
 //!
 //! The layers are written down in `src/sim/mod.rs`.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -3,6 +3,8 @@
 //! ([`election`]). Each test states Kafka's inputs (assignment, ISR, live replicas, shutting-down
 //! brokers) and asserts Kafka's chosen leader; where Kafka also counts an unclean election
 //! (`uncleanLeaderElectionRate`), the port asserts [`election::Elected::unclean`].
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::collections::VecSet;
 use kafka_election_playground::election;

@@ -6,6 +6,8 @@
 //! order) are rebuilt in `tests/kafka_*_units.rs`, each `#[test]` under a `/// Kafka: Class.method`
 //! line. `docs/kafka-tests.md` counts, per class, the methods read, ported and not expressible;
 //! this test holds that table to the files.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::scenario;
 use std::collections::BTreeMap;

@@ -3,6 +3,8 @@
 //! lesson and the documented example, that the session is that run: at each question's
 //! checkpoint the deciding event is at the same index, and at the end the history is the
 //! scenario runner's.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::lesson::{self, play};
 use kafka_election_playground::scenario::Runner;

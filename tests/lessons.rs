@@ -6,6 +6,8 @@
 //! with the golden one under tests/golden/lessons, which the wasm build compares too
 //! (tests/wasm_determinism.rs); after a deliberate change of the model, rewrite them with
 //! `UPDATE_GOLDEN=1 cargo test --test lessons` and review the diff.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::lesson::{
     self, event_fields, Lang, Lesson, Measured, QuestionKind, Text,

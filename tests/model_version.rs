@@ -2,6 +2,8 @@
 //! another version opens with a note that its run may differ. That note is only true if the
 //! version changes whenever the model's behaviour does: this test ties the version to the
 //! golden traces, and fails when they change and the version did not.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::session::MODEL_VERSION;
 use std::path::Path;

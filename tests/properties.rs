@@ -8,6 +8,8 @@
 //! (`PROPERTY_CASES`, `PROPERTY_SEED`, `PROPERTY_PROFILE`, `PROPERTY_TRACE`) is described in
 //! `tests/common/mod.rs`; `PRINT_CASE=N` prints the case drawn with seed N and its trace.
 #![cfg(not(target_arch = "wasm32"))]
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 mod common;
 

@@ -1,5 +1,7 @@
 //! Every committed scenario file with `expect` checkpoints must pass: the ones under
 //! tests/scenarios, the stories under www/scenarios and the examples under docs/examples.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::scenario;
 use std::path::{Path, PathBuf};

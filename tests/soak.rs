@@ -5,6 +5,8 @@
 //! and started again every 2 minutes, once keeping every event and once keeping only the
 //! newest 16 ([`World::keep_events`]; the trace drops a chunk of 256 at a time).
 #![cfg(not(target_arch = "wasm32"))]
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::{
     Acks, Command, Profile, Settings, Setup, TopicConfig, TopicSpec, World,

@@ -4,6 +4,8 @@
 //! Runs with `cargo test --target wasm32-unknown-unknown --test wasm_determinism` and
 //! `wasm-bindgen-test-runner` as the wasm32 runner (www/scripts/test.sh sets it up).
 #![cfg(target_arch = "wasm32")]
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::scenario::{self, Runner};
 use wasm_bindgen_test::wasm_bindgen_test;

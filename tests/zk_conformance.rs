@@ -12,6 +12,8 @@
 //! www/scripts/setup.sh); without them it fails, saying what is missing. The real server's
 //! measurements (granted timeouts, how late each silent session expired) are printed with
 //! `cargo test --test zk_conformance -- --nocapture`.
+// A test, not shipped code: std's sorts and collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use kafka_election_playground::{
     Body, BrokerId, Endpoint, OpResult, Out, SessionId, Stat, Timer, WatchChange, ZkError, ZkOp,

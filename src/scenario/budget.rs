@@ -38,6 +38,8 @@
 
 use crate::sim::commands::offsets_topic;
 use crate::sim::{BrokerId, Command, Settings, Setup, TopicSpec};
+// B-trees: with 64 brokers and 256 partitions the tables reach thousands, filled in no order.
+#[allow(clippy::disallowed_types)]
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most work a run may take (at most about 20 seconds natively in the release build, a
@@ -82,6 +84,7 @@ impl Work {
 }
 
 /// What runs during one stretch of the run.
+#[allow(clippy::disallowed_types)] // B-trees: see the `use` above
 struct Stretch<'a> {
     settings: &'a Settings,
     brokers: usize,
@@ -137,6 +140,7 @@ impl Stretch<'_> {
 }
 
 /// Estimates the work of running `setup` with `actions` until `until_ms`.
+#[allow(clippy::disallowed_types)] // B-trees: see the `use` above
 pub fn estimate(setup: &Setup, actions: &[(u64, Command)], until_ms: u64) -> Work {
     let ids: Vec<BrokerId> = setup.brokers.iter().map(|(b, _)| *b).collect();
     let mut topics: Vec<TopicSpec> = setup.topics.clone();

@@ -21,6 +21,8 @@ use super::net::{BrokerId, Endpoint};
 use super::replication::timers::ReplicaPending;
 use super::state::ZkConnection;
 use crate::collections::{VecMap, VecSet};
+// The requests out: hundreds at once, answered from the front (`pending`).
+#[allow(clippy::disallowed_types)]
 use std::collections::BTreeMap;
 
 /// How often a disconnected ZooKeeper client retries.
@@ -71,6 +73,7 @@ pub struct ZkClient {
     next_xid: u64,
     /// Requests sent and not yet answered, by xid. A `BTreeMap`: answered from the front, and a
     /// controller with hundreds of partitions has hundreds out at once.
+    #[allow(clippy::disallowed_types)]
     pub pending: BTreeMap<u64, (ZkOp, Pending)>,
     /// Requests waiting for a connection.
     queued: Vec<(ZkOp, Pending)>,
@@ -98,6 +101,7 @@ impl ZkClient {
             connect_timeout_ms: 0,
             tick_at: None,
             next_xid: 1,
+            #[allow(clippy::disallowed_types)] // hundreds at once, answered from the front
             pending: BTreeMap::new(),
             queued: Vec::new(),
             data_watches: VecMap::new(),

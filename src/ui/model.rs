@@ -21,7 +21,6 @@ pub use crate::view::setup::{
 };
 use std::cell::RefCell;
 use std::rc::Rc;
-use yew::Reducible;
 
 mod action;
 mod chrome;

@@ -1,6 +1,11 @@
 //! Requests from the controller: the epoch checks that fence a stale controller (`ReplicaManager`: STALE_CONTROLLER_EPOCH, and from 2.2 STALE_BROKER_EPOCH, KIP-380) and the metadata cache (`ReplicaManager.maybeUpdateMetadataCache`).
 
-use super::*;
+use super::causes::BrokerCause;
+use super::Broker;
+use crate::sim::config::Settings;
+use crate::sim::event::EventKind;
+use crate::sim::message::{Body, KafkaError, Out, PartitionInfo};
+use crate::sim::net::{BrokerId, Endpoint};
 
 impl Broker {
     /// The epoch checks every controller request passes (`ReplicaManager`): an older

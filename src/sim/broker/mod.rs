@@ -12,19 +12,17 @@
 
 pub mod causes;
 
-use self::causes::{BrokerCause, ShutdownFailure, ShutdownNext};
+use self::causes::BrokerCause;
 use super::config::Settings;
-use super::controller::{ControllerPending, ControllerRole};
+use super::controller::ControllerRole;
 use super::coordinator::{Coordinator, CoordinatorState};
 use super::event::EventKind;
-use super::message::{Body, KafkaError, OpResult, Out, SessionId, Timer, ZkError, ZkOp};
 use super::message::{FetchPartition, PartitionInfo};
+use super::message::{Out, Timer, ZkOp};
 use super::net::{BrokerId, Endpoint};
 use super::replication::{Fetcher, Replica, ReplicaManager, Stall, WaitingProduce};
 use super::topic::TopicPartition;
 use super::world::causes::WorldCause;
-use super::zk_client::causes::ZkClientCause;
-use super::zk_client::SessionStart;
 pub use super::zk_client::{Pending, ZkClient};
 use crate::collections::VecMap;
 

@@ -1,6 +1,10 @@
 //! The broker as a router: each message and timer is handed to the part that owns it (the ZooKeeper client, the registration, the replica manager, the controller role, the group coordinator, controlled shutdown).
 
-use super::*;
+use super::causes::ShutdownFailure;
+use super::{Broker, BrokerStatus};
+use crate::sim::config::Settings;
+use crate::sim::message::{Body, Out, Timer};
+use crate::sim::net::Endpoint;
 
 impl Broker {
     /// Handles a message delivered to this broker.

@@ -1,6 +1,13 @@
 //! The broker's ZooKeeper session and registration: a new or resumed session, the expiry and what it ends (a controller's role, the registration), replies routed to the part that asked, and the ephemeral `/brokers/ids/N` whose czxid is the broker epoch (`KafkaZkClient.registerBroker`, KIP-380; the checked ephemeral create).
 
-use super::*;
+use super::causes::BrokerCause;
+use super::{Broker, BrokerStatus};
+use crate::sim::config::Settings;
+use crate::sim::controller::ControllerPending;
+use crate::sim::event::EventKind;
+use crate::sim::message::{OpResult, Out, SessionId, ZkError, ZkOp};
+use crate::sim::zk_client::causes::ZkClientCause;
+use crate::sim::zk_client::{Pending, SessionStart};
 
 impl Broker {
     /// Sends a ZooKeeper request through the broker's client (now, or when the connection is

@@ -1,6 +1,12 @@
 //! Controlled shutdown, the broker's side (`KafkaServer.controlledShutdown`): ask the controller to move leadership away, retry on failure up to `controlled.shutdown.max.retries`, then stop.
 
-use super::*;
+use super::causes::{BrokerCause, ShutdownFailure, ShutdownNext};
+use super::{Broker, BrokerStatus};
+use crate::sim::config::Settings;
+use crate::sim::event::EventKind;
+use crate::sim::message::{Body, KafkaError, Out, Timer};
+use crate::sim::net::Endpoint;
+use crate::sim::topic::TopicPartition;
 
 impl Broker {
     /// Begins a controlled shutdown (`KafkaServer.controlledShutdown`).

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::sim::config::Profile;
+use crate::sim::message::{Body, OpResult, SessionId, ZkError};
 use crate::sim::state::ZkConnection;
 
 /// A running broker whose client is connected to session 7.

@@ -8,6 +8,8 @@ use crate::collections::{VecMap, VecSet};
 use crate::sim::group_order::MemberOrder;
 pub use crate::sim::state::GroupState;
 use crate::sim::topic::TopicPartition;
+// The group timers: thousands with short heartbeats, taken from the front (`timers`).
+#[allow(clippy::disallowed_types)]
 use std::collections::BTreeMap;
 
 /// One member, as the coordinator knows it.
@@ -204,6 +206,7 @@ pub struct CoordinatorState {
     /// Timers by number: a `Timer::Group { id }` fired at the broker is looked up here. A
     /// `BTreeMap`: each heartbeat files a session timer and the older ones stay until they fire,
     /// so with short heartbeats there are thousands, taken from the front.
+    #[allow(clippy::disallowed_types)]
     pub timers: BTreeMap<u64, GroupTimer>,
     /// The number of the last timer set (timer numbers are never reused).
     pub(super) next_timer: u64,

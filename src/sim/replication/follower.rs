@@ -1,7 +1,13 @@
 //! The follower side of fetching: fetcher threads per leader, truncation after a leader change, timeouts and backoff (`ReplicaFetcherThread`, `AbstractFetcherThread`).
 
 use super::causes::ReplicationCause;
-use super::*;
+use super::timers::ReplicaTimer;
+use super::{ReplicaManager, Role, REPLICA_SOCKET_TIMEOUT_MS};
+use crate::collections::VecSet;
+use crate::sim::config::Settings;
+use crate::sim::event::EventKind;
+use crate::sim::message::{Body, FetchData, FetchPartition, Out, Timer};
+use crate::sim::net::{BrokerId, Endpoint};
 
 impl ReplicaManager<'_> {
     /// Sends a fetch to `leader` for every partition this broker follows there, unless one

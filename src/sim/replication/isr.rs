@@ -1,7 +1,17 @@
 //! The ISR on the leader: the ISR-expiration check, expansion, and the change sent to the controller (AlterPartition from 2.7, KIP-497) or written to ZooKeeper by compare-and-set before it, with `/isr_change_notification`.
 
 use super::causes::{IsrWrite, ReplicationCause, ShrinkRule};
-use super::*;
+use super::timers::{ReplicaPending, ReplicaTimer};
+use super::{out_of_sync_from, ReplicaManager, Role};
+use crate::sim::config::Settings;
+use crate::sim::event::EventKind;
+use crate::sim::message::{
+    Body, IsrProposal, KafkaError, OpResult, Out, PartitionInfo, Timer, ZkError, ZkOp,
+};
+use crate::sim::net::{BrokerId, Endpoint};
+use crate::sim::topic::TopicPartition;
+use crate::sim::zk_client::Pending;
+use crate::sim::znodes::{partition_state_path, PartitionState};
 
 impl ReplicaManager<'_> {
     /// The ISR-expiration task: drop followers that have been behind for longer than

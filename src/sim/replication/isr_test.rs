@@ -5,7 +5,7 @@
 use super::tests::{fetch, leader, tp};
 use super::*;
 use crate::sim::config::Profile;
-use crate::sim::message::ZkOp;
+use crate::sim::message::{Body, ZkOp};
 use crate::sim::state::ZkConnection;
 
 const B1: Endpoint = Endpoint::Broker(1);

@@ -1,6 +1,11 @@
 //! The leader side of fetching: answering fetches, `DelayedFetch`, and what a fetch tells the leader of its follower (`Partition.updateFollowerFetchState`).
 
-use super::*;
+use super::timers::ReplicaTimer;
+use super::{ReplicaManager, Role};
+use crate::sim::config::Settings;
+use crate::sim::message::{Body, FetchData, FetchPartition, KafkaError, Out, Timer};
+use crate::sim::net::{BrokerId, Endpoint};
+use crate::sim::topic::TopicPartition;
 
 impl ReplicaManager<'_> {
     /// A follower's fetch: record its progress, maybe expand the ISR and advance the high

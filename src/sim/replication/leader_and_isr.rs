@@ -1,7 +1,14 @@
 //! LeaderAndIsr from the controller: becoming leader or follower (`ReplicaManager.becomeLeaderOrFollower`, `Partition.makeLeader` / `makeFollower`), and StopReplica.
 
 use super::causes::ReplicationCause;
-use super::*;
+use super::{leader_followers, LeaderState, ReplicaManager, ReplicaState, Role};
+use crate::collections::VecSet;
+use crate::sim::config::Settings;
+use crate::sim::coordinator::OFFSETS_TOPIC;
+use crate::sim::event::EventKind;
+use crate::sim::message::{KafkaError, Out, PartitionInfo};
+use crate::sim::net::BrokerId;
+use crate::sim::topic::TopicPartition;
 
 impl ReplicaManager<'_> {
     /// `ReplicaManager.becomeLeaderOrFollower`, after the epoch checks passed.

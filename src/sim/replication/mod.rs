@@ -12,18 +12,13 @@
 //! compare-and-set and leaves an `/isr_change_notification`).
 
 use super::config::Settings;
-use super::coordinator::{Coordinator, CoordinatorState, OffsetsLogs, OFFSETS_TOPIC};
-use super::event::EventKind;
-use super::log::{BatchMark, Log, Payload};
-use super::message::{
-    Body, FetchData, FetchPartition, IsrProposal, KafkaError, OpResult, Out, PartitionInfo,
-    ProduceBatch, Timer, ZkError, ZkOp,
-};
+use super::coordinator::{Coordinator, CoordinatorState, OffsetsLogs};
+use super::log::{Log, Payload};
+use super::message::{FetchPartition, OpResult, Out, PartitionInfo, Timer, ZkError};
 use super::net::{BrokerId, Endpoint};
-use super::topic::{Acks, TopicPartition};
-use super::zk_client::{Pending, ZkClient};
-use super::znodes::{partition_state_path, PartitionState};
-use crate::collections::{VecMap, VecSet};
+use super::topic::TopicPartition;
+use super::zk_client::ZkClient;
+use crate::collections::VecMap;
 pub use timers::{ReplicaPending, ReplicaTimer};
 
 /// `replica.socket.timeout.ms`: how long a follower waits for a fetch answer.

@@ -1,7 +1,14 @@
 //! Produce requests on the leader: appends, acks, `DelayedProduce`, and the high watermark that completes them (`Partition.appendRecordsToLeader`, `maybeIncrementLeaderHW`).
 
 use super::causes::ReplicationCause;
-use super::*;
+use super::timers::ReplicaTimer;
+use super::{ReplicaManager, Role, WaitingProduce};
+use crate::sim::config::Settings;
+use crate::sim::event::EventKind;
+use crate::sim::log::BatchMark;
+use crate::sim::message::{Body, KafkaError, Out, ProduceBatch, Timer};
+use crate::sim::net::Endpoint;
+use crate::sim::topic::{Acks, TopicPartition};
 
 impl ReplicaManager<'_> {
     /// `appendRecordsToLeader`, with acks and `min.insync.replicas` (`Partition`), and the

@@ -4,6 +4,7 @@
 use super::*;
 use crate::sim::broker::{Broker, BrokerStatus};
 use crate::sim::config::Profile;
+use crate::sim::message::{Body, IsrProposal, KafkaError};
 
 pub(super) fn tp() -> TopicPartition {
     TopicPartition::new("t", 0)

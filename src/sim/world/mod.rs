@@ -24,6 +24,8 @@ use super::topic::{TopicPartition, TopicSpec};
 use super::znodes::{topic_path, TopicAssignment};
 use super::zookeeper::ZooKeeper;
 use crate::collections::{VecMap, VecSet};
+// The event queue and its countdowns: thousands of items, taken from the front (`World`).
+#[allow(clippy::disallowed_types)]
 use std::collections::{BTreeMap, BTreeSet};
 
 mod apply;
@@ -90,10 +92,12 @@ pub struct World {
     seq: u64,
     /// Everything due, by (time, sequence number). A `BTreeMap`, not a
     /// [`VecMap`](crate::collections::VecMap): it holds thousands of items, taken from the front.
+    #[allow(clippy::disallowed_types)]
     queue: BTreeMap<(u64, u64), Item>,
     /// The keys in `queue` of the broker timers the views count down to
     /// ([`build::counts_down`]), so that building a view does not scan the whole queue. A
     /// `BTreeSet` like the queue: the group coordinators' session timers alone can be thousands.
+    #[allow(clippy::disallowed_types)]
     countdowns: BTreeSet<(u64, u64)>,
     rng: Rng,
     zk: ZooKeeper,
@@ -124,7 +128,9 @@ impl World {
             seed: setup.seed,
             now: 0,
             seq: 0,
+            #[allow(clippy::disallowed_types)] // thousands of items, taken from the front (`World`)
             queue: BTreeMap::new(),
+            #[allow(clippy::disallowed_types)]
             countdowns: BTreeSet::new(),
             rng: Rng::new(setup.seed),
             zk: ZooKeeper::with_clock(zk_clock(setup.seed)),

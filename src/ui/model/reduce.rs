@@ -2,7 +2,15 @@
 //! every one (an action that sets up another cluster ends it, acting on the cluster leaves
 //! its run, moving the clock stops at the point it has reached).
 
-use super::*;
+use super::action::Action;
+use super::gate::StartGate;
+use super::{said, tell_skipped, Model, MAX_BROKERS, MAX_PARTITIONS};
+use crate::i18n::msg;
+use crate::sim::assignors::Assignor;
+use crate::sim::Profile;
+use crate::view::setup::{DEFAULT_BROKERS, DEFAULT_PARTITIONS, DEFAULT_SEED};
+use std::rc::Rc;
+use yew::Reducible;
 
 impl Reducible for Model {
     type Action = Action;
