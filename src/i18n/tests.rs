@@ -49,7 +49,7 @@ const CONVERTED: [(&str, &str); 16] = [
     ("src/ui/groups.rs", include_str!("../ui/groups.rs")),
     ("src/ui/event_log.rs", include_str!("../ui/event_log.rs")),
     ("src/ui/lesson.rs", include_str!("../ui/lesson.rs")),
-    ("src/ui/model.rs", include_str!("../ui/model.rs")),
+    ("src/ui/model/mod.rs", include_str!("../ui/model/mod.rs")),
     (
         "src/ui/model/links.rs",
         include_str!("../ui/model/links.rs"),

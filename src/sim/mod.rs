@@ -35,11 +35,11 @@
 //! The [`World`] (`world/`) owns a clock, one seeded RNG, a queue of timed items and the
 //! [`Network`](net::Network) (`net.rs`: latency, jitter, per-link order, cut links). Each item
 //! that falls due goes to its owner: the ZooKeeper server (`zookeeper/`), a broker
-//! (`broker/`), the producer (`producer/`) or a consumer (`consumer.rs`). Each is a state
+//! (`broker/`), the producer (`producer/`) or a consumer (`consumer/`). Each is a state
 //! machine that handles one input and pushes its outputs (messages, timers, events) into an
 //! [`Out`](message::Out) (`message.rs`). A broker is a router: it hands each input to the role
 //! that owns it, a handler that borrows only that role's state: its ZooKeeper client
-//! (`zk_client.rs`), its controller role (`controller/`), its replica manager
+//! (`zk_client/`), its controller role (`controller/`), its replica manager
 //! (`replication/`) and its group coordinator (`coordinator/`). Each role has its own timer,
 //! request-purpose and cause types in a small leaf file, so no file imports another that
 //! imports it back (`tests/import_layers.rs` checks it). After every step the
@@ -59,7 +59,7 @@
 //!    broker epoch (`broker/session.rs`), then races for the ephemeral `/controller` and bumps
 //!    `/controller_epoch` (`controller/race.rs`: `KafkaController.elect`, one multi-op from 2.1,
 //!    two steps before). The losers watch `/controller`; when the controller's session expires
-//!    (`zookeeper/sessions.rs`: expiry on `tickTime` boundaries; `zk_client.rs`: pings, read
+//!    (`zookeeper/sessions.rs`: expiry on `tickTime` boundaries; `zk_client/`: pings, read
 //!    timeout, reconnects) the znode goes and they race again. The winner's failover is
 //!    `controller/failover.rs`. Fencing: a broker refuses requests of an older controller epoch
 //!    (`broker/metadata.rs`), and from 2.1 every controller write is guarded by
@@ -77,7 +77,7 @@
 //!    (`isr.rs`: `replica.lag.time.max.ms`, AlterPartition from 2.7 or a ZooKeeper write
 //!    before), which reaches the controller through `controller/isr_changes.rs`. Logs with
 //!    leader epochs are `log.rs`.
-//! 3. **The consumer group's leader.** A consumer (`consumer.rs`) finds its coordinator, the
+//! 3. **The consumer group's leader.** A consumer (`consumer/`) finds its coordinator, the
 //!    leader of `__consumer_offsets` partition `abs(hashCode(group)) % 50`
 //!    (`group_order/java.rs`), and joins (`coordinator/join.rs`): the first member to join
 //!    leads, after `group.initial.rebalance.delay.ms` where the profile has it. When the leader
