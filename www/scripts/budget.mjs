@@ -12,9 +12,10 @@
 // www/budget.json holds three figures: `limit` (what this check enforces; lowered as the page
 // shrinks, never raised to let a change through), `target` (the most the first view may weigh)
 // and `aim`, as brotli. Figures in bytes; 1 KB = 1,000 bytes.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SUFFIX } from './compress.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = resolve(process.argv[2] ?? join(here, '..', '..', 'dist'));
@@ -59,10 +60,10 @@ function normalise(href) {
   return relative('.', join('.', href.replace(/^\.\//, '').split(/[?#]/)[0]));
 }
 
-/** The size of `file` as sent with `suffix`'s encoding: its precompressed sibling, or itself. */
-async function sent(file, suffix, raw) {
+/** The size of `file` as sent in `encoding`: its precompressed sibling's, or its own. */
+async function sent(file, encoding, raw) {
   try {
-    return { size: (await readFile(join(dist, file + suffix))).length, compressed: true };
+    return { size: (await stat(join(dist, file + SUFFIX[encoding]))).size, compressed: true };
   } catch {
     return { size: raw, compressed: false };
   }
@@ -70,9 +71,9 @@ async function sent(file, suffix, raw) {
 
 const rows = [];
 for (const file of [...wanted].sort()) {
-  const raw = (await readFile(join(dist, file))).length;
-  const br = await sent(file, '.br', raw);
-  const gz = await sent(file, '.gz', raw);
+  const raw = (await stat(join(dist, file))).size;
+  const br = await sent(file, 'br', raw);
+  const gz = await sent(file, 'gzip', raw);
   rows.push({ file, raw, br: br.size, gzip: gz.size, compressed: br.compressed });
 }
 if (!rows.some((r) => r.compressed)) {

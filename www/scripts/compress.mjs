@@ -27,7 +27,13 @@ export const MODES = {
   '.wasm': constants.BROTLI_MODE_GENERIC,
 };
 
-/** `bytes` as a web server would send them: brotli at its best, and gzip for older clients. */
+/** Each encoding's file beside the plain one: `NAME.br`, `NAME.gz`. */
+export const SUFFIX = { br: '.br', gzip: '.gz' };
+
+/**
+ * `bytes` as a web server would send them, by encoding (the keys of SUFFIX): brotli at its
+ * best, and gzip for older clients.
+ */
 export function compressed(bytes, mode = constants.BROTLI_MODE_GENERIC) {
   return {
     br: brotliCompressSync(bytes, {
@@ -37,7 +43,7 @@ export function compressed(bytes, mode = constants.BROTLI_MODE_GENERIC) {
         [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
       },
     }),
-    gz: gzipSync(bytes, { level: 9 }),
+    gzip: gzipSync(bytes, { level: 9 }),
   };
 }
 
@@ -47,7 +53,7 @@ async function filesBelow(dir) {
   return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
-// Run as the hook; imported (for `compressed`) by the test server, which does not run this part.
+// Run as the hook; imported by the test server and budget.mjs, which do not run this part.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const staging = stagingDir('compress', 'COMPRESS');
   let plain = 0;
@@ -59,8 +65,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const bytes = await readFile(join(staging, file));
     const out = compressed(bytes, mode);
     if (out.br.length > 0.9 * bytes.length) continue;
-    await writeFile(join(staging, `${file}.br`), out.br);
-    await writeFile(join(staging, `${file}.gz`), out.gz);
+    for (const [encoding, suffix] of Object.entries(SUFFIX)) await writeFile(join(staging, file + suffix), out[encoding]);
     plain += bytes.length;
     br += out.br.length;
     count += 1;

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { test as plain } from '@playwright/test';
 import { expect, mounted, test } from './playground';
+import { MODES, SUFFIX } from '../scripts/compress.mjs';
 
 const dist = process.env.DIST ?? fileURLToPath(new URL('../../dist', import.meta.url));
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.wasm']);
 
 function filesBelow(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -33,7 +33,7 @@ function fetchRaw(baseURL: string, path: string, encoding: string) {
 
 plain('each compressible file of the bundle has a .br and a .gz beside it that decode to it', () => {
   // size.txt is budget.mjs's report, written into dist/ after the build.
-  const files = filesBelow(dist).filter((f) => COMPRESSIBLE.has(extname(f)) && relative(dist, f) !== 'size.txt');
+  const files = filesBelow(dist).filter((f) => extname(f) in MODES && relative(dist, f) !== 'size.txt');
   expect(files.length).toBeGreaterThan(10);
   let compressed = 0;
   for (const file of files) {
@@ -41,14 +41,14 @@ plain('each compressible file of the bundle has a .br and a .gz beside it that d
     const name = relative(dist, file);
     let br: Buffer;
     try {
-      br = readFileSync(`${file}.br`);
+      br = readFileSync(file + SUFFIX.br);
     } catch {
       // Only a file that brotli could not shrink by a tenth is left plain (a tiny snippet).
       expect(bytes.length, `${name} has no .br`).toBeLessThan(200);
       continue;
     }
     expect(brotliDecompressSync(br).equals(bytes), `${name}.br decodes to ${name}`).toBe(true);
-    expect(gunzipSync(readFileSync(`${file}.gz`)).equals(bytes), `${name}.gz decodes to ${name}`).toBe(true);
+    expect(gunzipSync(readFileSync(file + SUFFIX.gzip)).equals(bytes), `${name}.gz decodes to ${name}`).toBe(true);
     expect(br.length, `${name}.br is smaller`).toBeLessThan(bytes.length);
     compressed += 1;
   }

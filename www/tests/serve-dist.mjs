@@ -24,7 +24,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compressed, MODES } from '../scripts/compress.mjs';
+import { compressed, MODES, SUFFIX } from '../scripts/compress.mjs';
 
 const HOST = '127.0.0.1';
 const PORT = Number.parseInt(process.env.PORT ?? '8080', 10);
@@ -107,7 +107,6 @@ function accepted(header) {
   return names;
 }
 
-const SUFFIX = { br: '.br', gzip: '.gz' };
 /** On-the-fly compressions (ONTHEFLY=1), by file. */
 const made = new Map();
 
@@ -125,7 +124,7 @@ async function encodedFor(found, header) {
     const mode = MODES[extname(found.file).toLowerCase()];
     if (ONTHEFLY && mode !== undefined) {
       if (!made.has(found.file)) made.set(found.file, compressed(await readFile(found.file), mode));
-      const bytes = made.get(found.file)[encoding === 'br' ? 'br' : 'gz'];
+      const bytes = made.get(found.file)[encoding];
       return { encoding, size: bytes.length, bytes };
     }
   }
