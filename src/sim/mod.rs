@@ -145,8 +145,6 @@ pub use world::{PackedWorld, World};
 pub use zookeeper::{Session, ZkClock, Znode, ZooKeeper};
 
 #[cfg(test)]
-mod causes_true_test;
-#[cfg(test)]
 mod commands_test;
 #[cfg(test)]
 mod invariants_test;
