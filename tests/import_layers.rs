@@ -1,15 +1,19 @@
 //! The layers of the crate: no import circle among the folders of `src/` nor among its files,
-//! the election core (`src/sim`) importing none of the layers above it, and no file in `src/`
-//! over 1,000 lines.
+//! the election core (`src/sim`) importing none of the layers above it, in its code or in its
+//! tests, nor the scenario files (`src/scenario`) the session or the layers on it, and no file
+//! in `src/` over 1,000 lines.
 //!
 //! A file's imports are the `crate::…`, `super::…` and `self::…` paths in its code (not in
 //! comments, not in its `#[cfg(test)]` module). Each path is resolved to the file that
 //! defines the module it names (`crate::sim::controller::race::X` → `sim/controller/race.rs`,
 //! `super::controller::X` → `controller/mod.rs`; a module `ui/model.rs` has its children in
 //! `ui/model/`). A file's folder is its first folder under `src/` (`sim`, `i18n`, `ui`, …).
-//! Unit-test files (`tests.rs`, `*_test.rs`) are not part of the shape (a unit test may reach
-//! up to build its case), nor are the binaries (`main.rs`, `bin/`), which use the library by
-//! its name; a module declaring its children (`mod x; pub use x::Y;`) does not import them.
+//! Unit-test files (`tests.rs`, `*_test.rs`) are not part of the shape (a unit test may use
+//! what its layer's code does not, to build its case), nor are the binaries (`main.rs`,
+//! `bin/`), which use the library by its name; a module declaring its children (`mod x; pub
+//! use x::Y;`) does not import them. The tests are read apart, each test file and each file's
+//! test module with the folders it names: those of the core and of the scenario files import
+//! no layer above theirs either, so a test that needs one lives in that layer.
 //! `cargo test --test import_layers -- --nocapture` prints the file graph.
 //!
 //! The layers are written down in `src/sim/mod.rs`.
@@ -22,6 +26,10 @@ use std::path::{Path, PathBuf};
 
 /// The folders that the election core must not import: the layers above it.
 const ABOVE_SIM: [&str; 6] = ["i18n", "view", "ui", "session", "scenario", "lesson"];
+
+/// The folders that the scenario files must not import: the session, which replays scenarios,
+/// and the layers on it.
+const ABOVE_SCENARIO: [&str; 4] = ["session", "lesson", "view", "ui"];
 
 /// Every `.rs` file under `dir`, relative to `root`, sorted.
 fn rust_files(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) {
@@ -56,18 +64,33 @@ fn module_of(file: &Path) -> Vec<String> {
 
 /// The code of a file without comments and without its test module.
 fn code_of(text: &str) -> String {
+    code_and_tests(text).0
+}
+
+/// A file's code and the code of its `#[cfg(test)]` modules (from `mod … {` to the `}` at the
+/// same indent, as rustfmt writes it), each without comments. A test-only item's first line,
+/// or a test module in a file of its own (`#[cfg(test)] mod x;`), is left out of both: that
+/// file is read on its own.
+fn code_and_tests(text: &str) -> (String, String) {
     let mut code = String::new();
+    let mut tests = String::new();
+    // The indent of the test module being read: its `}` there ends it.
+    let mut in_tests: Option<usize> = None;
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
         let t = line.trim_start();
-        if t == "#[cfg(test)]" {
+        let indent = line.len() - t.len();
+        if t == "#[cfg(test)]" && in_tests.is_none() {
             // The test module (or a test-only item) is not part of the core's shape.
-            if lines.peek().is_some_and(|n| {
-                n.trim_start().starts_with("mod ") || n.trim_start().starts_with("pub(crate) mod ")
-            }) {
-                break;
+            let inline = lines.peek().is_some_and(|n| {
+                let n = n.trim_start();
+                (n.starts_with("mod ") || n.starts_with("pub(crate) mod ")) && !n.ends_with(';')
+            });
+            if inline {
+                in_tests = Some(indent);
+            } else {
+                lines.next();
             }
-            lines.next();
             continue;
         }
         if t.starts_with("//") {
@@ -77,10 +100,18 @@ fn code_of(text: &str) -> String {
             Some(i) if !line[..i].contains('"') => &line[..i],
             _ => line,
         };
-        code.push_str(line);
-        code.push('\n');
+        let out = if in_tests.is_some() {
+            &mut tests
+        } else {
+            &mut code
+        };
+        out.push_str(line);
+        out.push('\n');
+        if t == "}" && in_tests == Some(indent) {
+            in_tests = None;
+        }
     }
-    code
+    (code, tests)
 }
 
 /// The module paths (from the crate's root) that `code`, written in module `here`, refers to.
@@ -154,19 +185,58 @@ fn referenced_modules(here: &[String], code: &str) -> BTreeSet<Vec<String>> {
     found
 }
 
+/// Whether a file under `src/` is a unit-test file: `tests.rs` or `*_test.rs`.
+fn is_unit_test(file: &Path) -> bool {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name == "tests.rs" || name.ends_with("_test.rs")
+}
+
+/// Whether a file under `src/` is a binary's (`main.rs`, `bin/`).
+fn is_binary(file: &Path) -> bool {
+    file == Path::new("main.rs") || file.starts_with("bin")
+}
+
 /// The library's files under `src/` (not unit tests, not the binaries), relative to `src/`.
 fn library_files(src: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     rust_files(src, src, &mut files);
-    files.retain(|f| {
-        let name = f
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let binary = f == Path::new("main.rs") || f.starts_with("bin");
-        !binary && name != "tests.rs" && !name.ends_with("_test.rs")
-    });
+    files.retain(|f| !is_binary(f) && !is_unit_test(f));
     files
+}
+
+/// The folders of `src/` (or the crate root's items) that `code`, written in module `here`,
+/// names: the first segment of each module path it refers to.
+fn folders_named(here: &[String], code: &str) -> BTreeSet<String> {
+    referenced_modules(here, code)
+        .into_iter()
+        .filter_map(|m| m.first().cloned())
+        .collect()
+}
+
+/// The tests of the library and the folders they name: each unit-test file, and each other
+/// file's test module (`sim/rng.rs (its test module)`).
+fn test_imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, src, &mut files);
+    let mut found = BTreeMap::new();
+    for f in files.iter().filter(|f| !is_binary(f)) {
+        let (code, tests) = code_and_tests(&fs::read_to_string(src.join(f)).expect("readable"));
+        let mut here = module_of(f);
+        let (name, code) = if is_unit_test(f) {
+            (f.to_string_lossy().into_owned(), code + &tests)
+        } else if tests.is_empty() {
+            continue;
+        } else {
+            // The test module's `super` is the file's own module.
+            here.push("tests".to_string());
+            (format!("{} (its test module)", f.display()), tests)
+        };
+        found.insert(name, folders_named(&here, &code));
+    }
+    found
 }
 
 /// The graph of files: each file and the files it imports.
@@ -295,19 +365,28 @@ fn no_import_circle_among_the_folders_of_src() {
     );
 }
 
-#[test]
-fn the_election_core_imports_no_layer_above_it() {
-    let graph = file_graph(&src());
-    let wrong: Vec<String> = graph
+/// Where the files of `folder` in `graph` (each file and what it imports: files or folders)
+/// import a folder of `above`, as `file -> import`.
+fn reaching_up(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    folder: &str,
+    above: &[&str],
+) -> Vec<String> {
+    graph
         .iter()
-        .filter(|(file, _)| folder_of(file) == "sim")
+        .filter(|(file, _)| folder_of(file) == folder)
         .flat_map(|(file, edges)| {
             edges
                 .iter()
-                .filter(|e| ABOVE_SIM.contains(&folder_of(e).as_str()))
+                .filter(|e| above.contains(&folder_of(e).as_str()))
                 .map(move |e| format!("{file} -> {e}"))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_election_core_imports_no_layer_above_it() {
+    let wrong = reaching_up(&file_graph(&src()), "sim", &ABOVE_SIM);
     assert!(
         wrong.is_empty(),
         "src/sim imports a layer above it ({}):\n{}",
@@ -316,9 +395,39 @@ fn the_election_core_imports_no_layer_above_it() {
     );
 }
 
+#[test]
+fn the_election_core_s_tests_import_no_layer_above_it() {
+    let wrong = reaching_up(&test_imports(&src()), "sim", &ABOVE_SIM);
+    assert!(
+        wrong.is_empty(),
+        "a test of src/sim imports a layer above it ({}); it belongs to that layer:\n{}",
+        ABOVE_SIM.join(", "),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_scenario_files_and_their_tests_import_no_layer_above_them() {
+    let mut wrong = reaching_up(&file_graph(&src()), "scenario", &ABOVE_SCENARIO);
+    wrong.extend(reaching_up(
+        &test_imports(&src()),
+        "scenario",
+        &ABOVE_SCENARIO,
+    ));
+    assert!(
+        wrong.is_empty(),
+        "src/scenario or its tests import a layer above it ({}); a test that needs one \
+         belongs to that layer:\n{}",
+        ABOVE_SCENARIO.join(", "),
+        wrong.join("\n")
+    );
+}
+
 /// The check finds a circle in a small graph made by hand, names one loop of it, and finds
-/// none once the loop is cut; and the reading of paths sees `crate::`, `super::` and
-/// `self::` imports, brace groups included, but not comments or the test module.
+/// none once the loop is cut; the reading of paths sees `crate::`, `super::` and `self::`
+/// imports, brace groups included, but not comments or the test module; and the test module
+/// is read apart (neither it nor a test module in a file of its own hides the code after it),
+/// so a test that names a layer above its own is found.
 #[test]
 fn the_check_catches_a_hand_made_circle() {
     let graph = |edges: &[(&str, &str)]| {
@@ -349,6 +458,28 @@ fn the_check_catches_a_hand_made_circle() {
         found,
         ["i18n::cause_text::g::h", "i18n::said", "sim", "sim::net"]
     );
+
+    let (code, tests) = code_and_tests(
+        "use crate::sim::net::BrokerId;\n#[cfg(test)]\nmod rng_test;\nuse super::topic::Tp;\n\
+         #[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::i18n::testing;\n}\n\
+         use crate::text::Words;\n",
+    );
+    assert_eq!(
+        code,
+        "use crate::sim::net::BrokerId;\nuse super::topic::Tp;\nuse crate::text::Words;\n"
+    );
+    let here = ["sim", "rng", "tests"].map(String::from);
+    let folders = folders_named(&here, &tests);
+    assert_eq!(
+        folders,
+        BTreeSet::from(["i18n".to_string(), "sim".to_string()])
+    );
+    let tests = BTreeMap::from([("sim/rng.rs (its test module)".to_string(), folders)]);
+    assert_eq!(
+        reaching_up(&tests, "sim", &ABOVE_SIM),
+        ["sim/rng.rs (its test module) -> i18n"]
+    );
+    assert!(reaching_up(&tests, "sim", &ABOVE_SCENARIO).is_empty());
 }
 
 fn strongly_connected(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {

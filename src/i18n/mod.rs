@@ -291,6 +291,8 @@ impl Tr {
 }
 
 #[cfg(test)]
+mod cause_text_test;
+#[cfg(test)]
 mod tests;
 
 /// For the unit tests of what the page renders: the Chinese catalogue of

@@ -1,11 +1,9 @@
 //! The work budget: what it counts, and the one message that refuses a run too big to
 //! simulate, naming what to reduce.
 
-use super::budget::{estimate, MAX_WORK};
+use super::budget::estimate;
 use super::parse;
 use super::parse_test::err;
-use crate::session::{Session, Start};
-use crate::view::setup::FreePlay;
 
 /// A scenario of `brokers` brokers with a topic of `partitions` partitions (replication factor
 /// 3), running until `until_ms`, with `rest` added to the object.
@@ -104,56 +102,4 @@ fn heartbeats_that_dominate_are_named() {
     );
     let e = err(&text);
     assert!(e.contains("% of it is consumer heartbeats (heartbeat.interval.ms 1 ms): use fewer consumers or a longer heartbeat.interval.ms, or a shorter run (until_ms)"), "{e}");
-}
-
-#[test]
-fn an_hour_of_the_largest_page_cluster_with_four_streams_fits() {
-    // The loading benchmark's session (www/scripts/bench-seek.mjs): its link replays it all.
-    let start = FreePlay {
-        brokers: 9,
-        partitions: 12,
-        consumers: 6,
-        ..FreePlay::default()
-    }
-    .start()
-    .0;
-    let mut commands = start.script.clone();
-    for partition in [1, 4, 7, 10] {
-        commands.push((
-            10_000,
-            crate::sim::Command::Produce {
-                topic: "orders".into(),
-                partition,
-                records: None,
-                acks: crate::sim::Acks::All,
-                rate_per_s: Some(20),
-                for_ms: None,
-            },
-        ));
-    }
-    let hour = estimate(&start.setup, &commands, 3_600_000).total();
-    assert!(hour < MAX_WORK, "{hour}");
-    assert!(estimate(&start.setup, &commands, 86_400_000).total() > MAX_WORK);
-}
-
-#[test]
-fn a_link_to_a_session_too_long_to_replay_is_refused_before_it_runs() {
-    let start = |brokers| -> Start {
-        FreePlay {
-            brokers,
-            partitions: 12,
-            ..FreePlay::default()
-        }
-        .start()
-        .0
-    };
-    let Err(e) = Session::replay(start(9), Vec::new(), 86_400_000, 86_400_000) else {
-        panic!("a day of 9 brokers and 12 partitions is refused");
-    };
-    assert!(
-        e.starts_with("this run would take too long to simulate"),
-        "{e}"
-    );
-    assert!(e.ends_with("or a shorter session"), "{e}");
-    assert!(Session::replay(start(3), Vec::new(), 60_000, 60_000).is_ok());
 }

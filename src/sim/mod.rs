@@ -13,8 +13,9 @@
 //! # The layers
 //!
 //! The folders of `src/` stand on one another, each importing only what lies below it
-//! (`tests/import_layers.rs` fails on an import circle among the folders or the files, and on
-//! the core importing a layer above it):
+//! (`tests/import_layers.rs` fails on an import circle among the folders or the files, on the
+//! core importing a layer above it, in its code or its tests, and on `scenario` or its tests
+//! importing `session` or a layer on it):
 //!
 //! 1. `collections` and `text`: leaves that import nothing of the crate. `collections` holds
 //!    the small sorted maps and sets and the one stable sort; `text` the plain text every
@@ -29,6 +30,11 @@
 //!    plain data, on sessions and `i18n`).
 //! 5. `ui` (wasm32 only): the Yew page, on all of them; and the binaries (`main.rs`, `bin/`),
 //!    which use the library by its name.
+//!
+//! The unit tests of the core and of the scenario files keep to their layer too: a test that
+//! needs a layer above lives in that layer (the causes said in Chinese are tested in `i18n`,
+//! the causes held against the runs of the scenario files and free play in `view`, the work
+//! budget of free play's sessions in `session`).
 //!
 //! # How it is built
 //!
@@ -144,8 +150,6 @@ pub use topic::{Acks, TopicConfig, TopicPartition, TopicSpec};
 pub use world::{PackedWorld, World};
 pub use zookeeper::{Session, ZkClock, Znode, ZooKeeper};
 
-#[cfg(test)]
-mod causes_true_test;
 #[cfg(test)]
 mod commands_test;
 #[cfg(test)]

@@ -40,6 +40,8 @@ pub mod waits;
 #[cfg(test)]
 mod announce_test;
 #[cfg(test)]
+mod causes_true_test;
+#[cfg(test)]
 mod embed_test;
 #[cfg(test)]
 mod first_steps_test;

@@ -29,22 +29,3 @@ impl ConsumerCause {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_consumer_cause_renders_its_sentence() {
-        let cases = [
-            (ConsumerCause::LeaveAction, "leave action: the consumer closes and sends LeaveGroup, so the coordinator need not wait for its session to expire"),
-            (ConsumerCause::CrashAction, "crash_consumer action: no LeaveGroup, no more heartbeats; the coordinator notices only when session.timeout.ms passes"),
-            (ConsumerCause::CoordinatorFound, "FindCoordinator: the coordinator is the leader of partition abs(hashCode(group id)) % offsets.topic.num.partitions of __consumer_offsets"),
-        ];
-        let zh = crate::i18n::testing::zh();
-        for (cause, text) in cases {
-            assert_eq!(cause.english(), text, "{cause:?}");
-            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
-        }
-    }
-}

@@ -245,8 +245,6 @@ impl<'a> Controller<'a> {
 #[cfg(test)]
 mod broker_changes_test;
 #[cfg(test)]
-mod causes_test;
-#[cfg(test)]
 mod fencing_test;
 #[cfg(test)]
 mod isr_changes_test;

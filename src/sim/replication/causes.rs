@@ -145,32 +145,3 @@ impl ReplicationCause {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_replication_cause_renders_its_sentence() {
-        let cases = [
-            (ReplicationCause::TruncatedAtDivergence, "the follower's log diverged from the new leader's: it truncates to where their leader epochs part (KIP-101, KIP-279)"),
-            (ReplicationCause::TruncatedToLeaderEnd, "the follower is ahead of the new leader (OFFSET_OUT_OF_RANGE): it truncates to the leader's log end"),
-            (ReplicationCause::TruncatedToHighWatermark, "before 0.11 a follower truncates its log to its high watermark when it starts following (KafkaTruncateToHighWatermark): acknowledged records above it can be lost"),
-            (ReplicationCause::OlderLeaderEpochIgnored, "a partition whose leader epoch is not newer than the broker's is ignored"),
-            (ReplicationCause::IsrZkVersionChanged, "cached zkVersion not equal to that in ZooKeeper, skip updating ISR: the controller changed the partition since this leader's last LeaderAndIsr"),
-            (ReplicationCause::IsrIneligibleReplica, "the controller refused the ISR change: it names a replica that is not live or is shutting down (INELIGIBLE_REPLICA, KIP-841); the leader goes back to its last committed ISR"),
-            (ReplicationCause::IsrStalePartitionState, "the controller refused the ISR change: it was built on an older partition state (AlterPartition, KIP-497); the leader makes no ISR change until the controller's next LeaderAndIsr"),
-            (ReplicationCause::IsrShrunk { replica_lag_time_max_ms: 30_000, rule: ShrinkRule::BehindLogEnd, via: IsrWrite::AlterPartition }, "the follower was behind the leader's log end for longer than replica.lag.time.max.ms (30000 ms); AlterPartition to the controller (KIP-497), no leader epoch bump"),
-            (ReplicationCause::IsrShrunk { replica_lag_time_max_ms: 10_000, rule: ShrinkRule::LagTimeAlone, via: IsrWrite::ZkCompareAndSet }, "the follower had not caught up with the leader's log end for longer than replica.lag.time.max.ms (10000 ms): before 2.1 the lag time alone decides, so a follower that stops fetching leaves the ISR even when nothing is written (KAFKA-7152); the leader's compare-and-set of the partition state znode, no leader epoch bump"),
-            (ReplicationCause::IsrExpanded { via: IsrWrite::ZkCompareAndSet }, "the follower caught up to the leader's high watermark; the leader's compare-and-set of the partition state znode, no leader epoch bump"),
-            (ReplicationCause::IsrExpanded { via: IsrWrite::AlterPartition }, "the follower caught up to the leader's high watermark; AlterPartition to the controller (KIP-497), no leader epoch bump"),
-            (ReplicationCause::DuplicateDropped { producer_id: 1000, sequence: 7, first_epoch: 2 }, "enable.idempotence=true: the batch (producer id 1000, sequence 7) is already in the log, written in leader epoch 2; the leader answers with its offset and writes nothing (ProducerStateEntry.findDuplicateBatch)"),
-            (ReplicationCause::DuplicateWritten, "enable.idempotence=false: the producer sent a batch again after an error although its first copy had been written; the leader cannot tell (the batch carries no producer id or sequence) and writes it twice"),
-        ];
-        let zh = crate::i18n::testing::zh();
-        for (cause, text) in cases {
-            assert_eq!(cause.english(), text, "{cause:?}");
-            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
-        }
-    }
-}

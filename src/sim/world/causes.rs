@@ -97,33 +97,3 @@ impl WorldCause {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_world_cause_renders_its_sentence() {
-        let cases = [
-            (WorldCause::StartInOrder, "the scenario's brokers start in the listed order"),
-            (WorldCause::StartAction, "start action: a new process, a new ZooKeeper session"),
-            (WorldCause::CrashAction, "crash action: the process dies at once; ZooKeeper notices only when the session times out"),
-            (WorldCause::CutAction, "cut action: the link drops every message, in flight or new"),
-            (WorldCause::HealAction, "heal action: the link carries messages again"),
-            (WorldCause::ProduceAction, "produce action: a steady stream of records"),
-            (WorldCause::StopAction, "stop action"),
-            (WorldCause::StallAction, "stall action: the follower stops sending fetch requests (a slow disk, a stuck thread); the leader sees it fall behind"),
-            (WorldCause::ResumeAction, "resume action: the follower fetches again and catches up"),
-            (WorldCause::SetConfigAction, "set_config action: a dynamic configuration change (kafka-configs --alter)"),
-            (WorldCause::DeleteControllerAction, "delete_controller action: an operator deletes /controller (zookeeper-shell), the way to move the controller; the brokers' watches fire and they race again, while the old controller finishes the event it is handling first"),
-            (WorldCause::MonitorCheck, "the safety monitor checks every invariant after every step"),
-            (WorldCause::ReassignToolRefused(ToolRefusal::NonExistentBrokers(vec![4, 5])), "reassign action before Kafka 3.0: kafka-reassign-partitions checks the proposed replicas against the brokers registered in /brokers/ids before it writes anything, and these brokers are not registered: 4, 5"),
-            (WorldCause::ReassignToolRefused(ToolRefusal::InProgress), "reassign action before Kafka 3.0: kafka-reassign-partitions starts nothing while /admin/reassign_partitions exists, that is while a reassignment is in progress; it waits for that one to complete"),
-        ];
-        let zh = crate::i18n::testing::zh();
-        for (cause, text) in cases {
-            assert_eq!(cause.english(), text, "{cause:?}");
-            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
-        }
-    }
-}

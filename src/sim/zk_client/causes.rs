@@ -39,37 +39,3 @@ impl ZkClientCause {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_zookeeper_client_cause_renders_its_sentence() {
-        let cases = [
-            (
-                ZkClientCause::ReadTimeout {
-                    read_timeout_ms: 4_000,
-                },
-                "nothing heard from ZooKeeper for the client's readTimeout (4000 ms, 2/3 of the negotiated session timeout)",
-            ),
-            (
-                ZkClientCause::ConnectionLostOnCut,
-                "the connection to ZooKeeper lost packets while the link was cut; the client reconnects",
-            ),
-            (
-                ZkClientCause::SessionNotExpiredYet,
-                "the session had not expired yet, so the client resumes it",
-            ),
-            (
-                ZkClientCause::ServerSaysExpired,
-                "the ZooKeeper server answers that the session expired",
-            ),
-        ];
-        let zh = crate::i18n::testing::zh();
-        for (cause, text) in cases {
-            assert_eq!(cause.english(), text, "{cause:?}");
-            crate::i18n::testing::assert_chinese(&cause.render(&zh), &cause.english());
-        }
-    }
-}

@@ -5,14 +5,17 @@
 //! a group's leader and generation, an imbalance ratio) are compared with the world's state
 //! at that moment. Claims about what comes next ("an election follows", "the partition waits
 //! for broker 2 to return") are compared with the rest of the run.
+//!
+//! It checks the core's causes, but it reads the scenario files (`scenario`) and opens free
+//! play as the page does (`view::setup`), so it stands here, above both.
 
-use super::cause::Cause;
-use super::controller::causes::{ControllerCause, EpochBump, ImbalanceHeld, Offlined};
-use super::coordinator::causes::CoordinatorCause;
-use super::replication::causes::ReplicationCause;
-use super::state::{BrokerState, ClusterState};
-use super::zookeeper::causes::ZkCause;
-use super::{Command, Event, EventKind, Setup, World};
+use crate::sim::cause::Cause;
+use crate::sim::controller::causes::{ControllerCause, EpochBump, ImbalanceHeld, Offlined};
+use crate::sim::coordinator::causes::CoordinatorCause;
+use crate::sim::replication::causes::ReplicationCause;
+use crate::sim::state::{BrokerState, ClusterState};
+use crate::sim::zookeeper::causes::ZkCause;
+use crate::sim::{Command, Event, EventKind, Setup, World};
 
 /// When a run ends.
 struct Until {
@@ -625,7 +628,7 @@ type Run = (&'static str, Vec<(u64, Command)>, u64);
 /// controller crash, two brokers lost and one back, and a controlled shutdown with the
 /// automatic rebalance after the broker's return.
 fn free_play_runs() -> Vec<String> {
-    use super::{Command, Profile};
+    use crate::sim::{Command, Profile};
     use crate::view::setup::FreePlay;
     let mut problems = Vec::new();
     for profile in [Profile::V0_10, Profile::V2_0, Profile::V2_4, Profile::V3_9] {
