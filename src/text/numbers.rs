@@ -35,11 +35,22 @@ fn write_digits(
     scaled: u128,
     decimals: u8,
 ) -> std::fmt::Result {
-    let unit = 10u128.pow(decimals.into());
     let sign = if value.is_sign_negative() { "-" } else { "" };
+    let width = usize::from(decimals);
+    // Under 2⁶⁴, as every number the page draws is, in 64 bits: the 128-bit division and
+    // formatting then never run on the page, and the module's split leaves them out of its
+    // first part (2.3 KB).
+    if let Ok(scaled) = u64::try_from(scaled) {
+        let unit = 10u64.pow(decimals.into());
+        write!(f, "{sign}{}", scaled / unit)?;
+        if decimals > 0 {
+            write!(f, ".{:0width$}", scaled % unit)?;
+        }
+        return Ok(());
+    }
+    let unit = 10u128.pow(decimals.into());
     write!(f, "{sign}{}", scaled / unit)?;
     if decimals > 0 {
-        let width = usize::from(decimals);
         write!(f, ".{:0width$}", scaled % unit)?;
     }
     Ok(())
