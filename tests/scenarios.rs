@@ -151,6 +151,22 @@ fn every_story_file_is_on_the_page() {
             );
         }
     }
+    // And the other way: the page fetches `scenarios/<name>.json` for each name it lists.
+    let (_, list) = stories
+        .split_once("pub const STORIES: [&str; ")
+        .expect("src/ui/stories.rs has its STORIES");
+    let list = list.split_once("];").expect("STORIES ends").0;
+    let names: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('"')?.strip_suffix("\","))
+        .collect();
+    assert!(names.len() >= 20, "{names:?}");
+    for name in names {
+        assert!(
+            root.join(format!("www/scenarios/{name}.json")).is_file(),
+            "the page lists the story {name}, but www/scenarios/{name}.json is not there"
+        );
+    }
 }
 
 /// The page lists the stories by the titles build.rs read from their files: each is the title

@@ -175,6 +175,7 @@ messages! {
     NOTE_MODEL_NEWER = "Note: this link was made by a newer version of the model (version {version}, this page runs version {current}): it replays under today's rules, so what happens may differ from what its author saw.";
     ERR_NO_STORY = "there is no story number {index}";
     ERR_STORY = "story {name}: {why}";
+    ERR_STORY_FETCH = "story {name} could not be fetched ({why})";
     PARAM_STORY = "story \"{value}\" does not exist; the stories are {stories}";
     PARAM_SEED = "seed must be a whole number, not \"{value}\"";
     PARAM_BROKERS = "brokers must be 1 to {max}, not \"{value}\"";

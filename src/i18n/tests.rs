@@ -372,15 +372,14 @@ fn glossary_problems(g: &Glossary, key: &str, en: &str, z: &str) -> Vec<String> 
     problems
 }
 
-/// The stories the page lists (`src/ui/stories.rs`, which embeds their files: the names in its
-/// `stories! { … }` list), by name.
+/// The stories the page lists (`src/ui/stories.rs`: the names in its `STORIES`), by name.
 fn story_names() -> Vec<&'static str> {
-    const MARK: &str = "\nstories! {";
+    const MARK: &str = "\npub const STORIES: [&str; ";
     let list = include_str!("../ui/stories.rs");
     let Some((_, rest)) = list.split_once(MARK) else {
         return Vec::new();
     };
-    let block = rest.split_once('}').map_or(rest, |(block, _)| block);
+    let block = rest.split_once("];").map_or(rest, |(block, _)| block);
     block
         .lines()
         .filter_map(|l| l.trim().strip_prefix('"')?.strip_suffix("\","))

@@ -2,6 +2,7 @@
 
 use super::lesson::run_waits_for_answer;
 use super::model::{Action, Model, MAX_BROKERS, SPEEDS};
+use super::said::reader;
 use super::stories::{self, STORIES};
 use crate::i18n::{msg, Tr};
 use crate::sim::{fmt_ms, Profile, Settings};
@@ -98,10 +99,32 @@ pub fn controls(
 
     let story = {
         let d = dispatch.clone();
+        // The story shown, by name ("" for free play), as the selector's value.
+        let shown = m.story.and_then(|i| STORIES.get(i).copied()).unwrap_or("");
         Callback::from(move |e: Event| {
-            if let Some(v) = select_value(&e) {
-                d.emit(Action::SetStory(stories::find(&v)));
-            }
+            let Some(select) = e.target_dyn_into::<HtmlSelectElement>() else {
+                return;
+            };
+            let Some(i) = stories::find(&select.value()) else {
+                d.emit(Action::SetStory(None));
+                return;
+            };
+            // The story's file is fetched first; if it cannot be, the page says so and keeps
+            // what it shows, the selector too.
+            let (d, shown) = (d.clone(), shown);
+            stories::fetch(
+                i,
+                Callback::from(move |got: Result<(), String>| match got {
+                    Ok(()) => d.emit(Action::SetStory(Some(i))),
+                    Err(why) => {
+                        select.set_value(shown);
+                        d.emit(Action::ShowError(reader().f(
+                            msg::ERR_STORY_FETCH,
+                            &[("name", &STORIES[i]), ("why", &why)],
+                        )))
+                    }
+                }),
+            );
         })
     };
 

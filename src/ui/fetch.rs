@@ -1,5 +1,5 @@
-//! Data files served beside the playground (the Chinese catalogue, the lessons), fetched when
-//! first needed: where they are, and reading one as text.
+//! Data files served beside the playground (the Chinese catalogue, the lessons, the stories),
+//! fetched when first needed: where they are, and reading one as text.
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::*;
@@ -70,4 +70,27 @@ pub fn fetch_text(url: String, done: Callback<Result<String, String>>) {
     let _ = window.fetch_with_str(&url).then2(&on_response, &on_error);
     on_response.forget();
     on_error.forget();
+}
+
+/// Fetches `url` and waits for its text: a synchronous request, for the one caller that must
+/// answer at once (a story file not fetched ahead, `src/ui/stories.rs`), as the module's second
+/// part is waited for when a call needs it before it has arrived. One message naming the address
+/// and what went wrong if it fails.
+pub fn fetch_text_now(url: &str) -> Result<String, String> {
+    let request = web_sys::XmlHttpRequest::new().map_err(|_| format!("{url}: no request"))?;
+    request
+        .open_with_async("GET", url, false)
+        .map_err(|_| format!("{url}: the request failed"))?;
+    if request.send().is_err() {
+        return Err(format!("{url}: no answer"));
+    }
+    match request.status() {
+        Ok(200) => request
+            .response_text()
+            .ok()
+            .flatten()
+            .ok_or_else(|| format!("{url}: unreadable")),
+        Ok(0) | Err(_) => Err(format!("{url}: no answer")),
+        Ok(status) => Err(format!("{url}: HTTP {status}")),
+    }
 }

@@ -79,6 +79,19 @@ pub fn start() {
         return;
     };
     let params = model::Model::location_params();
+    // A story the address opens is fetched before the page starts (the page shows its first
+    // frame meanwhile); if it cannot be, the page starts and says why.
+    match stories::wanted(&params) {
+        Some(story) => stories::fetch(
+            story,
+            yew::Callback::from(move |_| mount_page(root.clone(), params.clone())),
+        ),
+        None => mount_page(root, params),
+    }
+}
+
+/// Mounts the page into `root`, as `params` ask.
+fn mount_page(root: web_sys::Element, params: Vec<(String, String)>) {
     // A page embedded in another and driven by it (`parent=`) talks to it through a bridge.
     let bridge = params.iter().any(|(k, _)| k == "parent").then(|| {
         let model = model::Model::from_params(&params);

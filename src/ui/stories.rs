@@ -2,6 +2,12 @@
 //! the page's address parameters (`?story=…&speed=…`, `?partitions=…&rf=…`,
 //! `?consumers=…&assignor=…`) that documentation pages link or embed.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::Callback;
+
+use super::fetch::{asset_url, fetch_text, fetch_text_now};
 use super::said::Said;
 use crate::i18n::{msg, Msg, StoryPart, Tr};
 use crate::scenario::{self, Scenario};
@@ -22,29 +28,10 @@ pub const SETUP_PARAMS: [&str; 8] = [
     "assignor",
 ];
 
-/// The story files: their names, in the order the page lists them, and their texts.
-///
-/// The texts are read through [`file`], a function, not from a table beside the names: the page
-/// lists the names at once but reads a story's text only when one is chosen, and the build's
-/// split moves to the module's later part the data that only such code reads
-/// (`www/split/src/data.rs`). A table of both would keep every text in the first part.
-macro_rules! stories {
-    ($($name:literal,)*) => {
-        /// The story files' names, in the order the page lists them.
-        pub const STORIES: [&str; 26] = [$($name,)*];
-
-        /// A story file's text, by its name.
-        #[inline(never)]
-        fn text_of(name: &str) -> Option<&'static str> {
-            Some(match name {
-                $($name => include_str!(concat!("../../www/scenarios/", $name, ".json")),)*
-                _ => return None,
-            })
-        }
-    };
-}
-
-stories! {
+/// The story files' names, in the order the page lists them. Their texts are not in the
+/// module: they are the bundle's `scenarios/<name>.json`, fetched when a story is first chosen
+/// ([`fetch`]) and kept for the page's life.
+pub const STORIES: [&str; 26] = [
     "cold-start",
     "controller-crash",
     "controller-crash-2.4",
@@ -71,12 +58,84 @@ stories! {
     "group-consumer-crash",
     "group-emptied",
     "group-coordinator-failover",
+];
+
+thread_local! {
+    /// The story files fetched so far, by their index in [`STORIES`].
+    static TEXTS: RefCell<Vec<Option<Rc<str>>>> = RefCell::new(vec![None; STORIES.len()]);
 }
 
-/// A story file's name and text, by its index in [`STORIES`].
-pub fn file(index: usize) -> Option<(&'static str, &'static str)> {
-    let name = STORIES.get(index)?;
-    Some((name, text_of(name)?))
+/// A story file's address in the bundle, beside the module's files.
+fn url(name: &str) -> String {
+    asset_url(&format!("scenarios/{name}.json"))
+}
+
+/// A story file's text, if it has been fetched.
+fn cached(index: usize) -> Option<Rc<str>> {
+    TEXTS.with(|t| t.borrow().get(index).cloned().flatten())
+}
+
+fn keep(index: usize, text: String) -> Rc<str> {
+    let text: Rc<str> = text.into();
+    TEXTS.with(|t| {
+        if let Some(slot) = t.borrow_mut().get_mut(index) {
+            *slot = Some(text.clone());
+        }
+    });
+    text
+}
+
+/// Fetches a story file ahead of its use (the page's picker, an address that names a story),
+/// then calls `done`, with the reason if it could not be fetched. A file fetched before is not
+/// fetched again.
+pub fn fetch(index: usize, done: Callback<Result<(), String>>) {
+    let Some(name) = STORIES.get(index) else {
+        done.emit(Ok(()));
+        return;
+    };
+    if cached(index).is_some() {
+        done.emit(Ok(()));
+        return;
+    }
+    fetch_text(
+        url(name),
+        Callback::from(move |got: Result<String, String>| {
+            done.emit(got.map(|text| {
+                keep(index, text);
+            }))
+        }),
+    );
+}
+
+/// A story file's name and text, by its index in [`STORIES`]: as fetched ahead ([`fetch`]),
+/// else fetched now and waited for. Only the JavaScript API's `mount` and a session link
+/// opened while the page runs need it now (they answer at once, as a page's script expects);
+/// the page fetches ahead everywhere else.
+pub fn file(index: usize, tr: &Tr) -> Result<(&'static str, Rc<str>), String> {
+    let name = STORIES
+        .get(index)
+        .ok_or_else(|| tr.f(msg::ERR_NO_STORY, &[("index", &index)]))?;
+    if let Some(text) = cached(index) {
+        return Ok((name, text));
+    }
+    let text = fetch_text_now(&url(name))
+        .map_err(|why| tr.f(msg::ERR_STORY_FETCH, &[("name", name), ("why", &why)]))?;
+    Ok((name, keep(index, text)))
+}
+
+/// The story an address's parameters open, if any: `story=`, or the story a session link's
+/// fragment was made from.
+pub fn wanted(pairs: &[(String, String)]) -> Option<usize> {
+    let value = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v);
+    let name = match value("session") {
+        Some(fragment) => {
+            let link = crate::session::codec::decode(fragment).ok()?;
+            let (_, name) = link.base.into_iter().rev().find(|(k, _)| k == "story")?;
+            name
+        }
+        None => value("story")?.clone(),
+    };
+    find(&name)
 }
 
 /// The index of a story by name.
@@ -84,10 +143,27 @@ pub fn find(name: &str) -> Option<usize> {
     STORIES.iter().position(|n| *n == name)
 }
 
-/// A story parsed (the files are checked by `cargo test`, so this fails only on a broken build).
-pub fn load(index: usize, tr: &Tr) -> Result<Scenario, String> {
-    let (name, text) = file(index).ok_or_else(|| tr.f(msg::ERR_NO_STORY, &[("index", &index)]))?;
-    scenario::parse(text).map_err(|e| tr.f(msg::ERR_STORY, &[("name", &name), ("why", &e)]))
+/// A story read: its name, its file's text and the scenario parsed from it.
+pub struct Loaded {
+    /// Its name in [`STORIES`].
+    pub name: &'static str,
+    /// Its file's text, as the bundle serves it.
+    pub text: Rc<str>,
+    /// The scenario the text describes.
+    pub scenario: Scenario,
+}
+
+/// A story read and parsed (the files are checked by `cargo test`, so parsing fails only on a
+/// broken build; fetching may fail, and says why).
+pub fn load(index: usize, tr: &Tr) -> Result<Loaded, String> {
+    let (name, text) = file(index, tr)?;
+    let scenario = scenario::parse(&text)
+        .map_err(|e| tr.f(msg::ERR_STORY, &[("name", &name), ("why", &e)]))?;
+    Ok(Loaded {
+        name,
+        text,
+        scenario,
+    })
 }
 
 /// The title the page shows for a story: its file's, else its name.
@@ -111,8 +187,9 @@ pub fn title_in(index: usize, tr: &Tr) -> String {
 /// What a story shows, in the page's language (the catalogue's, else the file's).
 pub fn description_in(index: usize, tr: &Tr) -> String {
     let name = STORIES.get(index).map_or("", |n| n);
-    let en = load(index, tr)
-        .ok()
+    // The story playing has been read: its file is there.
+    let en = cached(index)
+        .and_then(|text| scenario::parse(&text).ok())
         .and_then(|s| s.file.description)
         .unwrap_or_default();
     tr.story(name, StoryPart::Description, &en)

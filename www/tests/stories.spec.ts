@@ -1,4 +1,5 @@
 // Stories and page addresses: what a teacher links to and a documentation page embeds.
+import { test as plain } from '@playwright/test';
 import { broker, controller, expect, logEntries, phrase, showAllEvents, test } from './playground';
 
 test('the paused-controller story: the zombie wakes, its epoch-1 requests are rejected, it follows epoch 2', async ({
@@ -60,4 +61,53 @@ test('page-address parameters set the cluster; a bad one is named and changes no
   await page.goto('/?story=cold-start&brokers=7&paused=1');
   await expect(page.getByTestId('error')).toContainText('a story brings its own');
   await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
+});
+
+test('a story file is fetched when the story is first chosen, and once', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const m = r.url().match(/scenarios\/([\w.-]+)\.json$/);
+    if (m) asked.push(m[1]);
+  });
+  // The default page fetches no story.
+  await page.goto('/?speed=50&lang=en');
+  await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
+  expect(asked).toEqual([]);
+
+  await page.getByTestId('story').selectOption('clean-shutdown');
+  await expect(page.getByTestId('story-box')).toContainText('shuts down cleanly');
+  await page.getByTestId('story-box').getByRole('button', { name: /free play/i }).click();
+  await expect(page.getByTestId('story-box')).toHaveCount(0);
+  await page.getByTestId('story').selectOption('clean-shutdown');
+  await expect(page.getByTestId('story-box')).toContainText('shuts down cleanly');
+  expect(asked).toEqual(['clean-shutdown']);
+});
+
+// (Plain tests: the browser logs the failed request as a console error, which is the point.)
+plain('a story file the server cannot give: one message, and the page keeps the story it shows', async ({
+  page,
+}) => {
+  await page.goto('/?speed=50&lang=en');
+  await page.getByTestId('story').selectOption('clean-shutdown');
+  await expect(page.getByTestId('story-box')).toContainText('shuts down cleanly');
+  await page.route('**/scenarios/leader-crash.json', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.getByTestId('story').selectOption('leader-crash');
+  const alert = page.getByTestId('error');
+  await expect(alert).toContainText('story leader-crash could not be fetched');
+  await expect(alert).toContainText('HTTP 404');
+  await expect(page.getByTestId('story')).toHaveValue('clean-shutdown');
+  await expect(page.getByTestId('story-box')).toContainText('shuts down cleanly');
+});
+
+plain('an address whose story file cannot be fetched starts free play and says why', async ({ page }) => {
+  await page.route('**/scenarios/controller-crash.json', (route) => route.fulfill({ status: 503, body: 'busy' }));
+  await page.goto('/?story=controller-crash&lang=en');
+  const alert = page.getByTestId('error');
+  await expect(alert).toContainText('story controller-crash could not be fetched');
+  await expect(alert).toContainText('HTTP 503');
+  await expect(page.locator('svg g[data-broker]')).toHaveCount(3);
+  await expect(page.getByTestId('story')).toHaveValue('');
+  await expect(page.getByTestId('story-box')).toHaveCount(0);
 });

@@ -64,10 +64,13 @@ impl Model {
             m.assignor = p.assignor.unwrap_or(Assignor::Range);
             match p.story {
                 Some(i) => {
-                    let sc = stories::load(i, &tr)?;
+                    let story = stories::load(i, &tr)?;
                     m.story = Some(i);
-                    let (name, text) = stories::file(i).unwrap_or_default();
-                    Start::from_scenario(vec![("story".into(), name.into())], &sc, text)
+                    Start::from_scenario(
+                        vec![("story".into(), story.name.into())],
+                        &story.scenario,
+                        &story.text,
+                    )
                 }
                 None => {
                     let (start, error) = m.free_play().start();

@@ -621,16 +621,16 @@ impl Model {
                 Host::with(Session::new(start.clone()), anim_now)
             }
             (None, story) => match story {
-                Some((_, Ok(s))) => {
+                Some((_, Ok(story))) => {
                     // A story brings its own cluster, profile and seed.
+                    let s = &story.scenario;
                     self.seed = s.setup.seed;
                     self.profile = s.setup.settings.profile;
                     self.brokers = s.setup.brokers.len() as u32;
-                    let (name, text) = stories::file(self.story.unwrap_or(0)).unwrap_or_default();
                     let start = Start::from_scenario(
-                        vec![("story".to_string(), name.to_string())],
-                        &s,
-                        text,
+                        vec![("story".to_string(), story.name.to_string())],
+                        s,
+                        &story.text,
                     );
                     Host::with(Session::new(start), anim_now)
                 }
