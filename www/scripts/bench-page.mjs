@@ -4,15 +4,16 @@
 //
 // Both pages are served by www/tests/serve-dist.mjs with brotli or gzip, as the browser asks
 // ($ENCODINGS=gzip: gzip only, as a host that serves nothing else): the release bundle (dist/, or
-// $DIST) with the files the build precompressed and, if $REFERENCE names a folder, a reference
-// page, compressed as it is asked for (RaftScope: its repository, with its two submodules taken
-// from the npm packages bootstrap-slider 4.5.7 and bootstrap-contextmenu 1.0.0; put it together
-// outside the project and never commit it). Each page is opened RUNS times (default 5) with an empty cache, on
+// $DIST, which may name several, separated by commas, to compare builds) with the files the build
+// precompressed and, if $REFERENCE names a folder, a reference page, compressed as it is asked
+// for (RaftScope: its repository, with its two submodules taken from the npm packages
+// bootstrap-slider 4.5.7 and bootstrap-contextmenu 1.0.0; put it together outside the project
+// and never commit it). Each page is opened RUNS times (default 5) with an empty cache, on
 // loopback and under Lighthouse's mobile network (150 ms round trip, 1.6 Mbps down, 750 Kbps
 // up, through the DevTools protocol's Network.emulateNetworkConditions). Printed, as medians:
-// the bytes transferred (as on the wire), the time to the first graph (the playground's
-// brokers, the reference's servers), and the time until the page answers a first click (a
-// broker crashed, a server's details shown).
+// the bytes transferred (as on the wire; in all, and until the first click was answered), the
+// time to the first graph (the playground's brokers, the reference's servers), and the time
+// until the page answers a first click (a broker crashed, a server's details shown).
 //
 // Timings are printed, never asserted: they are figures for the notes, measured side by side.
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,10 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** One visit: bytes on the wire, ms to the first graph, ms to the answer to a first click. */
+/**
+ * One visit: bytes on the wire (in all, and until the first click was answered), ms to the
+ * first graph, ms to the answer to a first click.
+ */
 async function visit(browser, url, page, throttled) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const tab = await context.newPage();
@@ -53,8 +57,15 @@ async function visit(browser, url, page, throttled) {
   // loadingFinished never comes.
   const received = new Map();
   cdp.on('Network.dataReceived', (e) => received.set(e.requestId, (received.get(e.requestId) ?? 0) + e.encodedDataLength));
-  cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
-  cdp.on('Network.loadingFailed', (e) => (bytes += received.get(e.requestId) ?? 0));
+  const done = (id, n) => {
+    bytes += n;
+    received.delete(id);
+  };
+  cdp.on('Network.loadingFinished', (e) => done(e.requestId, e.encodedDataLength));
+  cdp.on('Network.loadingFailed', (e) => done(e.requestId, received.get(e.requestId) ?? 0));
+  // What had arrived when the click was answered: the requests finished, and the bodies of
+  // those still arriving so far.
+  const arrived = () => bytes + [...received.values()].reduce((a, b) => a + b, 0);
   const start = Date.now();
   await tab.goto(url, { waitUntil: 'commit' });
   await tab.waitForSelector(page.graph, { state: 'visible', timeout: 120_000 });
@@ -69,26 +80,30 @@ async function visit(browser, url, page, throttled) {
   await tab.click(page.target, { timeout: 120_000 });
   await tab.waitForSelector(page.answered, { state: 'visible', timeout: 120_000 });
   const click = Date.now() - start;
+  const beforeClick = arrived();
   // Files still arriving after the click (fetched later) count too.
   await tab.waitForLoadState('networkidle').catch(() => undefined);
   await context.close();
-  return { bytes, graph, click };
+  return { bytes, beforeClick, graph, click };
 }
 
 const browser = await launchBrowser();
 const pages = [];
 // The bundle's precompressed files; the reference's compressed as they are asked for, alike.
-const playground = await serveFolder({ DIST: normalize(dist), ENCODINGS: encodings, ONTHEFLY: '1' });
-pages.push({
-  name: 'playground',
-  url: `${playground.base}/?lang=en`,
-  graph: 'svg g[data-broker="3"]',
-  target: 'svg g.node[data-broker="2"]',
-  // Started: a broker that has not started yet does not crash.
-  ready: `${MOUNTED} svg g.node[data-broker="2"][data-state="running"]`,
-  answered: 'svg g.node[data-broker="2"][data-state="crashed"]',
-  server: playground,
-});
+// $DIST may name several bundles, separated by commas, to compare builds in one run.
+for (const folder of dist.split(',')) {
+  const playground = await serveFolder({ DIST: normalize(folder), ENCODINGS: encodings, ONTHEFLY: '1' });
+  pages.push({
+    name: dist.includes(',') ? folder.replace(/\/+$/, '').split('/').pop() : 'playground',
+    url: `${playground.base}/?lang=en`,
+    graph: 'svg g[data-broker="3"]',
+    target: 'svg g.node[data-broker="2"]',
+    // Started: a broker that has not started yet does not crash.
+    ready: `${MOUNTED} svg g.node[data-broker="2"][data-state="running"]`,
+    answered: 'svg g.node[data-broker="2"][data-state="crashed"]',
+    server: playground,
+  });
+}
 if (reference) {
   const ref = await serveFolder({ DIST: normalize(reference), ENCODINGS: encodings, ONTHEFLY: '1', CSP: 'off' });
   pages.push({
@@ -104,7 +119,8 @@ if (reference) {
   console.log('(no REFERENCE folder: the playground alone)');
 }
 
-console.log(`served ${encodings}; median of ${runs} runs   KB (on the wire; 1 KB = 1,000 bytes)   first graph ms   first click answered ms`);
+console.log(`served ${encodings}; median of ${runs} runs; KB on the wire (1 KB = 1,000 bytes), in all and until the first click was answered`);
+console.log(`${''.padEnd(36)} ${'KB'.padStart(8)} ${'KB to click'.padStart(12)}   ${'first graph ms'.padStart(14)}   ${'first click answered ms'.padStart(22)}`);
 for (const throttled of [false, true]) {
   const seen = new Map(pages.map((p) => [p.name, []]));
   // The pages take turns run by run, so that both see the machine as it is.
@@ -116,6 +132,7 @@ for (const throttled of [false, true]) {
     const label = `${page.name}, ${throttled ? 'mobile 150 ms 1.6 Mbps' : 'loopback'}`;
     console.log(
       `${label.padEnd(36)} ${(median(got.map((s) => s.bytes)) / 1000).toFixed(1).padStart(8)}` +
+        ` ${(median(got.map((s) => s.beforeClick)) / 1000).toFixed(1).padStart(12)}` +
         `   ${String(median(got.map((s) => s.graph))).padStart(14)}` +
         `   ${String(median(got.map((s) => s.click))).padStart(22)}`,
     );
