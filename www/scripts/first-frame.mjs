@@ -58,8 +58,9 @@ if (/\sstyle=|\son[a-z]+=/i.test(frame)) {
   process.exit(1);
 }
 // The page's comments (its markers among them) are for its readers in the repository, not for
-// the wire: they go, with the blank they leave.
-const uncommented = (html) => html.replace(/[ \t]*<!--[\s\S]*?-->[ \t]*\n?/g, '');
+// the wire: they go, with the blank they leave (STRIP_COMMENTS=off keeps them, for measuring).
+const uncommented = (html) =>
+  process.env.STRIP_COMMENTS === 'off' ? html : html.replace(/[ \t]*<!--[\s\S]*?-->[ \t]*\n?/g, '');
 const before = uncommented(index.slice(0, index.indexOf(START)));
 const after = uncommented(index.slice(index.indexOf(END) + END.length));
 await writeFile(indexPath, `${before}${frame}\n${after}`);

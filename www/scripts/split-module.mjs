@@ -141,24 +141,33 @@ try {
   const linked = join(process.env.CARGO_TARGET_DIR ?? join(here, '..', '..', 'target'),
     'wasm32-unknown-unknown', process.env.TRUNK_PROFILE === 'debug' ? 'debug' : 'release');
   const map = join(linked, 'kafka-election-playground.map');
-  if (!existsSync(map)) fail(`${map} is missing: build.rs asks the linker for it`);
   const relocs = join(linked, 'kafka-election-playground.relocs.wasm');
-  if (!existsSync(relocs)) fail(`${relocs} is missing: www/scripts/wasm-ld writes it (.cargo/config.toml)`);
+  // SPLIT_DATA=off leaves all the data in the first part (for measuring what the move saves).
+  const data = process.env.SPLIT_DATA === 'off' ? [] : ['--data', map, relocs];
+  if (data.length && !existsSync(map)) fail(`${map} is missing: build.rs asks the linker for it`);
+  if (data.length && !existsSync(relocs)) fail(`${relocs} is missing: www/scripts/wasm-ld writes it (.cargo/config.toml)`);
   const namesPath = join(work, 'names.txt');
+  // SHORT_IMPORTS=off keeps wasm-bindgen's names for the primary's imports (for measuring).
+  const short = process.env.SHORT_IMPORTS !== 'off';
   console.log(run('split', join(root, wasmName), profilePath, primaryPath, secondaryPath,
-    '--data', map, relocs, '--short-imports', BINDGEN, namesPath));
-  const names = (await readFile(namesPath, 'utf8')).trim().split('\n').map((line) => line.split(' '));
+    ...data, ...(short ? ['--short-imports', BINDGEN, namesPath] : [])));
+  const names = short
+    ? (await readFile(namesPath, 'utf8')).trim().split('\n').map((line) => line.split(' '))
+    : [];
   // The primary optimised once more, as Trunk optimised the whole module (the same wasm-opt, on
   // PATH, with the same arguments; the features are those its target_features section names):
   // with the moved functions gone, the optimiser finds more to drop, and the zeros left where
   // the moved data was are packed away: 2.9 KB less gzip (budget.mjs). Its exports, which the glue
   // and the secondary name, and its table's slots stay as they are; the glue answers its
   // imports by name.
-  try {
-    execFileSync('wasm-opt', ['-Oz', '--one-caller-inline-max-function-size', '0', primaryPath, '-o', primaryPath],
-      { stdio: ['ignore', 'inherit', 'inherit'] });
-  } catch {
-    fail('wasm-opt could not optimise the primary module');
+  // REOPT=off leaves the primary as the split wrote it (for measuring).
+  if (process.env.REOPT !== 'off') {
+    try {
+      execFileSync('wasm-opt', ['-Oz', '--one-caller-inline-max-function-size', '0', primaryPath, '-o', primaryPath],
+        { stdio: ['ignore', 'inherit', 'inherit'] });
+    } catch {
+      fail('wasm-opt could not optimise the primary module');
+    }
   }
   const primary = await readFile(primaryPath);
   const secondary = await readFile(secondaryPath);
@@ -169,7 +178,7 @@ try {
   const primaryName = `kafka-election-playground-${hash(primary)}_bg.wasm`;
   // The glue, patched, then minified (minify.mjs).
   const patched = minifyJs(shortImports(glue, names)
-    .replace(IMPORTS, `b: import0,\n        s: __splitImports(),`)
+    .replace(IMPORTS, `${short ? 'b' : JSON.stringify(BINDGEN)}: import0,\n        s: __splitImports(),`)
     .replace(FINALIZE, `${FINALIZE}\n    __splitPrefetch();`)
     .replace(LOADED, `${LOADED}\n    if (__splitWanted !== undefined) await __splitWith(instance.exports);`) +
     runtime(secondaryName, laterSheet, wholeSheet), { module: true });

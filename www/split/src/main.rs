@@ -570,7 +570,9 @@ fn report(named: &str, profile: &str) -> Result<(), String> {
         "{:>10} {:>10}  part (bytes of code kept in the first view, moved to the second module)",
         "kept", "moved"
     );
-    for (name, (k, m)) in parts.iter().take(40) {
+    // REPORT_ALL=1 lists every part and every kept function (for comparing two builds).
+    let all = std::env::var("REPORT_ALL").is_ok_and(|v| v == "1");
+    for (name, (k, m)) in parts.iter().take(if all { usize::MAX } else { 40 }) {
         println!("{k:>10} {m:>10}  {name}");
     }
     let total: (u64, u64) = parts
@@ -579,7 +581,7 @@ fn report(named: &str, profile: &str) -> Result<(), String> {
     println!("{:>10} {:>10}  total", total.0, total.1);
     kept.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
     println!("\nlargest kept functions:");
-    for (size, name) in kept.iter().take(60) {
+    for (size, name) in kept.iter().take(if all { usize::MAX } else { 60 }) {
         println!("{size:>10}  {name}");
     }
     Ok(())
